@@ -1,0 +1,127 @@
+// swift-tools-version:6.1
+// The LSLP-compatible SNS backend: one package, one library + one thin executable per service.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "sns-backend",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "auth", targets: ["AuthServer"]),
+        .executable(name: "sns-dev-broker", targets: ["DevBroker"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        // librdkafka from Debian's librdkafka-dev, found through pkg-config.
+        .systemLibrary(
+            name: "CRDKafka",
+            path: "Shared/CRDKafka",
+            pkgConfig: "rdkafka",
+            providers: [.apt(["librdkafka-dev"])]
+        ),
+        // Thin Swift 6 wrapper: awaited producer, consumer-group consumer, lifecycle services.
+        .target(
+            name: "SNSKafka",
+            dependencies: [
+                "CRDKafka",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Shared/Kafka",
+            swiftSettings: swiftSettings
+        ),
+        // What every service shares: configuration, HTTP conventions, PostgreSQL, migrations,
+        // events, outbox relay, idempotent consumers, JWT verification, health/readiness/metrics.
+        .target(
+            name: "SNSPlatform",
+            dependencies: [
+                "SNSKafka",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Shared/Platform",
+            swiftSettings: swiftSettings
+        ),
+        // Auth service: accounts, credentials, refresh tokens, JWKS.
+        .target(
+            name: "AuthService",
+            dependencies: [
+                "SNSPlatform",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ],
+            path: "Services/Auth/App",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "AuthServer",
+            dependencies: ["AuthService"],
+            path: "Services/Auth/Main",
+            swiftSettings: swiftSettings
+        ),
+        // Development Kafka-protocol broker: librdkafka's in-memory mock cluster as a process.
+        .executableTarget(
+            name: "DevBroker",
+            dependencies: [
+                "CRDKafka", "SNSKafka", "SNSPlatform",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/DevBroker",
+            swiftSettings: swiftSettings
+        ),
+        // Shared test helpers: environment (database, broker, gateway), HTTP client, fixtures.
+        .target(
+            name: "SNSTestSupport",
+            dependencies: [
+                "SNSPlatform",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KafkaTests",
+            dependencies: ["SNSKafka", "SNSTestSupport"],
+            path: "Tests/KafkaTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PlatformTests",
+            dependencies: ["SNSPlatform", "SNSTestSupport"],
+            path: "Tests/PlatformTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AuthTests",
+            dependencies: [
+                "AuthService", "SNSTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/AuthTests",
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,35 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import SNSPlatform
+
+/// Builds the auth service: accounts, credentials, refresh-token sessions, JWKS (contract §2.1, §10.3).
+public func buildApplication(configuration: AuthConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+    let platform = try await ServicePlatform(
+        configuration: configuration.platform, schema: "auth", migrations: AuthMigrations.all, logger: logger)
+    let signer = try await AccessTokenSigner(privateKeyPEM: configuration.jwtPrivateKeyPEM)
+    guard platform.verifier.publicKeys.contains(where: { AccessTokenKeys.keyID(of: $0) == signer.keyID }) else {
+        throw ConfigurationError(variable: "SNS_JWT_PUBLIC_KEY", reason: "does not contain the public key of SNS_JWT_PRIVATE_KEY")
+    }
+    let hasher = PasswordHasher(cost: configuration.bcryptCost)
+    let store = AccountStore(client: platform.postgres)
+    let deps = AuthDependencies(
+        configuration: configuration, store: store, rules: AccountRules(passwordMinLength: configuration.passwordMinLength),
+        hasher: hasher, signer: signer, verifier: platform.verifier, outbox: platform.outbox,
+        postgres: platform.postgres, dummyPasswordHash: try await hasher.dummyHash())
+
+    let router = platform.makeRouter()
+    router.get("/.well-known/jwks.json", use: JWKSHandler(deps: deps).handle)
+    router.post("/v1/users/join", use: JoinHandler(deps: deps).handle)
+    router.post("/v1/validation/email", use: EmailValidationHandler(deps: deps).handle)
+    router.post("/v1/users/login", use: LoginHandler(deps: deps).handle)
+    router.get("/v1/auth/refresh", use: RefreshHandler(deps: deps).handle)
+
+    let authenticated = router.group().add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
+        try await store.isActive(userId: user.userId, sessionId: user.sessionId, logger: logger)
+    })
+    authenticated.get("/v1/users/withdraw", use: WithdrawHandler(deps: deps).handle)
+    authenticated.post("/v1/users/logout", use: LogoutHandler(deps: deps).handle)
+
+    return platform.makeApplication(router: router)
+}

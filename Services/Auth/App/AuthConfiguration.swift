@@ -1,0 +1,41 @@
+import SNSPlatform
+
+/// The auth service's configuration: the shared platform settings plus
+///
+/// | variable | meaning | default |
+/// |---|---|---|
+/// | `SNS_JWT_PRIVATE_KEY` / `_FILE` | ES256 private key (PEM, P-256) that signs access tokens | required |
+/// | `SNS_ACCESS_TOKEN_TTL` | access-token lifetime, seconds | 600 |
+/// | `SNS_REFRESH_TOKEN_TTL` | refresh-token lifetime, seconds | 1209600 (14 days) |
+/// | `SNS_BCRYPT_COST` | bcrypt work factor | 10 |
+/// | `SNS_PASSWORD_MIN_LENGTH` | minimum password length, characters | 8 |
+public struct AuthConfiguration: Sendable {
+    public var platform: PlatformConfiguration
+    public var jwtPrivateKeyPEM: String
+    public var accessTokenTTL: Duration
+    public var refreshTokenTTL: Duration
+    public var bcryptCost: Int
+    public var passwordMinLength: Int
+
+    public static let serviceName = "auth"
+    public static let defaultPort = 8101
+
+    public init(platform: PlatformConfiguration, jwtPrivateKeyPEM: String, accessTokenTTL: Duration = .seconds(600),
+                refreshTokenTTL: Duration = .seconds(1_209_600), bcryptCost: Int = 10, passwordMinLength: Int = 8) {
+        self.platform = platform
+        self.jwtPrivateKeyPEM = jwtPrivateKeyPEM
+        self.accessTokenTTL = accessTokenTTL
+        self.refreshTokenTTL = refreshTokenTTL
+        self.bcryptCost = bcryptCost
+        self.passwordMinLength = passwordMinLength
+    }
+
+    public init(environment env: Environment = Environment()) throws {
+        self.platform = try PlatformConfiguration(serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
+        self.jwtPrivateKeyPEM = try env.secret("SNS_JWT_PRIVATE_KEY")
+        self.accessTokenTTL = .seconds(try env.int("SNS_ACCESS_TOKEN_TTL", default: 600, range: 1...86_400))
+        self.refreshTokenTTL = .seconds(try env.int("SNS_REFRESH_TOKEN_TTL", default: 1_209_600, range: 1...31_536_000))
+        self.bcryptCost = try env.int("SNS_BCRYPT_COST", default: 10, range: 4...16)
+        self.passwordMinLength = try env.int("SNS_PASSWORD_MIN_LENGTH", default: 8, range: 1...64)
+    }
+}

@@ -1,0 +1,35 @@
+import SNSPlatform
+
+/// The auth schema. Platform tables (outbox, processed events) come first; these start at 100.
+enum AuthMigrations {
+    static let all: [Migration] = [
+        Migration(version: 100, name: "accounts_and_refresh_tokens", sql: """
+            CREATE TABLE auth.accounts (
+                user_id text PRIMARY KEY,
+                email text NOT NULL,
+                nick text NOT NULL,
+                password_hash text NOT NULL,
+                phone_num text,
+                birth_day text,
+                profile_image text,
+                created_at timestamptz NOT NULL DEFAULT now(),
+                withdrawn_at timestamptz
+            );
+            -- Email and nick are unique among active accounts, case-insensitively; withdrawing frees them.
+            CREATE UNIQUE INDEX accounts_email_active_key ON auth.accounts (lower(email)) WHERE withdrawn_at IS NULL;
+            CREATE UNIQUE INDEX accounts_nick_active_key ON auth.accounts (lower(nick)) WHERE withdrawn_at IS NULL;
+
+            -- One row per login session. Only a SHA-256 of the opaque token is stored.
+            CREATE TABLE auth.refresh_tokens (
+                session_id text PRIMARY KEY,
+                user_id text NOT NULL REFERENCES auth.accounts (user_id),
+                token_hash bytea NOT NULL UNIQUE,
+                created_at timestamptz NOT NULL DEFAULT now(),
+                expires_at timestamptz NOT NULL,
+                last_used_at timestamptz,
+                revoked_at timestamptz
+            );
+            CREATE INDEX refresh_tokens_user_active_idx ON auth.refresh_tokens (user_id) WHERE revoked_at IS NULL;
+            """),
+    ]
+}

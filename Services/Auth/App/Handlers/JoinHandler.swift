@@ -1,0 +1,45 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SNSPlatform
+
+/// `POST /v1/users/join` → `{user_id, email, nick}`; 400 bad input, 402 whitespace in nick, 409 email or nick taken.
+/// The account and its `user-registered` event commit in one transaction. Concurrent joins with the same
+/// email (or nick) race on a unique index: exactly one wins, the others get 409.
+struct JoinHandler: Sendable {
+    let deps: AuthDependencies
+
+    func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: JoinRequest.self, context: context)
+        try deps.rules.validateEmail(body.email)
+        try deps.rules.validatePassword(body.password)
+        try deps.rules.validateNick(body.nick)
+        let phoneNum = try deps.rules.normalizeOptional(body.phoneNum, field: "phoneNum")
+        let birthDay = try deps.rules.normalizeOptional(body.birthDay, field: "birthDay")
+
+        if try await deps.store.emailInUse(body.email, logger: context.logger) { throw Self.emailTaken }
+        if try await deps.store.nickInUse(body.nick, logger: context.logger) { throw Self.nickTaken }
+
+        let passwordHash = try await deps.hasher.hash(body.password)
+        let userId = ObjectID.generate()
+        let now = Date()
+        let event = UserRegistered(userId: userId, email: body.email, nick: body.nick, phoneNum: phoneNum,
+                                   birthDay: birthDay, profileImage: nil, registeredAt: now)
+        do {
+            try await deps.postgres.withTransaction(logger: context.logger) { connection in
+                try await deps.store.insert(userId: userId, email: body.email, nick: body.nick, passwordHash: passwordHash,
+                                            phoneNum: phoneNum, birthDay: birthDay, createdAt: now, on: connection, logger: context.logger)
+                try await deps.outbox.append(event, aggregateId: userId, requestId: context.requestId, on: connection, logger: context.logger)
+            }
+        } catch AccountStore.InsertConflict.email {
+            throw Self.emailTaken
+        } catch AccountStore.InsertConflict.nick {
+            throw Self.nickTaken
+        }
+        context.logger.info("account created", metadata: ["user_id": "\(userId)"])
+        return try .json(AccountSummary(userId: userId, email: body.email, nick: body.nick))
+    }
+
+    static let emailTaken = APIError.conflict("이미 가입한 유저입니다. (email already registered)")
+    static let nickTaken = APIError.conflict("이미 사용중인 닉네임입니다. (nick already in use)")
+}

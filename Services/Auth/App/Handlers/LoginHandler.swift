@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import HTTPTypes
+import Hummingbird
+import SNSPlatform
+
+/// `POST /v1/users/login` → `{user_id, email, nick, profileImage?, accessToken, refreshToken}`;
+/// 401 for an unknown email or a wrong password (the same message and about the same time for both).
+struct LoginHandler: Sendable {
+    let deps: AuthDependencies
+
+    func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
+        guard !body.email.isEmpty, !body.password.isEmpty else {
+            throw APIError.badRequest("필수값을 채워주세요. (email and password are required)")
+        }
+        let account = try await deps.store.activeAccount(email: body.email, logger: context.logger)
+        let matches = try await deps.hasher.verify(body.password, hash: account?.passwordHash ?? deps.dummyPasswordHash)
+        guard let account, matches else {
+            throw APIError.unauthorized("계정을 확인해주세요. (unknown account or wrong password)")
+        }
+        let session = try await SessionIssuer(deps: deps).startSession(userId: account.userId, logger: context.logger)
+        context.logger.info("login", metadata: ["user_id": "\(account.userId)"])
+        return try .json(LoginResponse(
+            userId: account.userId, email: account.email, nick: account.nick, profileImage: account.profileImage,
+            accessToken: session.accessToken, refreshToken: session.refreshToken))
+    }
+}
+
+/// Creates refresh-token sessions and signs access tokens bound to them.
+struct SessionIssuer: Sendable {
+    let deps: AuthDependencies
+
+    func startSession(userId: String, logger: Logger) async throws -> (accessToken: String, refreshToken: String) {
+        let sessionId = ObjectID.generate()
+        let refreshToken = RefreshTokens.generate()
+        let now = Date()
+        try await deps.store.createSession(
+            sessionId: sessionId, userId: userId, tokenHash: RefreshTokens.hash(refreshToken),
+            expiresAt: now.addingTimeInterval(deps.configuration.refreshTokenTTL.seconds), logger: logger)
+        let accessToken = try await accessToken(userId: userId, sessionId: sessionId, now: now)
+        return (accessToken, refreshToken)
+    }
+
+    func accessToken(userId: String, sessionId: String, now: Date = Date()) async throws -> String {
+        try await deps.signer.sign(AccessTokenClaims(
+            userId: userId, sessionId: sessionId, issuedAt: now,
+            expiresAt: now.addingTimeInterval(deps.configuration.accessTokenTTL.seconds)))
+    }
+}
+
+extension Duration {
+    var seconds: TimeInterval {
+        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
+    }
+}

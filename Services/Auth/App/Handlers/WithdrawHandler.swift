@@ -1,0 +1,28 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SNSPlatform
+
+/// `GET /v1/users/withdraw` → `{user_id, email, nick}`. In one transaction: the account is marked withdrawn
+/// (email and nick become free), every session is revoked, and `user-withdrawn` goes to the outbox so every
+/// other service hides the user's content and stops accepting the user's tokens.
+struct WithdrawHandler: Sendable {
+    let deps: AuthDependencies
+
+    func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        let now = Date()
+        let summary = try await deps.postgres.withTransaction(logger: context.logger) { connection -> AccountSummary? in
+            guard let summary = try await deps.store.withdraw(userId: user.userId, at: now, on: connection, logger: context.logger) else {
+                return nil
+            }
+            try await deps.store.revokeSessions(userId: user.userId, sessionId: nil, on: connection, logger: context.logger)
+            try await deps.outbox.append(UserWithdrawn(userId: user.userId, withdrawnAt: now), aggregateId: user.userId,
+                                         requestId: context.requestId, on: connection, logger: context.logger)
+            return summary
+        }
+        guard let summary else { throw APIError.unauthorized("탈퇴한 계정입니다. (account already withdrawn)") }
+        context.logger.info("account withdrawn", metadata: ["user_id": "\(user.userId)"])
+        return try .json(summary)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SNSPlatform
+
+/// SQL over `auth.accounts` and `auth.refresh_tokens`. Every statement binds its values.
+struct AccountStore: Sendable {
+    struct Account: Sendable {
+        var userId: String
+        var email: String
+        var nick: String
+        var passwordHash: String
+        var profileImage: String?
+    }
+
+    struct Session: Sendable {
+        var sessionId: String
+        var userId: String
+        var expiresAt: Date
+        var revoked: Bool
+        var accountActive: Bool
+    }
+
+    enum InsertConflict: Error { case email, nick }
+
+    let client: PostgresClient
+
+    func emailInUse(_ email: String, logger: Logger) async throws -> Bool {
+        let rows = try await client.query(
+            "SELECT 1 FROM auth.accounts WHERE lower(email) = lower(\(email)) AND withdrawn_at IS NULL", logger: logger)
+        for try await _ in rows.decode(Int.self) { return true }
+        return false
+    }
+
+    func nickInUse(_ nick: String, logger: Logger) async throws -> Bool {
+        let rows = try await client.query(
+            "SELECT 1 FROM auth.accounts WHERE lower(nick) = lower(\(nick)) AND withdrawn_at IS NULL", logger: logger)
+        for try await _ in rows.decode(Int.self) { return true }
+        return false
+    }
+
+    /// Inserts inside the caller's transaction; a unique-index race surfaces as `InsertConflict`.
+    func insert(userId: String, email: String, nick: String, passwordHash: String, phoneNum: String?, birthDay: String?,
+                createdAt: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        do {
+            try await connection.query("""
+                INSERT INTO auth.accounts (user_id, email, nick, password_hash, phone_num, birth_day, created_at)
+                VALUES (\(userId), \(email), \(nick), \(passwordHash), \(phoneNum), \(birthDay), \(createdAt))
+                """, logger: logger)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            let constraint = error.serverInfo?[.constraintName] ?? ""
+            throw constraint.contains("nick") ? InsertConflict.nick : InsertConflict.email
+        }
+    }
+
+    func activeAccount(email: String, logger: Logger) async throws -> Account? {
+        let rows = try await client.query("""
+            SELECT user_id, email, nick, password_hash, profile_image FROM auth.accounts
+            WHERE lower(email) = lower(\(email)) AND withdrawn_at IS NULL
+            """, logger: logger)
+        for try await (userId, email, nick, hash, image) in rows.decode((String, String, String, String, String?).self) {
+            return Account(userId: userId, email: email, nick: nick, passwordHash: hash, profileImage: image)
+        }
+        return nil
+    }
+
+    /// True when the account exists, is not withdrawn, and (if given) the session is not revoked.
+    func isActive(userId: String, sessionId: String?, logger: Logger) async throws -> Bool {
+        let rows: PostgresRowSequence
+        if let sessionId {
+            rows = try await client.query("""
+                SELECT 1 FROM auth.accounts a JOIN auth.refresh_tokens r ON r.user_id = a.user_id
+                WHERE a.user_id = \(userId) AND a.withdrawn_at IS NULL AND r.session_id = \(sessionId) AND r.revoked_at IS NULL
+                """, logger: logger)
+        } else {
+            rows = try await client.query(
+                "SELECT 1 FROM auth.accounts WHERE user_id = \(userId) AND withdrawn_at IS NULL", logger: logger)
+        }
+        for try await _ in rows.decode(Int.self) { return true }
+        return false
+    }
+
+    func createSession(sessionId: String, userId: String, tokenHash: [UInt8], expiresAt: Date, logger: Logger) async throws {
+        try await client.query("""
+            INSERT INTO auth.refresh_tokens (session_id, user_id, token_hash, expires_at)
+            VALUES (\(sessionId), \(userId), \(ByteBuffer(bytes: tokenHash)), \(expiresAt))
+            """, logger: logger)
+    }
+
+    func session(tokenHash: [UInt8], logger: Logger) async throws -> Session? {
+        let rows = try await client.query("""
+            SELECT r.session_id, r.user_id, r.expires_at, r.revoked_at IS NOT NULL, a.withdrawn_at IS NULL
+            FROM auth.refresh_tokens r JOIN auth.accounts a ON a.user_id = r.user_id
+            WHERE r.token_hash = \(ByteBuffer(bytes: tokenHash))
+            """, logger: logger)
+        for try await (sessionId, userId, expiresAt, revoked, active) in rows.decode((String, String, Date, Bool, Bool).self) {
+            return Session(sessionId: sessionId, userId: userId, expiresAt: expiresAt, revoked: revoked, accountActive: active)
+        }
+        return nil
+    }
+
+    func touchSession(_ sessionId: String, logger: Logger) async throws {
+        try await client.query("UPDATE auth.refresh_tokens SET last_used_at = now() WHERE session_id = \(sessionId)", logger: logger)
+    }
+
+    /// Revokes one session, or every session of the user when `sessionId` is nil. Returns how many.
+    @discardableResult
+    func revokeSessions(userId: String, sessionId: String?, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        let rows: PostgresRowSequence
+        if let sessionId {
+            rows = try await connection.query("""
+                UPDATE auth.refresh_tokens SET revoked_at = now()
+                WHERE user_id = \(userId) AND session_id = \(sessionId) AND revoked_at IS NULL RETURNING 1
+                """, logger: logger)
+        } else {
+            rows = try await connection.query("""
+                UPDATE auth.refresh_tokens SET revoked_at = now() WHERE user_id = \(userId) AND revoked_at IS NULL RETURNING 1
+                """, logger: logger)
+        }
+        var count = 0
+        for try await _ in rows.decode(Int.self) { count += 1 }
+        return count
+    }
+
+    /// Marks the account withdrawn (freeing email and nick) and returns its summary; nil if already gone.
+    func withdraw(userId: String, at date: Date, on connection: PostgresConnection, logger: Logger) async throws -> AccountSummary? {
+        let rows = try await connection.query("""
+            UPDATE auth.accounts SET withdrawn_at = \(date)
+            WHERE user_id = \(userId) AND withdrawn_at IS NULL
+            RETURNING user_id, email, nick
+            """, logger: logger)
+        for try await (userId, email, nick) in rows.decode((String, String, String).self) {
+            return AccountSummary(userId: userId, email: email, nick: nick)
+        }
+        return nil
+    }
+}

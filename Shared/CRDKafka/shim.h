@@ -1,0 +1,5 @@
+#ifndef SNS_CRDKAFKA_SHIM_H
+#define SNS_CRDKAFKA_SHIM_H
+#include <librdkafka/rdkafka.h>
+#include <librdkafka/rdkafka_mock.h>
+#endif

@@ -1,0 +1,34 @@
+/// Connection settings shared by producers and consumers.
+public struct KafkaConfiguration: Sendable {
+    /// Bootstrap list, "host:port,host:port".
+    public var bootstrapServers: String
+    public var clientId: String
+    /// Any extra librdkafka property (see librdkafka's CONFIGURATION.md). Applied last, so it
+    /// overrides the wrapper's defaults (e.g. `session.timeout.ms`, `message.timeout.ms`).
+    public var properties: [String: String]
+    /// Producer only: how long `shutdown()` waits for outstanding deliveries before purging them.
+    public var shutdownFlushTimeout: Duration = .seconds(10)
+
+    public init(bootstrapServers: String, clientId: String, properties: [String: String] = [:]) {
+        self.bootstrapServers = bootstrapServers
+        self.clientId = clientId
+        self.properties = properties
+    }
+
+    /// Ordered property list: connection settings, then `defaults`, then `properties`
+    /// (sorted by key so that application order is deterministic).
+    func librdkafkaSettings(defaults: [(String, String)]) -> [(String, String)] {
+        [("bootstrap.servers", bootstrapServers), ("client.id", clientId)]
+            + defaults
+            + properties.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, clamped to `Int32` (librdkafka timeouts are C ints).
+    var clampedMilliseconds: Int32 {
+        let (seconds, attoseconds) = components
+        let ms = seconds.multipliedReportingOverflow(by: 1000).partialValue + attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: max(0, ms))
+    }
+}

@@ -1,0 +1,121 @@
+import Logging
+import ServiceLifecycle
+
+/// A consumer-group member with manual commits (`enable.auto.commit=false`,
+/// `enable.auto.offset.store=false`): a record counts as processed only once `commit(_:)` returned.
+public final class KafkaConsumer: Service, Sendable {
+    public enum OffsetReset: String, Sendable {
+        case earliest, latest
+    }
+
+    /// Defaults applied before `KafkaConfiguration.properties` (which may override them), in
+    /// addition to `group.id` and `auto.offset.reset`. cooperative-sticky works with both real Kafka
+    /// and librdkafka's mock cluster (checked against librdkafka 2.0.2).
+    public static let defaultProperties: [(String, String)] = [
+        ("enable.auto.commit", "false"),
+        ("enable.auto.offset.store", "false"),
+        ("session.timeout.ms", "10000"),
+        ("partition.assignment.strategy", "cooperative-sticky"),
+    ]
+
+    private let core: KafkaConsumerCore
+
+    public convenience init(
+        configuration: KafkaConfiguration,
+        groupId: String,
+        topics: [String],
+        offsetReset: OffsetReset = .earliest,
+        logger: Logger
+    ) throws {
+        var logger = logger
+        logger[metadataKey: "kafka.client"] = "\(configuration.clientId)"
+        logger[metadataKey: "kafka.group"] = "\(groupId)"
+        let defaults = [("group.id", groupId), ("auto.offset.reset", offsetReset.rawValue)] + Self.defaultProperties
+        let core = try KafkaConsumerCore.make(
+            settings: configuration.librdkafkaSettings(defaults: defaults),
+            topics: topics,
+            context: KafkaClientContext(logger: logger),
+            label: "sns.kafka.consumer.\(configuration.clientId)"
+        )
+        self.init(core: core)
+    }
+
+    private init(core: KafkaConsumerCore) {
+        self.core = core
+    }
+
+    deinit {
+        core.closeDetached()
+    }
+
+    /// The subscribed topics' records. Pull-based: every `next()` polls librdkafka on the consumer's
+    /// serial queue (100 ms polls in a loop), so nothing is buffered beyond one record. Ends after
+    /// `shutdown()` or when the iterating task is cancelled. Partition EOF and transient errors are
+    /// logged and skipped; fatal errors are thrown.
+    public var messages: KafkaConsumerMessages {
+        KafkaConsumerMessages(consumer: self)
+    }
+
+    /// Commits `message.offset + 1` for the message's partition, synchronously (off the cooperative pool).
+    public func commit(_ message: KafkaConsumerMessage) async throws {
+        if let failure = await core.commit(topic: message.topic, partition: message.partition, offset: message.offset + 1) {
+            throw failure
+        }
+    }
+
+    /// Waits for graceful shutdown (or cancellation), then closes the consumer.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        await shutdown()
+    }
+
+    /// Leaves the group (committing nothing extra) and destroys the handle. Idempotent. An in-progress
+    /// `next()` returns nil within one poll interval.
+    public func shutdown() async {
+        await core.close()
+    }
+
+    func nextMessage() async throws -> KafkaConsumerMessage? {
+        while !core.isClosing, !Task.isCancelled {
+            switch await core.poll() {
+            case .closed:
+                return nil
+            case .idle:
+                continue
+            case .message(let message):
+                // A record polled while shutting down is dropped: it is uncommitted, so redelivered later.
+                return core.isClosing ? nil : message
+            case .error(let error, let fatal):
+                if fatal {
+                    core.logger.error("Kafka consumer failed: \(error)")
+                    throw error
+                }
+                if error.code == KafkaError.partitionEOF {
+                    core.logger.debug("Kafka consumer: \(error)")
+                } else {
+                    core.logger.warning("Kafka consumer: \(error)")
+                }
+            }
+        }
+        return nil
+    }
+}
+
+/// `AsyncSequence` of `KafkaConsumerMessage`; see `KafkaConsumer.messages`.
+public struct KafkaConsumerMessages: AsyncSequence, Sendable {
+    public typealias Element = KafkaConsumerMessage
+
+    let consumer: KafkaConsumer
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let consumer: KafkaConsumer
+
+        public mutating func next() async throws -> KafkaConsumerMessage? {
+            try await consumer.nextMessage()
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(consumer: consumer)
+    }
+}

@@ -1,0 +1,163 @@
+internal import CRDKafka
+import Dispatch
+import Logging
+import Synchronization
+
+/// Holds the consumer's handle.
+///
+/// `@unchecked Sendable` is safe because `handle` is only read or written from blocks running on
+/// the owning `KafkaConsumerCore.queue`, a serial DispatchQueue, so accesses never overlap.
+private final class KafkaConsumerSlot: @unchecked Sendable {
+    var handle: KafkaClientHandle?
+
+    init(handle: KafkaClientHandle) {
+        self.handle = handle
+    }
+}
+
+/// The consumer's handle, serial queue and lifecycle. Every librdkafka call (poll, commit, close,
+/// destroy) runs on `queue`, never on the Swift cooperative pool.
+final class KafkaConsumerCore: Sendable {
+    enum PollOutcome: Sendable {
+        case closed
+        case idle
+        case message(KafkaConsumerMessage)
+        case error(KafkaError, fatal: Bool)
+    }
+
+    /// Upper bound for one poll; also bounds how long shutdown waits for an in-progress `next()`.
+    static let pollTimeoutMilliseconds: Int32 = 100
+
+    private let queue: DispatchQueue
+    private let slot: KafkaConsumerSlot
+    /// Must outlive the handle: librdkafka callbacks reach it through the handle's opaque.
+    private let context: KafkaClientContext
+    private let closing = Mutex(false)
+
+    private init(queue: DispatchQueue, handle: KafkaClientHandle, context: KafkaClientContext) {
+        self.queue = queue
+        self.slot = KafkaConsumerSlot(handle: handle)
+        self.context = context
+    }
+
+    var logger: Logger { context.logger }
+
+    /// True once shutdown was requested; `next()` then ends the sequence without polling again.
+    var isClosing: Bool { closing.withLock { $0 } }
+
+    /// Creates the handle and subscribes. Plain throwing factory (see the release-mode compiler note
+    /// in KafkaClientHandle).
+    static func make(
+        settings: [(String, String)], topics: [String], context: KafkaClientContext, label: String
+    ) throws(KafkaError) -> KafkaConsumerCore {
+        let handle = try KafkaClientHandle.make(type: RD_KAFKA_CONSUMER, settings: settings, context: context)
+        let rk = handle.pointer
+        // Serve the main queue (error callbacks, rebalances) from rd_kafka_consumer_poll.
+        _ = rd_kafka_poll_set_consumer(rk)
+        let list = rd_kafka_topic_partition_list_new(Int32(topics.count))
+        for topic in topics {
+            _ = rd_kafka_topic_partition_list_add(list, topic, RD_KAFKA_PARTITION_UA)
+        }
+        let err = rd_kafka_subscribe(rk, list)
+        rd_kafka_topic_partition_list_destroy(list)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            rd_kafka_destroy(rk)
+            throw KafkaError(err, "subscribe to \(topics)")
+        }
+        return KafkaConsumerCore(queue: DispatchQueue(label: label), handle: handle, context: context)
+    }
+
+    /// Runs `body` on the serial queue and returns its result.
+    private func onQueue<T: Sendable>(_ body: @escaping @Sendable (KafkaConsumerCore) -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                continuation.resume(returning: body(self))
+            }
+        }
+    }
+
+    /// One `rd_kafka_consumer_poll` with a short timeout.
+    func poll() async -> PollOutcome {
+        await onQueue { core in core.pollOnQueue() }
+    }
+
+    private func pollOnQueue() -> PollOutcome {
+        guard let rk = slot.handle?.pointer, !isClosing else { return .closed }
+        guard let record = rd_kafka_consumer_poll(rk, Self.pollTimeoutMilliseconds) else { return .idle }
+        defer { rd_kafka_message_destroy(record) }
+        let err = record.pointee.err
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            return .error(describe(err, rk: rk, record: record), fatal: Self.isFatal(err))
+        }
+        return .message(KafkaConsumerMessage(copying: record))
+    }
+
+    private func describe(
+        _ err: rd_kafka_resp_err_t, rk: OpaquePointer, record: UnsafeMutablePointer<rd_kafka_message_t>
+    ) -> KafkaError {
+        if err == RD_KAFKA_RESP_ERR__FATAL {
+            var buffer = [CChar](repeating: 0, count: 512)
+            let original = rd_kafka_fatal_error(rk, &buffer, buffer.count)
+            return KafkaError(code: original.rawValue, message: "fatal consumer error: \(cString(buffer))")
+        }
+        let detail = rd_kafka_message_errstr(record).map { String(cString: $0) } ?? ""
+        return KafkaError(code: err.rawValue, message: detail)
+    }
+
+    /// Errors after which the consumer cannot make progress; everything else is retried by librdkafka.
+    private static func isFatal(_ err: rd_kafka_resp_err_t) -> Bool {
+        switch err {
+        case RD_KAFKA_RESP_ERR__FATAL, RD_KAFKA_RESP_ERR__AUTHENTICATION, RD_KAFKA_RESP_ERR__INVALID_ARG,
+            RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED, RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED:
+            true
+        default:
+            false
+        }
+    }
+
+    /// Synchronously commits `offset` (the next offset to read) for one partition.
+    func commit(topic: String, partition: Int32, offset: Int64) async -> KafkaError? {
+        await onQueue { core in core.commitOnQueue(topic: topic, partition: partition, offset: offset) }
+    }
+
+    private func commitOnQueue(topic: String, partition: Int32, offset: Int64) -> KafkaError? {
+        guard let rk = slot.handle?.pointer else { return KafkaError.closed("consumer") }
+        let list = rd_kafka_topic_partition_list_new(1)
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let entry = rd_kafka_topic_partition_list_add(list, topic, partition)!
+        entry.pointee.offset = offset
+        let err = rd_kafka_commit(rk, list, 0)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            return KafkaError(err, "commit \(topic)[\(partition)]@\(offset)")
+        }
+        let partitionErr = entry.pointee.err
+        if partitionErr != RD_KAFKA_RESP_ERR_NO_ERROR {
+            return KafkaError(partitionErr, "commit \(topic)[\(partition)]@\(offset)")
+        }
+        return nil
+    }
+
+    /// Leaves the group, closes and destroys the handle. Idempotent: later calls queue behind the
+    /// first one on the serial queue and return once it has finished.
+    func close() async {
+        closing.withLock { $0 = true }
+        await onQueue { core in core.closeOnQueue() }
+    }
+
+    /// Same as `close()` without waiting (deinit without shutdown).
+    func closeDetached() {
+        closing.withLock { $0 = true }
+        queue.async { [self] in closeOnQueue() }
+    }
+
+    private func closeOnQueue() {
+        guard let handle = slot.handle else { return }
+        slot.handle = nil
+        let err = rd_kafka_consumer_close(handle.pointer)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            logger.warning("Kafka consumer close: \(KafkaError(err))")
+        }
+        rd_kafka_destroy(handle.pointer)
+        logger.debug("Kafka consumer closed")
+    }
+}

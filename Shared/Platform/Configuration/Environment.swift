@@ -1,0 +1,72 @@
+import Foundation
+
+/// Typed, validated access to environment variables.
+/// Every accessor throws `ConfigurationError` naming the variable when a value is missing or malformed.
+public struct Environment: Sendable {
+    public let values: [String: String]
+
+    public init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
+        self.values = values
+    }
+
+    /// The raw value, with surrounding whitespace removed; empty counts as unset.
+    public func optionalString(_ name: String) -> String? {
+        guard let raw = values[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return nil }
+        return raw
+    }
+
+    public func string(_ name: String) throws -> String {
+        guard let value = optionalString(name) else {
+            throw ConfigurationError(variable: name, reason: "is required but not set")
+        }
+        return value
+    }
+
+    public func string(_ name: String, default defaultValue: String) -> String {
+        optionalString(name) ?? defaultValue
+    }
+
+    public func int(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let raw = optionalString(name) else { return defaultValue }
+        guard let value = Int(raw) else {
+            throw ConfigurationError(variable: name, reason: "must be a whole number, got '\(raw)'")
+        }
+        guard range.contains(value) else {
+            throw ConfigurationError(variable: name, reason: "must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
+        }
+        return value
+    }
+
+    public func bool(_ name: String, default defaultValue: Bool) throws -> Bool {
+        guard let raw = optionalString(name)?.lowercased() else { return defaultValue }
+        switch raw {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw ConfigurationError(variable: name, reason: "must be true or false, got '\(raw)'")
+        }
+    }
+
+    /// A secret given inline (`NAME`) or as a file path (`NAME_FILE`, the Docker-secrets convention).
+    /// Exactly one of them must be set. The value itself is never part of an error message.
+    public func secret(_ name: String) throws -> String {
+        let inline = optionalString(name)
+        let path = optionalString(name + "_FILE")
+        switch (inline, path) {
+        case (let value?, nil):
+            return value
+        case (nil, let path?):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigurationError(variable: name + "_FILE", reason: "names a file that cannot be read: \(path)")
+            }
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty else {
+                throw ConfigurationError(variable: name + "_FILE", reason: "names an empty file: \(path)")
+            }
+            return text
+        case (.some, .some):
+            throw ConfigurationError(variable: name, reason: "and \(name)_FILE are both set; set only one")
+        case (nil, nil):
+            throw ConfigurationError(variable: name, reason: "(or \(name)_FILE) is required but not set")
+        }
+    }
+}

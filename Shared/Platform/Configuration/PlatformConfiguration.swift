@@ -1,0 +1,98 @@
+import Foundation
+import Logging
+
+/// The configuration every service shares. Each service adds its own settings beside it.
+///
+/// | variable | meaning | default |
+/// |---|---|---|
+/// | `SNS_HTTP_HOST` | address to bind | `127.0.0.1` |
+/// | `SNS_HTTP_PORT` | port to bind | per service |
+/// | `SNS_DATABASE_URL` | `postgres://user:password@host:port/database` | required |
+/// | `SNS_DATABASE_MAX_CONNECTIONS` | pool size | 10 |
+/// | `SNS_KAFKA_BROKERS` | bootstrap servers, `host:port[,host:port]` | required |
+/// | `SNS_API_KEY` | the `SesacKey` clients must send | required |
+/// | `SNS_JWT_PUBLIC_KEY` / `_FILE` | ES256 public key (PEM) that verifies access tokens | required |
+/// | `SNS_LOG_LEVEL` | trace … critical | `info` |
+/// | `SNS_CONSUMER_MAX_ATTEMPTS` | tries before an event is dead-lettered | 5 |
+/// | `SNS_CONSUMER_RETRY_BASE_MS` | first retry delay, doubled per try | 200 |
+/// | `SNS_OUTBOX_POLL_MS` | outbox relay fallback poll interval | 1000 |
+/// | `SNS_KAFKA_PROPERTIES` | extra librdkafka properties, `k=v;k=v` | none |
+public struct PlatformConfiguration: Sendable {
+    public var serviceName: String
+    public var httpHost: String
+    public var httpPort: Int
+    public var database: DatabaseConfiguration
+    public var kafkaBrokers: String
+    public var kafkaProperties: [String: String]
+    public var apiKey: String
+    public var jwtPublicKeyPEM: String
+    public var logLevel: Logger.Level
+    public var consumerMaxAttempts: Int
+    public var consumerRetryBase: Duration
+    public var outboxPollInterval: Duration
+
+    public init(
+        serviceName: String,
+        httpHost: String = "127.0.0.1",
+        httpPort: Int,
+        database: DatabaseConfiguration,
+        kafkaBrokers: String,
+        kafkaProperties: [String: String] = [:],
+        apiKey: String,
+        jwtPublicKeyPEM: String,
+        logLevel: Logger.Level = .info,
+        consumerMaxAttempts: Int = 5,
+        consumerRetryBase: Duration = .milliseconds(200),
+        outboxPollInterval: Duration = .seconds(1)
+    ) {
+        self.serviceName = serviceName
+        self.httpHost = httpHost
+        self.httpPort = httpPort
+        self.database = database
+        self.kafkaBrokers = kafkaBrokers
+        self.kafkaProperties = kafkaProperties
+        self.apiKey = apiKey
+        self.jwtPublicKeyPEM = jwtPublicKeyPEM
+        self.logLevel = logLevel
+        self.consumerMaxAttempts = consumerMaxAttempts
+        self.consumerRetryBase = consumerRetryBase
+        self.outboxPollInterval = outboxPollInterval
+    }
+
+    /// Reads and validates the shared variables; throws on the first bad one, naming it.
+    public init(serviceName: String, defaultPort: Int, environment env: Environment) throws {
+        self.serviceName = serviceName
+        self.httpHost = env.string("SNS_HTTP_HOST", default: "127.0.0.1")
+        self.httpPort = try env.int("SNS_HTTP_PORT", default: defaultPort, range: 1...65535)
+        self.database = try DatabaseConfiguration(
+            url: try env.string("SNS_DATABASE_URL"),
+            variable: "SNS_DATABASE_URL",
+            maxConnections: try env.int("SNS_DATABASE_MAX_CONNECTIONS", default: 10, range: 2...500)
+        )
+        self.kafkaBrokers = try env.string("SNS_KAFKA_BROKERS")
+        self.kafkaProperties = try Self.parseProperties(env.optionalString("SNS_KAFKA_PROPERTIES"), variable: "SNS_KAFKA_PROPERTIES")
+        self.apiKey = try env.secret("SNS_API_KEY")
+        self.jwtPublicKeyPEM = try env.secret("SNS_JWT_PUBLIC_KEY")
+        let level = env.string("SNS_LOG_LEVEL", default: "info").lowercased()
+        guard let logLevel = Logger.Level(rawValue: level) else {
+            throw ConfigurationError(variable: "SNS_LOG_LEVEL", reason: "must be one of trace, debug, info, notice, warning, error, critical")
+        }
+        self.logLevel = logLevel
+        self.consumerMaxAttempts = try env.int("SNS_CONSUMER_MAX_ATTEMPTS", default: 5, range: 1...100)
+        self.consumerRetryBase = .milliseconds(try env.int("SNS_CONSUMER_RETRY_BASE_MS", default: 200, range: 1...60_000))
+        self.outboxPollInterval = .milliseconds(try env.int("SNS_OUTBOX_POLL_MS", default: 1000, range: 10...60_000))
+    }
+
+    static func parseProperties(_ raw: String?, variable: String) throws -> [String: String] {
+        guard let raw else { return [:] }
+        var result: [String: String] = [:]
+        for pair in raw.split(separator: ";") where !pair.trimmingCharacters(in: .whitespaces).isEmpty {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else {
+                throw ConfigurationError(variable: variable, reason: "must be 'key=value;key=value'")
+            }
+            result[parts[0].trimmingCharacters(in: .whitespaces)] = parts[1].trimmingCharacters(in: .whitespaces)
+        }
+        return result
+    }
+}

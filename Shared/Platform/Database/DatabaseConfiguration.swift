@@ -1,0 +1,59 @@
+import Foundation
+import PostgresNIO
+
+/// Where the service's PostgreSQL is, parsed from a `postgres://user:password@host:port/database` URL.
+/// `?sslmode=disable|prefer|require` is honoured (default `disable`, since the database sits on a private network).
+public struct DatabaseConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    public var username: String
+    public var password: String?
+    public var database: String
+    public var tlsMode: String
+    public var maxConnections: Int
+
+    public init(url: String, variable: String = "SNS_DATABASE_URL", maxConnections: Int = 10) throws {
+        guard let components = URLComponents(string: url),
+              let scheme = components.scheme, scheme == "postgres" || scheme == "postgresql"
+        else {
+            throw ConfigurationError(variable: variable, reason: "must look like postgres://user:password@host:port/database")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw ConfigurationError(variable: variable, reason: "has no host")
+        }
+        guard let user = components.user, !user.isEmpty else {
+            throw ConfigurationError(variable: variable, reason: "has no user name")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        guard !database.isEmpty else {
+            throw ConfigurationError(variable: variable, reason: "has no database name (the path part)")
+        }
+        let sslmode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable"
+        guard ["disable", "prefer", "require"].contains(sslmode) else {
+            throw ConfigurationError(variable: variable, reason: "sslmode must be disable, prefer or require")
+        }
+        self.host = host
+        self.port = components.port ?? 5432
+        self.username = user.removingPercentEncoding ?? user
+        self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        self.database = database
+        self.tlsMode = sslmode
+        self.maxConnections = maxConnections
+    }
+
+    public var clientConfiguration: PostgresClient.Configuration {
+        let tls: PostgresClient.Configuration.TLS
+        switch tlsMode {
+        case "require": tls = .require(.makeClientConfiguration())
+        case "prefer": tls = .prefer(.makeClientConfiguration())
+        default: tls = .disable
+        }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: tls
+        )
+        configuration.options.maximumConnections = maxConnections
+        configuration.options.minimumConnections = 0
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+}

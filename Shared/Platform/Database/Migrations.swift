@@ -1,0 +1,103 @@
+import Logging
+import PostgresNIO
+
+/// One versioned, plain-SQL migration. `sql` may hold several statements (it runs through the simple
+/// query protocol). Versions are applied in ascending order, each exactly once per schema.
+public struct Migration: Sendable {
+    public let version: Int
+    public let name: String
+    public let sql: String
+
+    public init(version: Int, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
+}
+
+/// Applies a service's migrations at start-up.
+///
+/// All pending migrations run in **one transaction** under a transaction-scoped advisory lock keyed by the
+/// schema, so replicas starting together serialise: the first applies, the others wait and then find
+/// nothing left to do. A failing migration rolls back entirely and stops the service.
+public struct Migrator: Sendable {
+    public let schema: SQLIdentifier
+    public let migrations: [Migration]
+
+    public init(schema: SQLIdentifier, migrations: [Migration]) {
+        precondition(Set(migrations.map(\.version)).count == migrations.count, "duplicate migration versions")
+        self.schema = schema
+        self.migrations = migrations.sorted { $0.version < $1.version }
+    }
+
+    /// Returns the versions applied by this call (empty when the schema was already current).
+    @discardableResult
+    public func migrate(client: PostgresClient, logger: Logger) async throws -> [Int] {
+        let schema = self.schema
+        let migrations = self.migrations
+        return try await client.withTransaction(logger: logger) { connection -> [Int] in
+            let lockKey = "sns.migrate.\(schema.name)"
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey), 0))", logger: logger)
+            _ = try await connection.simpleQuery("""
+                CREATE SCHEMA IF NOT EXISTS "\(schema.name)";
+                CREATE TABLE IF NOT EXISTS \(schema.table("schema_migrations")) (
+                    version integer PRIMARY KEY,
+                    name text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                );
+                """).get()
+            var applied = Set<Int>()
+            let rows = try await connection.query(
+                "SELECT version FROM \(table: schema, "schema_migrations")", logger: logger)
+            for try await version in rows.decode(Int.self) { applied.insert(version) }
+
+            var done: [Int] = []
+            for migration in migrations where !applied.contains(migration.version) {
+                logger.info("applying migration", metadata: [
+                    "schema": "\(schema.name)", "version": "\(migration.version)", "name": "\(migration.name)",
+                ])
+                _ = try await connection.simpleQuery(migration.sql).get()
+                try await connection.query(
+                    "INSERT INTO \(table: schema, "schema_migrations") (version, name) VALUES (\(migration.version), \(migration.name))",
+                    logger: logger)
+                done.append(migration.version)
+            }
+            return done
+        }
+    }
+}
+
+/// The tables the platform itself keeps in every service's schema: the transactional outbox and the
+/// processed-event ids of idempotent consumers. Services put these first in their migration list.
+public enum PlatformMigrations {
+    public static func all(schema: SQLIdentifier) -> [Migration] {
+        [
+            Migration(version: 1, name: "platform_outbox", sql: """
+                CREATE TABLE \(schema.table("outbox")) (
+                    id bigserial PRIMARY KEY,
+                    event_id uuid NOT NULL UNIQUE,
+                    topic text NOT NULL,
+                    partition_key text NOT NULL,
+                    event_type text NOT NULL,
+                    payload jsonb NOT NULL,
+                    headers jsonb NOT NULL DEFAULT '{}'::jsonb,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    published_at timestamptz
+                );
+                CREATE INDEX outbox_pending_idx ON \(schema.table("outbox")) (id) WHERE published_at IS NULL;
+                CREATE INDEX outbox_created_idx ON \(schema.table("outbox")) (created_at);
+                """),
+            Migration(version: 2, name: "platform_processed_events", sql: """
+                CREATE TABLE \(schema.table("processed_events")) (
+                    consumer text NOT NULL,
+                    event_id uuid NOT NULL,
+                    topic text NOT NULL,
+                    kafka_partition integer NOT NULL,
+                    kafka_offset bigint NOT NULL,
+                    processed_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (consumer, event_id)
+                );
+                """),
+        ]
+    }
+}

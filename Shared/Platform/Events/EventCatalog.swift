@@ -1,0 +1,54 @@
+/// The system's Kafka topics. One topic per aggregate kind; the key is the aggregate id.
+/// Partition counts are what the dev broker and the docker-compose init step create.
+public enum Topic {
+    public static let users = "sns.users"
+    public static let posts = "sns.posts"
+    public static let follows = "sns.follows"
+    public static let payments = "sns.payments"
+    public static let media = "sns.media"
+    /// Messages a consumer gave up on, with the failure reason in headers (`EventHeader.dlq*`).
+    public static let deadLetter = "sns.dead-letter"
+
+    public static let catalog: [(name: String, partitions: Int)] = [
+        (users, 3), (posts, 6), (follows, 3), (payments, 3), (media, 3), (deadLetter, 1),
+    ]
+}
+
+/// Every event type in the system, with the topic it travels on.
+public enum EventType: String, Sendable, CaseIterable {
+    case userRegistered = "user-registered"
+    case userUpdated = "user-updated"
+    case userWithdrawn = "user-withdrawn"
+    case postCreated = "post-created"
+    case postUpdated = "post-updated"
+    case postDeleted = "post-deleted"
+    case commentCreated = "comment-created"
+    case commentDeleted = "comment-deleted"
+    case postLiked = "post-liked"
+    case postUnliked = "post-unliked"
+    case userFollowed = "user-followed"
+    case userUnfollowed = "user-unfollowed"
+    case purchaseCompleted = "purchase-completed"
+    case mediaStored = "media-stored"
+
+    public var topic: String {
+        switch self {
+        case .userRegistered, .userUpdated, .userWithdrawn: Topic.users
+        // A post's comments and likes share its topic and key, so they stay ordered with its deletion.
+        case .postCreated, .postUpdated, .postDeleted, .commentCreated, .commentDeleted, .postLiked, .postUnliked: Topic.posts
+        case .userFollowed, .userUnfollowed: Topic.follows
+        case .purchaseCompleted: Topic.payments
+        case .mediaStored: Topic.media
+        }
+    }
+}
+
+/// A payload type that knows its event type (and hence its topic).
+public protocol EventPayload: Codable, Sendable {
+    static var eventType: EventType { get }
+    static var schemaVersion: Int { get }
+}
+
+extension EventPayload {
+    public static var schemaVersion: Int { 1 }
+}

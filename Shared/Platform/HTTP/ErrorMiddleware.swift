@@ -1,0 +1,39 @@
+import HTTPTypes
+import Hummingbird
+
+/// Turns every error into the contract's shape: `{"message": "..."}` with the contract's status code.
+/// Unknown routes (and known paths with an unsupported method) become 444; unexpected errors become a 500
+/// whose details go to the log (with the request id), never to the client.
+public struct ErrorMiddleware: RouterMiddleware {
+    public typealias Context = APIRequestContext
+
+    public init() {}
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            if error.status.code >= 500 {
+                context.logger.error("request failed", metadata: ["status": "\(error.status.code)", "error": "\(error.message)"])
+            }
+            return APIError.response(status: error.status, message: error.message)
+        } catch let error as HTTPError {
+            switch error.status {
+            case .notFound, .methodNotAllowed:
+                let unknown = APIError.unknownRoute()
+                return APIError.response(status: unknown.status, message: unknown.message)
+            case .contentTooLarge:
+                return APIError.response(status: .badRequest, message: "요청 본문이 너무 큽니다. (request body too large)")
+            default:
+                if error.status.code >= 500 {
+                    context.logger.error("request failed", metadata: ["error": "\(error)"])
+                }
+                return APIError.response(status: error.status, message: error.body ?? error.status.reasonPhrase)
+            }
+        } catch {
+            context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
+            let failure = APIError.internalError()
+            return APIError.response(status: failure.status, message: failure.message)
+        }
+    }
+}

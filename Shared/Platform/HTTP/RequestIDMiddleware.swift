@@ -1,0 +1,35 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension HTTPField.Name {
+    public static let requestID = HTTPField.Name("X-Request-ID")!
+    public static let sesacKey = HTTPField.Name("SesacKey")!
+    public static let refresh = HTTPField.Name("Refresh")!
+}
+
+/// Takes the request id the gateway set (`X-Request-ID`) or makes one, puts it on the logger and the context
+/// (so outbox rows and Kafka headers carry it) and echoes it on the response, errors included.
+public struct RequestIDMiddleware: RouterMiddleware {
+    public typealias Context = APIRequestContext
+
+    public init() {}
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let requestId = Self.acceptable(request.headers[.requestID]) ?? UUID().uuidString.lowercased()
+        context.requestId = requestId
+        context.logger[metadataKey: "request_id"] = .string(requestId)
+        var response = try await next(request, context)
+        response.headers[.requestID] = requestId
+        return response
+    }
+
+    /// Only short ids of safe characters are taken over, so a client cannot inject into logs.
+    static func acceptable(_ value: String?) -> String? {
+        guard let value, !value.isEmpty, value.utf8.count <= 128,
+              value.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:".unicodeScalars.contains($0)) })
+        else { return nil }
+        return value
+    }
+}

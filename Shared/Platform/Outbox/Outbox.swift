@@ -1,0 +1,59 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Writes events into the service's transactional outbox, inside the caller's transaction.
+///
+/// Ordering: before inserting, the transaction takes an advisory lock keyed by the aggregate, held until it
+/// commits. Two transactions that emit events for the same aggregate therefore get their outbox ids in
+/// commit order, and the relay (which publishes pending rows by id) keeps each aggregate's events in
+/// commit order, while unrelated aggregates never wait for one another.
+public struct Outbox: Sendable {
+    public let schema: SQLIdentifier
+    public let producerName: String
+
+    /// Advisory-lock class id for per-aggregate outbox ordering ("SNS" + 1).
+    static let aggregateLockClass: Int32 = 0x534E_5301
+
+    public init(schema: SQLIdentifier, producerName: String) {
+        self.schema = schema
+        self.producerName = producerName
+    }
+
+    /// The LISTEN/NOTIFY channel the relay waits on.
+    public var notificationChannel: String { "sns_outbox_\(schema.name)" }
+
+    /// Appends one event. Must be called on a connection inside a transaction (`withTransaction`).
+    @discardableResult
+    public func append<P: EventPayload>(
+        _ payload: P, aggregateId: String, requestId: String?, on connection: PostgresConnection, logger: Logger
+    ) async throws -> EventEnvelope<P> {
+        let envelope = EventEnvelope(
+            type: P.eventType.rawValue, schemaVersion: P.schemaVersion,
+            aggregateId: aggregateId, producer: producerName, requestId: requestId, payload: payload
+        )
+        try await append(envelope, topic: P.eventType.topic, on: connection, logger: logger)
+        return envelope
+    }
+
+    /// Appends a prepared envelope (any payload) to `topic`.
+    public func append<P>(_ envelope: EventEnvelope<P>, topic: String, on connection: PostgresConnection, logger: Logger) async throws {
+        let payloadJSON = String(decoding: try EventCoding.encoder().encode(envelope), as: UTF8.self)
+        var headers: [String: String] = [
+            EventHeader.eventId: envelope.eventId.uuidString.lowercased(),
+            EventHeader.eventType: envelope.type,
+            EventHeader.schemaVersion: String(envelope.schemaVersion),
+            EventHeader.producer: envelope.producer,
+        ]
+        if let requestId = envelope.requestId { headers[EventHeader.requestId] = requestId }
+        let headersJSON = String(decoding: try JSONEncoder().encode(headers), as: UTF8.self)
+        let lockKey = "\(schema.name):\(envelope.aggregateId)"
+        try await connection.query(
+            "SELECT pg_advisory_xact_lock(\(Self.aggregateLockClass), hashtext(\(lockKey)))", logger: logger)
+        try await connection.query("""
+            INSERT INTO \(table: schema, "outbox") (event_id, topic, partition_key, event_type, payload, headers)
+            VALUES (\(envelope.eventId), \(topic), \(envelope.aggregateId), \(envelope.type), \(payloadJSON)::jsonb, \(headersJSON)::jsonb)
+            """, logger: logger)
+        try await connection.query("SELECT pg_notify(\(notificationChannel), '')", logger: logger)
+    }
+}

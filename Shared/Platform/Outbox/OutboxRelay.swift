@@ -1,0 +1,159 @@
+import Foundation
+import Logging
+import Metrics
+import PostgresNIO
+import SNSKafka
+import ServiceLifecycle
+
+/// Publishes the outbox to Kafka: at-least-once, in commit order per aggregate, keyed by aggregate id.
+///
+/// Each batch runs in one transaction that first takes a transaction-scoped advisory lock for the schema
+/// (`pg_try_advisory_xact_lock`), so among several replicas exactly one relays at a time and the others
+/// stand by. It reads pending rows in id order, sends them all and **waits for the broker's
+/// acknowledgements**, then marks them published and commits. If the process or the broker dies before the
+/// commit, the rows stay pending and are sent again (consumers are idempotent); nothing is marked
+/// published that the broker did not acknowledge. There is no "id > last seen" high-water mark: pending
+/// rows are found by `published_at IS NULL`, so a row whose transaction commits late is never skipped.
+///
+/// It wakes on `NOTIFY` from `Outbox.append` and polls as a fallback.
+public final class OutboxRelay: Service, Sendable {
+    public enum BatchResult: Sendable, Equatable {
+        case published(Int)
+        case idle
+        /// Another replica holds the relay lock.
+        case standby
+    }
+
+    let outbox: Outbox
+    let client: PostgresClient
+    let producer: KafkaProducer
+    let logger: Logger
+    let pollInterval: Duration
+    let batchSize: Int
+    let startGate: StartGate?
+    let wakeup = WakeupSignal()
+    let publishedCounter: Counter
+
+    static let relayLockClass: Int32 = 0x534E_5302
+
+    public init(
+        outbox: Outbox, client: PostgresClient, producer: KafkaProducer, logger: Logger,
+        pollInterval: Duration = .seconds(1), batchSize: Int = 200, startGate: StartGate? = nil
+    ) {
+        self.outbox = outbox
+        self.client = client
+        self.producer = producer
+        var logger = logger
+        logger[metadataKey: "component"] = "outbox-relay"
+        self.logger = logger
+        self.pollInterval = pollInterval
+        self.batchSize = batchSize
+        self.startGate = startGate
+        self.publishedCounter = Counter(label: "sns_outbox_published_total", dimensions: [("schema", outbox.schema.name)])
+    }
+
+    public func run() async throws {
+        if let startGate {
+            do { try await startGate.wait() } catch { return }
+        }
+        logger.info("outbox relay started", metadata: ["schema": "\(outbox.schema.name)"])
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.listenForNotifications() }
+                await self.relayLoop()
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            self.wakeup.finish()
+        }
+        logger.info("outbox relay stopped")
+    }
+
+    func relayLoop() async {
+        var failures = 0
+        while !wakeup.isFinished {
+            do {
+                var result = try await publishBatch()
+                while case .published = result, !wakeup.isFinished {
+                    result = try await publishBatch()
+                }
+                failures = 0
+                await wakeup.wait(timeout: pollInterval)
+            } catch {
+                failures += 1
+                let delay = Self.backoff(attempt: failures, base: .milliseconds(200), cap: .seconds(10))
+                logger.warning("outbox relay batch failed; retrying", metadata: [
+                    "error": "\(String(reflecting: error))", "retry_in_ms": "\(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)",
+                ])
+                await wakeup.wait(timeout: delay)
+            }
+        }
+    }
+
+    /// One batch: lock, read pending rows, publish and await acks, mark published, commit.
+    public func publishBatch() async throws -> BatchResult {
+        let schema = outbox.schema
+        let batchSize = self.batchSize
+        let producer = self.producer
+        let logger = self.logger
+        let result = try await client.withTransaction(logger: logger) { connection -> BatchResult in
+            let lockRows = try await connection.query(
+                "SELECT pg_try_advisory_xact_lock(\(Self.relayLockClass), hashtext(\(schema.name)))", logger: logger)
+            var locked = false
+            for try await value in lockRows.decode(Bool.self) { locked = value }
+            guard locked else { return .standby }
+
+            let rows = try await connection.query("""
+                SELECT id, topic, partition_key, payload::text, headers::text
+                FROM \(table: schema, "outbox") WHERE published_at IS NULL ORDER BY id LIMIT \(batchSize)
+                """, logger: logger)
+            var ids: [Int64] = []
+            var messages: [KafkaOutgoingMessage] = []
+            for try await (id, topic, key, payload, headersJSON) in rows.decode((Int64, String, String, String, String).self) {
+                ids.append(id)
+                let headerMap = (try? JSONDecoder().decode([String: String].self, from: Data(headersJSON.utf8))) ?? [:]
+                let headers = headerMap.sorted { $0.key < $1.key }.map { KafkaHeader(key: $0.key, string: $0.value) }
+                messages.append(KafkaOutgoingMessage(topic: topic, key: Array(key.utf8), value: Array(payload.utf8), headers: headers))
+            }
+            guard !ids.isEmpty else { return .idle }
+            _ = try await producer.send(messages)
+            try await connection.query(
+                "UPDATE \(table: schema, "outbox") SET published_at = now() WHERE id = ANY(\(ids))", logger: logger)
+            return .published(ids.count)
+        }
+        if case .published(let count) = result {
+            publishedCounter.increment(by: count)
+            logger.debug("published outbox rows", metadata: ["count": "\(count)"])
+        }
+        return result
+    }
+
+    /// Holds one pooled connection in LISTEN; reconnects with backoff if it drops.
+    func listenForNotifications() async {
+        var failures = 0
+        while !wakeup.isFinished && !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: outbox.notificationChannel) { notifications in
+                        failures = 0
+                        self.wakeup.signal()  // catch up on anything committed before LISTEN took effect
+                        for try await _ in notifications {
+                            self.wakeup.signal()
+                        }
+                    }
+                }
+            } catch {
+                if wakeup.isFinished || Task.isCancelled { return }
+                failures += 1
+                logger.warning("outbox LISTEN connection lost; polling until it is back", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: Self.backoff(attempt: failures, base: .milliseconds(500), cap: .seconds(10)))
+            }
+        }
+    }
+
+    static func backoff(attempt: Int, base: Duration, cap: Duration) -> Duration {
+        let factor = 1 << min(max(attempt - 1, 0), 16)
+        let delay = base * factor
+        return delay < cap ? delay : cap
+    }
+}

@@ -1,0 +1,98 @@
+import Hummingbird
+import Logging
+import PostgresNIO
+import SNSKafka
+import ServiceLifecycle
+
+/// Everything a service is built from: database pool, migrations, Kafka producer, outbox and its relay,
+/// token verification, readiness, the standard middleware chain. A service's `buildApplication` makes one,
+/// adds its routes and consumers, and calls `makeApplication`.
+public struct ServicePlatform: Sendable {
+    public let configuration: PlatformConfiguration
+    public let logger: Logger
+    public let schema: SQLIdentifier
+    public let postgres: PostgresClient
+    public let producer: KafkaProducer
+    public let outbox: Outbox
+    public let relay: OutboxRelay
+    public let verifier: AccessTokenVerifier
+    public let migrator: Migrator
+    public let startGate: StartGate
+
+    /// - Parameter migrations: the service's own migrations (versions ≥ 100); the platform's tables
+    ///   (outbox, processed events) are added in front.
+    public init(configuration: PlatformConfiguration, schema: String, migrations: [Migration], logger: Logger) async throws {
+        _ = Observability.registry
+        var logger = logger
+        logger[metadataKey: "service"] = .string(configuration.serviceName)
+        let schema = try SQLIdentifier(schema)
+        self.configuration = configuration
+        self.logger = logger
+        self.schema = schema
+        self.postgres = PostgresClient(configuration: configuration.database.clientConfiguration, backgroundLogger: logger)
+        self.producer = try KafkaProducer(configuration: Self.kafkaConfiguration(configuration, role: "producer"), logger: logger)
+        self.outbox = Outbox(schema: schema, producerName: configuration.serviceName)
+        self.startGate = StartGate()
+        self.relay = OutboxRelay(
+            outbox: outbox, client: postgres, producer: producer, logger: logger,
+            pollInterval: configuration.outboxPollInterval, startGate: startGate)
+        self.verifier = try await AccessTokenVerifier(publicKeyPEM: configuration.jwtPublicKeyPEM)
+        self.migrator = Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema) + migrations)
+    }
+
+    static func kafkaConfiguration(_ configuration: PlatformConfiguration, role: String) -> KafkaConfiguration {
+        KafkaConfiguration(
+            bootstrapServers: configuration.kafkaBrokers,
+            clientId: "\(configuration.serviceName)-\(role)",
+            properties: configuration.kafkaProperties
+        )
+    }
+
+    /// A router with the standard chain: request id → metrics → request log → error mapping → `SesacKey`,
+    /// plus `/health`, `/ready`, `/metrics`. Add routes after this call (middleware applies to later routes).
+    public func makeRouter() -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
+        router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: SesacKeyMiddleware(apiKey: configuration.apiKey))
+        router.addOperationalRoutes(readiness: ReadinessCheck(startGate: startGate, postgres: postgres, producer: producer, logger: logger))
+        return router
+    }
+
+    /// An idempotent consumer in group `name` that stores processed events in this service's schema.
+    public func makeConsumer(name: String, topics: [String], handler: some EventHandler, properties: [String: String] = [:]) throws -> IdempotentConsumer {
+        var kafka = Self.kafkaConfiguration(configuration, role: name)
+        kafka.properties.merge(properties) { _, new in new }
+        return try IdempotentConsumer(
+            name: name, schema: schema, topics: topics, kafka: kafka, client: postgres, producer: producer,
+            handler: handler,
+            options: .init(maxAttempts: configuration.consumerMaxAttempts, retryBase: configuration.consumerRetryBase),
+            logger: logger, startGate: startGate)
+    }
+
+    /// The application: HTTP server plus background services. Shutdown (SIGTERM) runs in reverse order:
+    /// stop accepting and finish in-flight requests, stop consumers (leave the group), stop the relay,
+    /// flush the producer, close the database pool.
+    public func makeApplication(
+        router: Router<APIRequestContext>, consumers: [IdempotentConsumer] = [], extraServices: [any Service] = []
+    ) -> some ApplicationProtocol {
+        var app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.httpHost, port: configuration.httpPort), serverName: nil),
+            services: [postgres, producer, relay] + consumers + extraServices,
+            logger: logger
+        )
+        let migrator = self.migrator
+        let postgres = self.postgres
+        let startGate = self.startGate
+        let logger = self.logger
+        app.beforeServerStarts {
+            let applied = try await migrator.migrate(client: postgres, logger: logger)
+            logger.info("database ready", metadata: ["schema": "\(migrator.schema.name)", "applied": "\(applied)"])
+            startGate.open()
+        }
+        return app
+    }
+}

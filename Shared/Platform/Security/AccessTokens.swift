@@ -1,0 +1,117 @@
+import Crypto
+import Foundation
+import JWTKit
+
+/// Claims of an access token (ES256 JWT, signed by auth, verified locally by every service).
+public struct AccessTokenClaims: JWTPayload, Equatable {
+    public var sub: SubjectClaim
+    public var iss: IssuerClaim
+    public var iat: IssuedAtClaim
+    public var exp: ExpirationClaim
+    /// Refresh-token session id; logout revokes that session.
+    public var sid: String?
+
+    public static let issuer = "sns-auth"
+
+    public init(userId: String, sessionId: String?, issuedAt: Date, expiresAt: Date) {
+        self.sub = SubjectClaim(value: userId)
+        self.iss = IssuerClaim(value: Self.issuer)
+        self.iat = IssuedAtClaim(value: issuedAt)
+        self.exp = ExpirationClaim(value: expiresAt)
+        self.sid = sessionId
+    }
+
+    /// Signature is checked by jwt-kit; expiry is checked by `AccessTokenVerifier`, which must tell an
+    /// expired-but-genuine token (419, refreshable) from an unverifiable one (401).
+    public func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// Parses PEM keys and derives their key id (RFC 7638 JWK thumbprint), so signer and verifiers agree on
+/// `kid` without configuring it, and several public keys can be trusted during a key rotation.
+public enum AccessTokenKeys {
+    public static func publicKeys(pem: String) throws -> [ES256PublicKey] {
+        let marker = "-----BEGIN PUBLIC KEY-----"
+        let blocks = pem.components(separatedBy: marker).dropFirst().map { marker + $0 }
+        guard !blocks.isEmpty else { throw ConfigurationError(variable: "SNS_JWT_PUBLIC_KEY", reason: "holds no PEM public key") }
+        return try blocks.map { block in
+            do { return try ES256PublicKey(pem: block) } catch {
+                throw ConfigurationError(variable: "SNS_JWT_PUBLIC_KEY", reason: "is not an EC P-256 public key in PEM form")
+            }
+        }
+    }
+
+    public static func keyID(of key: ES256PublicKey) -> String {
+        guard let (x, y) = key.parameters else { return "default" }
+        let canonical = #"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
+        return Data(SHA256.hash(data: Data(canonical.utf8))).base64URLEncoded()
+    }
+
+    /// One entry of `/.well-known/jwks.json`.
+    public static func jwk(of key: ES256PublicKey) -> [String: String] {
+        let (x, y) = key.parameters ?? ("", "")
+        return ["kty": "EC", "crv": "P-256", "alg": "ES256", "use": "sig", "kid": keyID(of: key), "x": x, "y": y]
+    }
+}
+
+extension Data {
+    func base64URLEncoded() -> String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// Verifies access tokens locally with the auth service's public key(s).
+public struct AccessTokenVerifier: Sendable {
+    public enum Result: Sendable, Equatable {
+        case valid(AuthenticatedUser)
+        /// Genuine (signature checks out) but past `exp`.
+        case expired(AuthenticatedUser)
+        case invalid
+    }
+
+    let keys: JWTKeyCollection
+    public let publicKeys: [ES256PublicKey]
+
+    public init(publicKeyPEM: String) async throws {
+        let publicKeys = try AccessTokenKeys.publicKeys(pem: publicKeyPEM)
+        let keys = JWTKeyCollection()
+        for key in publicKeys {
+            await keys.add(ecdsa: key, kid: JWKIdentifier(string: AccessTokenKeys.keyID(of: key)))
+        }
+        self.keys = keys
+        self.publicKeys = publicKeys
+    }
+
+    public func verify(_ token: String, now: Date = Date()) async -> Result {
+        guard token.utf8.count <= 4096,
+              let claims = try? await keys.verify(token, as: AccessTokenClaims.self),
+              claims.iss.value == AccessTokenClaims.issuer,
+              !claims.sub.value.isEmpty
+        else { return .invalid }
+        let user = AuthenticatedUser(userId: claims.sub.value, sessionId: claims.sid, expiresAt: claims.exp.value)
+        return now < claims.exp.value ? .valid(user) : .expired(user)
+    }
+}
+
+/// Signs access tokens (auth service only; it alone holds the private key).
+public struct AccessTokenSigner: Sendable {
+    let keys: JWTKeyCollection
+    public let keyID: String
+    public let publicKey: ES256PublicKey
+
+    public init(privateKeyPEM: String) async throws {
+        let privateKey: ES256PrivateKey
+        do { privateKey = try ES256PrivateKey(pem: privateKeyPEM) } catch {
+            throw ConfigurationError(variable: "SNS_JWT_PRIVATE_KEY", reason: "is not an EC P-256 private key in PEM form")
+        }
+        self.publicKey = privateKey.publicKey
+        self.keyID = AccessTokenKeys.keyID(of: privateKey.publicKey)
+        let keys = JWTKeyCollection()
+        await keys.add(ecdsa: privateKey, kid: JWKIdentifier(string: keyID))
+        self.keys = keys
+    }
+
+    public func sign(_ claims: AccessTokenClaims) async throws -> String {
+        try await keys.sign(claims, kid: JWKIdentifier(string: keyID))
+    }
+}

@@ -1,0 +1,87 @@
+import AuthService
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import SNSPlatform
+import SNSTestSupport
+import Testing
+
+/// Runs an in-process auth service (real PostgreSQL, real broker) and hands a client to `body`.
+func withAuthService(
+    accessTokenTTL: Duration = .seconds(600), refreshTokenTTL: Duration = .seconds(3600),
+    _ body: @Sendable (AuthClient) async throws -> Void
+) async throws {
+    let configuration = AuthConfiguration(
+        platform: try TestEnvironment.platformConfiguration(serviceName: "auth"),
+        jwtPrivateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM(),
+        accessTokenTTL: accessTokenTTL, refreshTokenTTL: refreshTokenTTL, bcryptCost: 4, passwordMinLength: 8)
+    let app = try await buildApplication(configuration: configuration, logger: TestEnvironment.logger)
+    let apiKey = try TestEnvironment.apiKey()
+    try await app.test(.router) { client in
+        try await body(AuthClient(client: client, apiKey: apiKey))
+    }
+}
+
+/// A thin client that speaks like the iOS apps: `SesacKey` on every request, bare token in `Authorization`.
+struct AuthClient: Sendable {
+    let client: any TestClientProtocol
+    let apiKey: String
+
+    struct Reply: Sendable {
+        let status: Int
+        let body: [UInt8]
+        let headers: HTTPFields
+        var json: JSONObject { get throws { try JSONObject(body) } }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    func send(_ method: HTTPRequest.Method, _ path: String, json: String? = nil, headers extra: [String: String] = [:], apiKey: String?? = .none) async throws -> Reply {
+        var headers = HTTPFields()
+        let key: String? = switch apiKey { case .none: self.apiKey; case .some(let value): value }
+        if let key { headers[HTTPField.Name("SesacKey")!] = key }
+        if json != nil { headers[.contentType] = "application/json" }
+        for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
+        let response = try await client.execute(uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+        return Reply(status: Int(response.status.code), body: Array(buffer: response.body), headers: response.headers)
+    }
+
+    func join(email: String, password: String = "password123", nick: String, extra: String = "") async throws -> Reply {
+        try await send(.post, "/v1/users/join", json: #"{"email":"\#(email)","password":"\#(password)","nick":"\#(nick)"\#(extra)}"#)
+    }
+
+    func login(email: String, password: String = "password123") async throws -> Reply {
+        try await send(.post, "/v1/users/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+    }
+
+    /// Joins and logs in a fresh user; returns (user_id, accessToken, refreshToken, email, nick).
+    func freshUser() async throws -> (userId: String, access: String, refresh: String, email: String, nick: String) {
+        let name = TestEnvironment.unique("u")
+        let email = "\(name)@example.com"
+        let joined = try await join(email: email, nick: name)
+        #expect(joined.status == 200, "join: \(joined.text)")
+        let login = try await self.login(email: email)
+        #expect(login.status == 200, "login: \(login.text)")
+        let json = try login.json
+        return (json.string("user_id") ?? "", json.string("accessToken") ?? "", json.string("refreshToken") ?? "", email, name)
+    }
+}
+
+/// Signs access tokens with the test key, for expiry scenarios that must not depend on waiting.
+func signAccessToken(userId: String, sessionId: String?, expiresIn seconds: TimeInterval) async throws -> String {
+    let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
+    let now = Date()
+    return try await signer.sign(AccessTokenClaims(userId: userId, sessionId: sessionId, issuedAt: now.addingTimeInterval(-3600),
+                                                   expiresAt: now.addingTimeInterval(seconds)))
+}
+
+/// The session id inside an access token (its `sid` claim), read without verification.
+func sessionId(of token: String) throws -> String? {
+    let parts = token.split(separator: ".")
+    guard parts.count == 3 else { return nil }
+    var base64 = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    while base64.count % 4 != 0 { base64 += "=" }
+    guard let data = Data(base64Encoded: base64) else { return nil }
+    return try JSONObject(Array(data)).string("sid")
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SNSPlatform
+
+/// Where the test suite's real PostgreSQL, Kafka-protocol broker and gateway are. `./sns test` starts them
+/// and exports these variables; running `swift test` without them fails with a message saying so.
+public enum TestEnvironment {
+    public struct Missing: Error, CustomStringConvertible {
+        public let variable: String
+        public var description: String {
+            "\(variable) is not set: run the suite with `./sns test`, which provisions PostgreSQL, the broker and the gateway"
+        }
+    }
+
+    static func value(_ name: String) throws -> String {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { throw Missing(variable: name) }
+        return value
+    }
+
+    public static func databaseURL() throws -> String { try value("SNS_TEST_DATABASE_URL") }
+    public static func kafkaBrokers() throws -> String { try value("SNS_TEST_KAFKA_BROKERS") }
+    public static func gatewayURL() throws -> String { try value("SNS_TEST_GATEWAY_URL") }
+    public static func apiKey() throws -> String { try value("SNS_TEST_API_KEY") }
+
+    public static func jwtPrivateKeyPEM() throws -> String { try String(contentsOfFile: try value("SNS_TEST_JWT_PRIVATE_KEY_FILE"), encoding: .utf8) }
+    public static func jwtPublicKeyPEM() throws -> String { try String(contentsOfFile: try value("SNS_TEST_JWT_PUBLIC_KEY_FILE"), encoding: .utf8) }
+
+    public static let logger: Logger = {
+        var logger = Logger(label: "sns.test")
+        logger.logLevel = ProcessInfo.processInfo.environment["SNS_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        return logger
+    }()
+
+    /// Shared platform configuration for an in-process service under test (HTTP port unused in router tests).
+    public static func platformConfiguration(serviceName: String) throws -> PlatformConfiguration {
+        PlatformConfiguration(
+            serviceName: serviceName,
+            httpHost: "127.0.0.1",
+            httpPort: 0,
+            database: try DatabaseConfiguration(url: try databaseURL(), maxConnections: 8),
+            kafkaBrokers: try kafkaBrokers(),
+            kafkaProperties: [:],
+            apiKey: try apiKey(),
+            jwtPublicKeyPEM: try jwtPublicKeyPEM(),
+            logLevel: .warning,
+            consumerMaxAttempts: 3,
+            consumerRetryBase: .milliseconds(20),
+            outboxPollInterval: .milliseconds(200)
+        )
+    }
+
+    /// Runs `body` with a running `PostgresClient` on the test database.
+    public static func withDatabase<T: Sendable>(_ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        let client = PostgresClient(configuration: try DatabaseConfiguration(url: try databaseURL(), maxConnections: 6).clientConfiguration,
+                                    backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { await client.run(); return nil }
+            defer { group.cancelAll() }
+            let result = try await body(client)
+            return result
+        }
+    }
+
+    /// A unique suffix for test data (emails, nicks, topics, groups) so parallel tests never collide.
+    public static func unique(_ prefix: String = "t") -> String {
+        "\(prefix)\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
+    }
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+
+struct DevBrokerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sns-dev-broker",
+        abstract: "In-memory Kafka-protocol broker (librdkafka mock cluster) for development and tests."
+    )
+
+    /// The system's topic catalog.
+    static let defaultTopics: [TopicSpec] = [
+        TopicSpec(name: "sns.users", partitions: 3),
+        TopicSpec(name: "sns.posts", partitions: 6),
+        TopicSpec(name: "sns.follows", partitions: 3),
+        TopicSpec(name: "sns.payments", partitions: 3),
+        TopicSpec(name: "sns.media", partitions: 3),
+        TopicSpec(name: "sns.dead-letter", partitions: 1),
+    ]
+
+    @Option(help: "Number of mock brokers.")
+    var brokers: Int = 1
+
+    @Option(help: "Write the bootstrap address list to this file (atomically) once topics exist.")
+    var addressFile: String?
+
+    @Option(name: .customLong("topic"), help: "Extra topic as name:partitions (repeatable).")
+    var topics: [TopicSpec] = []
+
+    @Flag(help: "Do not create the default sns.* topics.")
+    var noDefaultTopics = false
+
+    @Flag(help: "Show librdkafka's informational log lines too.")
+    var verbose = false
+
+    func validate() throws {
+        guard brokers >= 1 else { throw ValidationError("--brokers must be at least 1") }
+    }
+
+    func run() throws {
+        let cluster = try MockCluster.start(brokers: Int32(brokers), verbose: verbose)
+        let catalog = (noDefaultTopics ? [] : Self.defaultTopics) + topics
+        for topic in catalog {
+            try cluster.createTopic(topic)
+            log("created topic \(topic.name) (\(topic.partitions) partitions)")
+        }
+        let bootstraps = cluster.bootstraps
+        if let addressFile {
+            try writeAtomically(bootstraps, to: addressFile)
+        }
+        print("sns-dev-broker listening on \(bootstraps)")
+        fflush(nil)  // flush stdout (all C streams) so scripts reading the line see it now
+
+        let signal = waitForTerminationSignal()
+        log("received \(signal), shutting down")
+        cluster.destroy()
+        if let addressFile {
+            unlink(addressFile)
+        }
+    }
+}
+
+/// `name:partitions`.
+struct TopicSpec: ExpressibleByArgument, Sendable {
+    var name: String
+    var partitions: Int32
+
+    init(name: String, partitions: Int32) {
+        self.name = name
+        self.partitions = partitions
+    }
+
+    init?(argument: String) {
+        guard let colon = argument.lastIndex(of: ":"),
+              let partitions = Int32(argument[argument.index(after: colon)...]), partitions > 0,
+              colon != argument.startIndex
+        else { return nil }
+        self.init(name: String(argument[..<colon]), partitions: partitions)
+    }
+}
+
+func log(_ line: String) {
+    FileHandle.standardError.write(Data("sns-dev-broker: \(line)\n".utf8))
+}
+
+/// Writes `contents` (no trailing newline) to a temporary file next to `path`, then renames it.
+func writeAtomically(_ contents: String, to path: String) throws {
+    let temporary = "\(path).tmp.\(getpid())"
+    try Data(contents.utf8).write(to: URL(fileURLWithPath: temporary))
+    guard rename(temporary, path) == 0 else {
+        let reason = String(cString: strerror(errno))
+        unlink(temporary)
+        throw ValidationError("cannot write \(path): \(reason)")
+    }
+}

@@ -1,0 +1,60 @@
+import CRDKafka
+import Foundation
+
+/// An rd_kafka mock cluster and the (otherwise idle) producer handle it is attached to.
+/// Used from the main thread only.
+final class MockCluster {
+    private let rk: OpaquePointer
+    private var cluster: OpaquePointer?
+
+    private init(rk: OpaquePointer, cluster: OpaquePointer) {
+        self.rk = rk
+        self.cluster = cluster
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Kept as a plain static factory (no throwing closures around C buffers; see SNSKafka notes).
+    static func start(brokers: Int32, verbose: Bool) throws -> MockCluster {
+        let conf = rd_kafka_conf_new()
+        var errorBuffer = [CChar](repeating: 0, count: 512)
+        // Level 4 (warning) hides the harmless "No bootstrap.servers configured" notice.
+        _ = rd_kafka_conf_set(conf, "log_level", verbose ? "7" : "4", &errorBuffer, errorBuffer.count)
+        let rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, &errorBuffer, errorBuffer.count)
+        guard let rk else {
+            rd_kafka_conf_destroy(conf)
+            throw Failure(description: "rd_kafka_new: \(decode(errorBuffer))")
+        }
+        guard let cluster = rd_kafka_mock_cluster_new(rk, brokers) else {
+            rd_kafka_destroy(rk)
+            throw Failure(description: "rd_kafka_mock_cluster_new failed")
+        }
+        return MockCluster(rk: rk, cluster: cluster)
+    }
+
+    var bootstraps: String {
+        guard let cluster else { return "" }
+        return String(cString: rd_kafka_mock_cluster_bootstraps(cluster))
+    }
+
+    func createTopic(_ topic: TopicSpec) throws {
+        guard let cluster else { throw Failure(description: "cluster destroyed") }
+        let err = rd_kafka_mock_topic_create(cluster, topic.name, topic.partitions, 1)
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            throw Failure(description: "create topic \(topic.name): \(String(cString: rd_kafka_err2str(err)))")
+        }
+    }
+
+    func destroy() {
+        guard let cluster else { return }
+        self.cluster = nil
+        rd_kafka_mock_cluster_destroy(cluster)
+        rd_kafka_destroy(rk)
+    }
+}
+
+private func decode(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

@@ -1,0 +1,268 @@
+# Shared functions of ./sns (sourced). Profiles keep a developer's stack and the test suite apart:
+# each has its own state folder, ports, database and keys.
+PROFILE="${SNS_PROFILE:-dev}"
+STATE="$ROOT/.local/$PROFILE"
+BUILD_CONFIGURATION="${SNS_BUILD_CONFIGURATION:-debug}"
+BIN="$ROOT/.build/$BUILD_CONFIGURATION"
+
+if [ "$PROFILE" = test ]; then
+  PG_PORT="${SNS_TEST_PG_PORT:-54330}"; GATEWAY_PORT="${SNS_TEST_GATEWAY_PORT:-18080}"; PORT_BASE=18100
+  API_KEY="${SNS_TEST_API_KEY:-sns-test-key}"
+else
+  PG_PORT="${SNS_PG_PORT:-54320}"; GATEWAY_PORT="${SNS_GATEWAY_PORT:-8080}"; PORT_BASE="${SNS_PORT_BASE:-8100}"
+  API_KEY="${SNS_API_KEY:-sns-dev-key}"
+fi
+DB_NAME="sns"; DB_USER="sns"; DB_PASSWORD="sns"
+DATABASE_URL="postgres://$DB_USER:$DB_PASSWORD@127.0.0.1:$PG_PORT/$DB_NAME"
+
+# service name → port offset; one line per service (later services add themselves here).
+SERVICES=("auth:1")
+
+log() { printf '[sns %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else die "need root for: $*"; fi; }
+pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+
+# Installs the Debian packages the stack needs, only if something is missing.
+ensure_packages() {
+  local missing=()
+  [ -n "$(pg_bin)" ] || missing+=(postgresql)
+  command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+  pkg-config --exists rdkafka 2>/dev/null || missing+=(librdkafka-dev pkg-config)
+  command -v openssl >/dev/null || missing+=(openssl)
+  command -v curl >/dev/null || missing+=(curl)
+  command -v swift >/dev/null || die "swift is not on PATH (install the Swift 6 toolchain first)"
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+
+build_all() {
+  log "building ($BUILD_CONFIGURATION)…"
+  swift build -c "$BUILD_CONFIGURATION" "$@" 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' >&2 || true
+  [ "${PIPESTATUS[0]}" = 0 ] || die "build failed"
+}
+
+# Runs a command as the PostgreSQL owner: initdb refuses to run as root.
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+start_postgres() {
+  local pgdata="$STATE/postgres" bin; bin="$(pg_bin)"
+  mkdir -p "$STATE/run" "$STATE/logs"
+  if [ "$(id -u)" = 0 ]; then chown postgres "$STATE/run"; touch "$STATE/logs/postgres.log"; chown postgres "$STATE/logs/postgres.log"; fi
+  if [ ! -s "$pgdata/PG_VERSION" ]; then
+    log "initialising PostgreSQL cluster in $pgdata"
+    mkdir -p "$pgdata"; [ "$(id -u)" = 0 ] && chown postgres "$pgdata"
+    as_pg "$bin/initdb" -D "$pgdata" -U postgres --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 >/dev/null
+  fi
+  if ! as_pg "$bin/pg_ctl" -D "$pgdata" status >/dev/null 2>&1; then
+    log "starting PostgreSQL on 127.0.0.1:$PG_PORT"
+    as_pg "$bin/pg_ctl" -D "$pgdata" -l "$STATE/logs/postgres.log" -w -t 60 \
+      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=$STATE/run -c max_connections=200 -c fsync=off" start >/dev/null
+  fi
+  local psql=("$bin/psql" -h "$STATE/run" -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qAt)
+  if [ "$(as_pg "${psql[@]}" -d postgres -c "SELECT 1 FROM pg_roles WHERE rolname='$DB_USER'")" != 1 ]; then
+    as_pg "${psql[@]}" -d postgres -c "CREATE ROLE $DB_USER LOGIN PASSWORD '$DB_PASSWORD'"
+  fi
+  if [ "${FRESH_DATABASE:-0}" = 1 ]; then
+    as_pg "${psql[@]}" -d postgres -c "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)"
+  fi
+  if [ "$(as_pg "${psql[@]}" -d postgres -c "SELECT 1 FROM pg_database WHERE datname='$DB_NAME'")" != 1 ]; then
+    as_pg "${psql[@]}" -d postgres -c "CREATE DATABASE $DB_NAME OWNER $DB_USER"
+  fi
+}
+
+stop_postgres() {
+  local bin; bin="$(pg_bin)"
+  [ -s "$STATE/postgres/PG_VERSION" ] || return 0
+  as_pg "$bin/pg_ctl" -D "$STATE/postgres" -m fast -w stop >/dev/null 2>&1 || true
+}
+
+start_broker() {
+  if pid_alive broker; then return 0; fi
+  rm -f "$STATE/broker.addr"
+  log "starting the dev broker (in-memory Kafka protocol)"
+  start_process broker "$BIN/sns-dev-broker" --address-file "$STATE/broker.addr"
+  wait_for "broker address" 30 test -s "$STATE/broker.addr"
+}
+
+ensure_keys() {
+  mkdir -p "$STATE/keys"
+  if [ ! -s "$STATE/keys/jwt-private.pem" ]; then
+    log "generating the ES256 signing key pair for access tokens"
+    openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$STATE/keys/jwt-private.pem"
+    openssl ec -in "$STATE/keys/jwt-private.pem" -pubout -out "$STATE/keys/jwt-public.pem" 2>/dev/null
+    chmod 600 "$STATE/keys/jwt-private.pem"
+  fi
+}
+
+service_port() { local entry; for entry in "${SERVICES[@]}"; do [ "${entry%%:*}" = "$1" ] && echo $((PORT_BASE + ${entry##*:})); done; }
+
+# Environment for every service process: configuration only, so the same binaries run anywhere.
+service_env() {
+  local name="$1"
+  echo SNS_HTTP_HOST=127.0.0.1 SNS_HTTP_PORT="$(service_port "$name")" \
+    SNS_DATABASE_URL="$DATABASE_URL" SNS_KAFKA_BROKERS="$(cat "$STATE/broker.addr")" \
+    SNS_API_KEY="$API_KEY" SNS_JWT_PUBLIC_KEY_FILE="$STATE/keys/jwt-public.pem" \
+    SNS_LOG_LEVEL="${SNS_LOG_LEVEL:-info}"
+  case "$name" in
+    auth) echo SNS_JWT_PRIVATE_KEY_FILE="$STATE/keys/jwt-private.pem" \
+               SNS_ACCESS_TOKEN_TTL="${SNS_ACCESS_TOKEN_TTL:-600}" SNS_REFRESH_TOKEN_TTL="${SNS_REFRESH_TOKEN_TTL:-1209600}" \
+               SNS_BCRYPT_COST="${SNS_BCRYPT_COST:-10}" ;;
+  esac
+}
+
+start_services() {
+  local entry name
+  for entry in "${SERVICES[@]}"; do
+    name="${entry%%:*}"
+    pid_alive "$name" && continue
+    log "starting $name on 127.0.0.1:$(service_port "$name")"
+    # shellcheck disable=SC2046
+    env $(service_env "$name") bash -c 'exec "$0" "$@"' "$BIN/$name" >>"$STATE/logs/$name.log" 2>&1 &
+    echo $! >"$STATE/run/$name.pid"
+  done
+  for entry in "${SERVICES[@]}"; do
+    name="${entry%%:*}"
+    wait_for "$name ready" 60 curl -fsS -o /dev/null "http://127.0.0.1:$(service_port "$name")/ready"
+  done
+}
+
+start_gateway() {
+  local conf="$STATE/nginx/nginx.conf" user_line=""
+  mkdir -p "$STATE/nginx/tmp"
+  [ "$(id -u)" = 0 ] && user_line="user root;"
+  local upstreams="" entry name
+  for entry in "${SERVICES[@]}"; do
+    name="${entry%%:*}"
+    upstreams+="    upstream $name { server 127.0.0.1:$(service_port "$name"); keepalive 32; }"$'\n'
+  done
+  sed -e "s|@USER_LINE@|$user_line|" -e "s|@STATE@|$STATE|g" -e "s|@GATEWAY_PORT@|$GATEWAY_PORT|g" \
+    "$ROOT/deploy/nginx/nginx.local.conf.template" | awk -v up="$upstreams" '{ if ($0 ~ /@UPSTREAMS@/) printf "%s", up; else print }' >"$conf"
+  cat "$ROOT/deploy/nginx/routes.conf" >"$STATE/nginx/routes.conf"
+  if pid_alive gateway; then
+    nginx -p "$STATE/nginx" -c "$conf" -s reload
+  else
+    log "starting the nginx gateway on 127.0.0.1:$GATEWAY_PORT"
+    nginx -p "$STATE/nginx" -c "$conf" -t -q || die "nginx configuration invalid"
+    nginx -p "$STATE/nginx" -c "$conf"
+  fi
+  wait_for "gateway" 30 curl -sS -o /dev/null "http://127.0.0.1:$GATEWAY_PORT/v1/"
+}
+
+start_process() {
+  local name="$1"; shift
+  mkdir -p "$STATE/run" "$STATE/logs"
+  "$@" >>"$STATE/logs/$name.log" 2>&1 &
+  echo $! >"$STATE/run/$name.pid"
+}
+
+pid_alive() {
+  local file="$STATE/run/$1.pid"
+  [ -s "$file" ] && kill -0 "$(cat "$file")" 2>/dev/null
+}
+
+stop_pid() {
+  local name="$1" file="$STATE/run/$1.pid" pid
+  [ -s "$file" ] || return 0
+  pid="$(cat "$file")"
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && { log "$name did not stop in 10 s; killing"; kill -KILL "$pid" 2>/dev/null || true; }
+  fi
+  rm -f "$file"
+}
+
+wait_for() {
+  local what="$1" seconds="$2"; shift 2
+  for _ in $(seq 1 $((seconds * 5))); do
+    "$@" >/dev/null 2>&1 && return 0
+    sleep 0.2
+  done
+  die "$what: not ready after ${seconds}s (logs in $STATE/logs)"
+}
+
+start_stack() {
+  mkdir -p "$STATE/run" "$STATE/logs"
+  start_postgres
+  ensure_keys
+  start_broker
+  start_services
+  start_gateway
+}
+
+stop_stack() {
+  local entry
+  if [ -s "$STATE/run/gateway.pid" ] || [ -s "$STATE/nginx/nginx.pid" ]; then
+    [ -s "$STATE/nginx/nginx.pid" ] && cp "$STATE/nginx/nginx.pid" "$STATE/run/gateway.pid"
+    stop_pid gateway
+  fi
+  for entry in "${SERVICES[@]}"; do stop_pid "${entry%%:*}"; done
+  stop_pid broker
+  stop_postgres
+  log "stopped ($PROFILE)"
+}
+
+check_alive() {
+  local entry
+  pid_alive broker || return 1
+  for entry in "${SERVICES[@]}"; do pid_alive "${entry%%:*}" || return 1; done
+  [ -s "$STATE/nginx/nginx.pid" ] && kill -0 "$(cat "$STATE/nginx/nginx.pid")" 2>/dev/null
+}
+
+stack_status() {
+  local entry name port
+  printf '%-10s %s\n' profile "$PROFILE"
+  if as_pg "$(pg_bin)/pg_ctl" -D "$STATE/postgres" status >/dev/null 2>&1; then printf '%-10s running on 127.0.0.1:%s\n' postgres "$PG_PORT"; else printf '%-10s stopped\n' postgres; fi
+  if pid_alive broker; then printf '%-10s running on %s\n' broker "$(cat "$STATE/broker.addr")"; else printf '%-10s stopped\n' broker; fi
+  for entry in "${SERVICES[@]}"; do
+    name="${entry%%:*}"; port="$(service_port "$name")"
+    if pid_alive "$name"; then printf '%-10s running on 127.0.0.1:%s, ready: %s\n' "$name" "$port" "$(curl -s "http://127.0.0.1:$port/ready" || echo no)"; else printf '%-10s stopped\n' "$name"; fi
+  done
+  if [ -s "$STATE/nginx/nginx.pid" ] && kill -0 "$(cat "$STATE/nginx/nginx.pid")" 2>/dev/null; then printf '%-10s http://127.0.0.1:%s\n' gateway "$GATEWAY_PORT"; else printf '%-10s stopped\n' gateway; fi
+}
+
+print_banner() {
+  cat <<BANNER
+
+  SNS backend is up ($PROFILE profile)
+    base URL   http://127.0.0.1:$GATEWAY_PORT/v1
+    SesacKey   $API_KEY
+    logs       $STATE/logs/
+    stop       ./sns stop   (or Ctrl-C in './sns up')
+
+BANNER
+}
+
+# ./sns test: a fresh database and broker, the whole stack behind the gateway, then `swift test`.
+run_tests() {
+  ensure_packages
+  build_all --build-tests
+  trap 'stop_stack' EXIT
+  FRESH_DATABASE=1 start_postgres
+  ensure_keys
+  stop_pid broker; start_broker
+  start_services
+  start_gateway
+  export SNS_TEST_DATABASE_URL="$DATABASE_URL"
+  export SNS_TEST_KAFKA_BROKERS="$(cat "$STATE/broker.addr")"
+  export SNS_TEST_GATEWAY_URL="http://127.0.0.1:$GATEWAY_PORT"
+  export SNS_TEST_API_KEY="$API_KEY"
+  export SNS_TEST_JWT_PRIVATE_KEY_FILE="$STATE/keys/jwt-private.pem"
+  export SNS_TEST_JWT_PUBLIC_KEY_FILE="$STATE/keys/jwt-public.pem"
+  export SNS_TEST_STATE_DIR="$STATE"
+  export SNS_TEST_BIN_DIR="$BIN"
+  log "running swift test"
+  set +e
+  swift test --skip-build "$@"
+  local status=$?
+  set -e
+  [ $status = 0 ] || log "tests failed (exit $status); service logs: $STATE/logs"
+  return $status
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Local stack without Docker: PostgreSQL (Debian package, cluster in .local/), the in-memory
+# Kafka-protocol dev broker (librdkafka's mock cluster, see Tools/DevBroker), every service and an nginx
+# gateway, all as plain processes. docker-compose.yml runs the same binaries against real Kafka.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+source "$ROOT/deploy/local/lib.sh"
+
+usage() {
+  cat <<USAGE
+usage: ./sns <command>
+  up        install what is missing, build, start everything, print the URL; Ctrl-C stops it all
+  start     the same, detached (for scripts); then: status, stop, logs [service]
+  status    show what runs and whether each part is ready
+  stop      stop everything this profile started
+  logs      tail the logs (all, or one: postgres, broker, gateway, auth)
+  test      run the whole test suite (own profile, ports and fresh database; cleans up after itself)
+environment: SNS_GATEWAY_PORT (8080), SNS_API_KEY (dev default), SNS_ACCESS_TOKEN_TTL, SNS_REFRESH_TOKEN_TTL,
+             SNS_BUILD_CONFIGURATION (debug|release), SNS_PROFILE (dev)
+USAGE
+}
+
+cmd="${1:-}"
+shift || true
+case "$cmd" in
+  up)
+    ensure_packages
+    build_all
+    start_stack
+    print_banner
+    trap 'echo; log "stopping…"; stop_stack; exit 0' INT TERM
+    log "running in the foreground; Ctrl-C stops everything (logs: $STATE/logs)"
+    while true; do
+      sleep 2
+      check_alive || { stop_stack; die "a component died; see $STATE/logs"; }
+    done
+    ;;
+  start)
+    ensure_packages
+    build_all
+    start_stack
+    print_banner
+    ;;
+  status) stack_status ;;
+  stop) stop_stack ;;
+  logs)
+    if [ -n "${1:-}" ]; then tail -n 100 -f "$STATE/logs/$1.log"; else tail -n 20 -f "$STATE"/logs/*.log; fi
+    ;;
+  test)
+    export SNS_PROFILE=test
+    source "$ROOT/deploy/local/lib.sh"   # re-derive ports and paths for the test profile
+    run_tests "$@"
+    ;;
+  ""|-h|--help|help) usage ;;
+  *) usage; exit 2 ;;
+esac
