@@ -37,6 +37,7 @@ struct DevBrokerCommand: ParsableCommand {
     }
 
     func run() throws {
+        let signals = TerminationSignals()
         let cluster = try MockCluster.start(brokers: Int32(brokers), verbose: verbose)
         let catalog = (noDefaultTopics ? [] : Self.defaultTopics) + topics
         for topic in catalog {
@@ -50,11 +51,11 @@ struct DevBrokerCommand: ParsableCommand {
         print("sns-dev-broker listening on \(bootstraps)")
         fflush(nil)  // flush stdout (all C streams) so scripts reading the line see it now
 
-        let signal = waitForTerminationSignal()
+        let signal = signals.wait()
         log("received \(signal), shutting down")
         cluster.destroy()
         if let addressFile {
-            unlink(addressFile)
+            unlink(addressFile)  // a stale address would point at a dead broker
         }
     }
 }

@@ -2,31 +2,40 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Blocks the calling thread until SIGTERM or SIGINT arrives; returns the signal's name.
-func waitForTerminationSignal() -> String {
-    let received = DispatchSemaphore(value: 0)
-    let queue = DispatchQueue(label: "sns-dev-broker.signals")
-    let names = [SIGTERM: "SIGTERM", SIGINT: "SIGINT"]
-    let caught = SignalBox()
-    var sources: [any DispatchSourceSignal] = []
-    for (number, name) in names {
-        signal(number, SIG_IGN)  // let the dispatch source see it instead of the default handler
-        let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-        source.setEventHandler {
-            caught.set(name)
-            received.signal()
+/// SIGTERM/SIGINT handling through DispatchSource. Create it before doing anything observable
+/// (printing the address), so a signal sent right after that cannot hit the default handler.
+/// Used from the main thread only.
+final class TerminationSignals {
+    private let received = DispatchSemaphore(value: 0)
+    private let name = SignalName()
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        let queue = DispatchQueue(label: "sns-dev-broker.signals")
+        for (number, label) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
+            signal(number, SIG_IGN)  // the dispatch source sees it instead of the default handler
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [received, name] in
+                name.set(label)
+                received.signal()
+            }
+            source.resume()
+            sources.append(source)
         }
-        source.resume()
-        sources.append(source)
     }
-    received.wait()
-    sources.forEach { $0.cancel() }
-    return caught.get()
+
+    /// Blocks the calling thread until a signal arrives; returns its name.
+    func wait() -> String {
+        received.wait()
+        for source in sources {
+            source.cancel()
+        }
+        return name.get()
+    }
 }
 
-/// The first signal's name, written on the signal queue and read after the semaphore.
-private final class SignalBox: Sendable {
-    private let name = Mutex<String>("signal")
-    func set(_ value: String) { name.withLock { $0 = value } }
-    func get() -> String { name.withLock { $0 } }
+private final class SignalName: Sendable {
+    private let value = Mutex("signal")
+    func set(_ name: String) { value.withLock { $0 = name } }
+    func get() -> String { value.withLock { $0 } }
 }

@@ -41,9 +41,14 @@ ensure_packages() {
 }
 
 build_all() {
-  log "building ($BUILD_CONFIGURATION)…"
-  swift build -c "$BUILD_CONFIGURATION" "$@" 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' >&2 || true
-  [ "${PIPESTATUS[0]}" = 0 ] || die "build failed"
+  log "building ($BUILD_CONFIGURATION; a first build takes several minutes)…"
+  mkdir -p "$ROOT/.local"
+  local status=0
+  swift build -c "$BUILD_CONFIGURATION" "$@" >"$ROOT/.local/build.log" 2>&1 || status=$?
+  if [ $status != 0 ]; then
+    grep -E 'error:' -A3 "$ROOT/.local/build.log" | head -60 >&2
+    die "build failed (full log: .local/build.log)"
+  fi
 }
 
 # Runs a command as the PostgreSQL owner: initdb refuses to run as root.
@@ -129,8 +134,14 @@ start_services() {
   done
   for entry in "${SERVICES[@]}"; do
     name="${entry%%:*}"
-    wait_for "$name ready" 60 curl -fsS -o /dev/null "http://127.0.0.1:$(service_port "$name")/ready"
+    wait_for "$name ready" 120 service_ready "$name"
   done
+}
+
+# Ready when /ready answers 200; fails the wait at once if the process died (its log says why).
+service_ready() {
+  pid_alive "$1" || return 99
+  curl -fsS -o /dev/null "http://127.0.0.1:$(service_port "$1")/ready"
 }
 
 start_gateway() {
@@ -181,8 +192,12 @@ stop_pid() {
 
 wait_for() {
   local what="$1" seconds="$2"; shift 2
+  local rc
   for _ in $(seq 1 $((seconds * 5))); do
-    "$@" >/dev/null 2>&1 && return 0
+    rc=0; "$@" >/dev/null 2>&1 || rc=$?
+    [ $rc = 0 ] && return 0
+    [ $rc = 99 ] && die "$what: the process exited during start-up; its log ends with:
+$(tail -n 8 "$STATE/logs/${what%% *}.log" 2>/dev/null)"
     sleep 0.2
   done
   die "$what: not ready after ${seconds}s (logs in $STATE/logs)"

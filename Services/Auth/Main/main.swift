@@ -1,16 +1,18 @@
-import Foundation
 import AuthService
+import Foundation
 import Logging
 import SNSPlatform
 
-// The auth service executable: read configuration (exit non-zero naming a bad variable), run until SIGTERM.
+// The auth service executable: read configuration (exit 78 naming a bad variable), run until SIGTERM.
 do {
     let configuration = try AuthConfiguration()
     Observability.bootstrapLogging(level: configuration.platform.logLevel)
-    let logger = Logger(label: "sns.auth")
-    let app = try await buildApplication(configuration: configuration, logger: logger)
+    let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.auth"))
     try await app.runService()
 } catch let error as ConfigurationError {
     FileHandle.standardError.write(Data("auth: \(error)\n".utf8))
     exit(78)  // EX_CONFIG
+} catch {
+    FileHandle.standardError.write(Data("auth: stopped by an error: \(String(reflecting: error))\n".utf8))
+    exit(1)
 }

@@ -1,8 +1,8 @@
 import Logging
 import PostgresNIO
 
-/// One versioned, plain-SQL migration. `sql` may hold several statements (it runs through the simple
-/// query protocol). Versions are applied in ascending order, each exactly once per schema.
+/// One versioned, plain-SQL migration. `sql` may hold several statements (split by `SQLScript`, which
+/// respects quotes, dollar quotes and comments). Versions are applied in ascending order, each exactly once per schema.
 public struct Migration: Sendable {
     public let version: Int
     public let name: String
@@ -38,14 +38,14 @@ public struct Migrator: Sendable {
         return try await client.withTransaction(logger: logger) { connection -> [Int] in
             let lockKey = "sns.migrate.\(schema.name)"
             try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey), 0))", logger: logger)
-            _ = try await connection.simpleQuery("""
-                CREATE SCHEMA IF NOT EXISTS "\(schema.name)";
-                CREATE TABLE IF NOT EXISTS \(schema.table("schema_migrations")) (
+            try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: "\"\(schema.name)\"")", logger: logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS \(table: schema, "schema_migrations") (
                     version integer PRIMARY KEY,
                     name text NOT NULL,
                     applied_at timestamptz NOT NULL DEFAULT now()
-                );
-                """).get()
+                )
+                """, logger: logger)
             var applied = Set<Int>()
             let rows = try await connection.query(
                 "SELECT version FROM \(table: schema, "schema_migrations")", logger: logger)
@@ -56,7 +56,9 @@ public struct Migrator: Sendable {
                 logger.info("applying migration", metadata: [
                     "schema": "\(schema.name)", "version": "\(migration.version)", "name": "\(migration.name)",
                 ])
-                _ = try await connection.simpleQuery(migration.sql).get()
+                for statement in SQLScript.statements(migration.sql) {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
                 try await connection.query(
                     "INSERT INTO \(table: schema, "schema_migrations") (version, name) VALUES (\(migration.version), \(migration.name))",
                     logger: logger)
