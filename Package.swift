@@ -118,6 +118,7 @@ let package = Package(
             name: "AuthTests",
             dependencies: [
                 "AuthService", "SNSTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AuthTests",

@@ -9,13 +9,18 @@ public final class KafkaConsumer: Service, Sendable {
     }
 
     /// Defaults applied before `KafkaConfiguration.properties` (which may override them), in
-    /// addition to `group.id` and `auto.offset.reset`. cooperative-sticky works with both real Kafka
-    /// and librdkafka's mock cluster (checked against librdkafka 2.0.2).
+    /// addition to `group.id` and `auto.offset.reset`.
+    ///
+    /// Assignment is `range`, not `cooperative-sticky`: with librdkafka 2.0.2 (Debian) a
+    /// cooperative-sticky member does not send LeaveGroup on `rd_kafka_consumer_close` (seen with
+    /// `debug=cgrp`: it goes straight from incremental unassign to terminate), so after every
+    /// restart the group waits for the old member's session timeout before reassigning partitions.
+    /// With `range`, close sends LeaveGroup and the next member is assigned at once.
     public static let defaultProperties: [(String, String)] = [
         ("enable.auto.commit", "false"),
         ("enable.auto.offset.store", "false"),
         ("session.timeout.ms", "10000"),
-        ("partition.assignment.strategy", "cooperative-sticky"),
+        ("partition.assignment.strategy", "range"),
     ]
 
     private let core: KafkaConsumerCore

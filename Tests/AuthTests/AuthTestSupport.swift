@@ -1,5 +1,6 @@
 import AuthService
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging

@@ -5,7 +5,7 @@ import Testing
 @Suite("POST /v1/users/join")
 struct JoinTests {
     @Test func joinReturnsExactKeys() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let name = TestEnvironment.unique("join")
             let reply = try await client.join(email: "\(name)@example.com", nick: name, extra: #","phoneNum":"01012345678","birthDay":"19990101""#)
             #expect(reply.status == 200)
@@ -20,7 +20,7 @@ struct JoinTests {
     }
 
     @Test func duplicateEmailIs409CaseInsensitive() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let name = TestEnvironment.unique("dup")
             #expect(try await client.join(email: "\(name)@example.com", nick: name).status == 200)
             let again = try await client.join(email: "\(name.uppercased())@EXAMPLE.com", nick: name + "x")
@@ -30,7 +30,7 @@ struct JoinTests {
     }
 
     @Test func duplicateNickIs409() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let name = TestEnvironment.unique("nick")
             #expect(try await client.join(email: "\(name)@example.com", nick: name).status == 200)
             #expect(try await client.join(email: "other\(name)@example.com", nick: name.uppercased()).status == 409)
@@ -39,7 +39,7 @@ struct JoinTests {
 
     @Test(arguments: ["with space", " lead", "tab\\there", "line\\nbreak", "ideo\u{3000}space"])
     func nickWithWhitespaceIs402(nick: String) async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let name = TestEnvironment.unique("ws")
             let reply = try await client.join(email: "\(name)@example.com", nick: nick)
             #expect(reply.status == 402, "\(reply.text)")
@@ -48,7 +48,7 @@ struct JoinTests {
     }
 
     @Test func hangulAndEmojiNicksAreAccepted() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let name = TestEnvironment.unique("k")
             let reply = try await client.join(email: "\(name)@example.com", nick: "새싹\(name.suffix(6))😀")
             #expect(reply.status == 200, "\(reply.text)")
@@ -71,7 +71,7 @@ struct JoinTests {
         #"{"email":"empty@example.com","password":"password123","nick":""}"#, // empty nick
     ])
     func badInputIs400NeverServerError(body: String) async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let reply = try await client.send(.post, "/v1/users/join", json: body)
             #expect(reply.status == 400, "\(body) → \(reply.status) \(reply.text)")
             #expect(try reply.json.keys == ["message"])
@@ -79,7 +79,7 @@ struct JoinTests {
     }
 
     @Test func oversizedFieldsAre400() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let long = String(repeating: "a", count: 300)
             #expect(try await client.join(email: "\(long)@example.com", nick: "n").status == 400)
             #expect(try await client.join(email: "x\(TestEnvironment.unique())@example.com", password: String(repeating: "p", count: 100), nick: "n").status == 400)
@@ -90,7 +90,7 @@ struct JoinTests {
     }
 
     @Test func sqlLookingNickIsStoredVerbatim() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let name = TestEnvironment.unique("sql")
             let nick = "x');DROP\u{0027}--\(name.suffix(4))"
             let reply = try await client.join(email: "\(name)@example.com", nick: nick)
@@ -102,7 +102,7 @@ struct JoinTests {
 
     /// Concurrent duplicate joins: exactly one wins, every other one gets 409 (never 500).
     @Test func concurrentDuplicateJoinsHaveExactlyOneWinner() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let name = TestEnvironment.unique("race")
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<12 {
@@ -116,7 +116,7 @@ struct JoinTests {
     }
 
     @Test func joinWritesUserRegisteredToTheOutboxInTheSameTransaction() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let name = TestEnvironment.unique("evt")
             let reply = try await client.join(email: "\(name)@example.com", nick: name)
             let userId = try #require(try reply.json.string("user_id"))

@@ -5,7 +5,7 @@ import Testing
 @Suite("POST /v1/users/login and /v1/validation/email")
 struct LoginAndEmailTests {
     @Test func loginReturnsExactKeysAndOmitsUnsetProfileImage() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let name = TestEnvironment.unique("login")
             let joined = try await client.join(email: "\(name)@example.com", nick: name)
             let reply = try await client.login(email: "\(name)@example.com")
@@ -19,7 +19,7 @@ struct LoginAndEmailTests {
     }
 
     @Test func loginIsCaseInsensitiveOnEmail() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let name = TestEnvironment.unique("case")
             _ = try await client.join(email: "\(name)@example.com", nick: name)
             #expect(try await client.login(email: "\(name.uppercased())@Example.COM").status == 200)
@@ -27,7 +27,7 @@ struct LoginAndEmailTests {
     }
 
     @Test func wrongPasswordAndUnknownEmailAre401WithTheSameMessage() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let name = TestEnvironment.unique("wrong")
             _ = try await client.join(email: "\(name)@example.com", nick: name)
             let wrong = try await client.login(email: "\(name)@example.com", password: "password999")
@@ -39,7 +39,7 @@ struct LoginAndEmailTests {
     }
 
     @Test func loginWithMissingFieldsIs400() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             #expect(try await client.send(.post, "/v1/users/login", json: #"{"email":"a@example.com"}"#).status == 400)
             #expect(try await client.send(.post, "/v1/users/login", json: #"{"email":"","password":""}"#).status == 400)
             #expect(try await client.send(.post, "/v1/users/login", json: "nonsense").status == 400)
@@ -47,7 +47,7 @@ struct LoginAndEmailTests {
     }
 
     @Test func emailValidationUsesTheLiteralsClientsCompare() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let name = TestEnvironment.unique("ev")
             let free = try await client.send(.post, "/v1/validation/email", json: #"{"email":"\#(name)@example.com"}"#)
             #expect(free.status == 200)
@@ -68,7 +68,7 @@ struct LoginAndEmailTests {
 @Suite("SesacKey (420), unknown routes (444), operational endpoints")
 struct GatekeepingTests {
     @Test func missingOrWrongSesacKeyIs420BeforeAnythingElse() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let missing = try await client.send(.post, "/v1/users/login", json: #"{"email":"a@b.co","password":"x"}"#, apiKey: .some(nil))
             #expect(missing.status == 420)
             #expect(try missing.json.keys == ["message"])
@@ -78,7 +78,7 @@ struct GatekeepingTests {
     }
 
     @Test func sesacKeyHeaderNameIsCaseInsensitive() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let key = try TestEnvironment.apiKey()
             let reply = try await client.send(.post, "/v1/validation/email", json: #"{"email":"x\#(TestEnvironment.unique())@example.com"}"#,
                                               headers: ["sesackey": key], apiKey: .some(nil))
@@ -87,7 +87,7 @@ struct GatekeepingTests {
     }
 
     @Test func unknownRouteAndWrongMethodAre444() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let unknown = try await client.send(.get, "/v1/does-not-exist")
             #expect(unknown.status == 444)
             #expect(try unknown.json.keys == ["message"])
@@ -96,7 +96,7 @@ struct GatekeepingTests {
     }
 
     @Test func healthReadyMetricsAndJWKS() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             #expect(try await client.send(.get, "/health", apiKey: .some(nil)).status == 200)
             let ready = try await client.send(.get, "/ready", apiKey: .some(nil))
             #expect(ready.status == 200, "\(ready.text)")
@@ -114,7 +114,7 @@ struct GatekeepingTests {
     }
 
     @Test func responsesCarryARequestIdAndKeepTheGatewaysOne() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let given = try await client.send(.get, "/health", headers: ["X-Request-ID": "gw-123"], apiKey: .some(nil))
             #expect(given.headers[.init("X-Request-ID")!] == "gw-123")
             let generated = try await client.send(.get, "/v1/nowhere")

@@ -5,7 +5,7 @@ import Testing
 @Suite("Tokens: 401 / 419 / refresh 200-409-418-401 / logout / withdraw")
 struct TokenFlowTests {
     @Test func authenticatedRouteAcceptsBareAndBearerTokens() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let user = try await client.freshUser()
             // logout is authenticated; use a second session so the first stays usable
             let second = try await client.login(email: user.email)
@@ -16,7 +16,7 @@ struct TokenFlowTests {
     }
 
     @Test func missingGarbageOrForeignTokensAre401() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             #expect(try await client.send(.get, "/v1/users/withdraw").status == 401)
             #expect(try await client.send(.get, "/v1/users/withdraw", headers: ["Authorization": "garbage"]).status == 401)
             let user = try await client.freshUser()
@@ -27,7 +27,7 @@ struct TokenFlowTests {
     }
 
     @Test func expiredAccessTokenIs419() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let user = try await client.freshUser()
             let expired = try await signAccessToken(userId: user.userId, sessionId: try sessionId(of: user.access), expiresIn: -5)
             let reply = try await client.send(.get, "/v1/users/withdraw", headers: ["Authorization": expired])
@@ -39,7 +39,7 @@ struct TokenFlowTests {
     /// The client journey: a request fails with 419, the client refreshes with the expired token plus its
     /// refresh token, gets a new access token and retries successfully. The refresh token is not rotated.
     @Test func expiredThenRefreshThenRetry() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let user = try await client.freshUser()
             let expired = try await signAccessToken(userId: user.userId, sessionId: try sessionId(of: user.access), expiresIn: -5)
             let refreshed = try await client.send(.get, "/v1/auth/refresh", headers: ["Authorization": expired, "Refresh": user.refresh])
@@ -55,7 +55,7 @@ struct TokenFlowTests {
     }
 
     @Test func refreshWithStillValidAccessTokenIs409() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let user = try await client.freshUser()
             let reply = try await client.send(.get, "/v1/auth/refresh", headers: ["Authorization": user.access, "Refresh": user.refresh])
             #expect(reply.status == 409)
@@ -63,7 +63,7 @@ struct TokenFlowTests {
     }
 
     @Test func refreshWithUnknownForeignOrMissingRefreshTokenIs401() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let alice = try await client.freshUser()
             let bob = try await client.freshUser()
             let expired = try await signAccessToken(userId: alice.userId, sessionId: try sessionId(of: alice.access), expiresIn: -5)
@@ -76,7 +76,7 @@ struct TokenFlowTests {
 
     /// Waits past a 1-second refresh lifetime: the outcome only gets more certain with time, never flaky.
     @Test func expiredRefreshTokenIs418() async throws {
-        try await withAuthService(refreshTokenTTL: .seconds(1)) { client in
+        try await withAuthService(refreshTokenTTL: .seconds(1)) { client async throws in
             let user = try await client.freshUser()
             try await Task.sleep(for: .milliseconds(1500))
             let expired = try await signAccessToken(userId: user.userId, sessionId: try sessionId(of: user.access), expiresIn: -5)
@@ -87,7 +87,7 @@ struct TokenFlowTests {
     }
 
     @Test func logoutRevokesTheSessionsRefreshToken() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let user = try await client.freshUser()
             let logout = try await client.send(.post, "/v1/users/logout", headers: ["Authorization": user.access])
             #expect(logout.status == 200)
@@ -100,7 +100,7 @@ struct TokenFlowTests {
     }
 
     @Test func withdrawRevokesEverythingFreesEmailAndNickAndEmitsEvent() async throws {
-        try await withAuthService { client in
+        try await withAuthService { client async throws in
             let user = try await client.freshUser()
             let other = try await client.login(email: user.email)
             let otherRefresh = try #require(try other.json.string("refreshToken"))

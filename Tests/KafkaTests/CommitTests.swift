@@ -1,8 +1,5 @@
 import SNSKafka
 import Testing
-import Foundation
-let t0 = Date()
-func mark(_ s: String) { FileHandle.standardError.write(Data("\(Date().timeIntervalSince(t0)) \(s)\n".utf8)) }
 
 @Suite("Commits")
 struct CommitTests {
@@ -15,23 +12,17 @@ struct CommitTests {
         let reports = try await withHangGuard("sending") { try await producer.send(batch) }
         await producer.shutdown()
 
-        mark("produced")
         let first = try KafkaTestBroker.consumer(group: group, topic: topic)
         let firstPass = try await KafkaTestBroker.receive(10, from: first)
         #expect(firstPass.map(\.offset) == reports.map(\.offset))
         // Messages 0...4 are processed; 5...9 are not.
-        mark("first received")
         try await first.commit(firstPass[4])
-        mark("committed")
         await first.shutdown()
-        mark("first closed")
         await #expect(throws: KafkaError.self) { try await first.commit(firstPass[5]) }
 
         let second = try KafkaTestBroker.consumer(group: group, topic: topic)
         let secondPass = try await KafkaTestBroker.receive(5, from: second)
-        mark("second received")
         await second.shutdown()
-        mark("second closed")
         #expect(secondPass.map { String(decoding: $0.value, as: UTF8.self) } == ["5", "6", "7", "8", "9"])
         #expect(secondPass.map(\.offset) == Array(reports.map(\.offset)[5...]))
     }

@@ -8,26 +8,29 @@ struct LifecycleTests {
     func shutdownUnblocksNext() async throws {
         let topic = KafkaTestBroker.uniqueTopic("idle")
         let producer = try KafkaTestBroker.producer()
-        _ = try await withHangGuard("creating the topic") {
-            try await producer.send(KafkaOutgoingMessage(topic: topic, key: nil, value: "before".bytes))
+        _ = try await withHangGuard("sending") {
+            try await producer.send(KafkaOutgoingMessage(topic: topic, key: nil, value: "only".bytes))
         }
         await producer.shutdown()
 
-        // `.latest`: the one existing message is never delivered, so next() keeps polling.
-        let consumer = try KafkaTestBroker.consumer(
-            group: KafkaTestBroker.uniqueGroup("idle"), topic: topic, offsetReset: .latest
-        )
+        // Once the only message arrived the consumer is a group member with partitions assigned,
+        // and the next next() keeps polling: nothing else will ever arrive.
+        let consumer = try KafkaTestBroker.consumer(group: KafkaTestBroker.uniqueGroup("idle"), topic: topic)
+        _ = try await KafkaTestBroker.receive(1, from: consumer)
         let reader = Task {
             var count = 0
             for try await _ in consumer.messages { count += 1 }
             return count
         }
-        try await Task.sleep(for: .milliseconds(500))
+        try await Task.sleep(for: .milliseconds(300))
         try await withHangGuard("shutting down", seconds: 15) { await consumer.shutdown() }
         let count = try await withHangGuard("ending the sequence", seconds: 5) { try await reader.value }
         #expect(count == 0)
         // Idempotent.
         await consumer.shutdown()
+        for try await _ in consumer.messages {
+            Issue.record("a shut-down consumer must not deliver messages")
+        }
     }
 
     @Test("Cancelling the iterating task ends the sequence")

@@ -51,11 +51,12 @@ struct DevBrokerCommand: ParsableCommand {
         print("sns-dev-broker listening on \(bootstraps)")
         fflush(nil)  // flush stdout (all C streams) so scripts reading the line see it now
 
-        let signal = signals.wait()
-        log("received \(signal), shutting down")
-        cluster.destroy()
-        if let addressFile {
-            unlink(addressFile)  // a stale address would point at a dead broker
+        withExtendedLifetime(signals) {
+            log("received \(signals.wait()), shutting down")
+            cluster.destroy()
+            if let addressFile {
+                unlink(addressFile)  // a stale address would point at a dead broker
+            }
         }
     }
 }

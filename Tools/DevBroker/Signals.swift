@@ -25,11 +25,13 @@ final class TerminationSignals {
     }
 
     /// Blocks the calling thread until a signal arrives; returns its name.
+    ///
+    /// The sources are deliberately never cancelled (keep this object alive until exit): on Linux,
+    /// libdispatch blocks the signal and re-raises it on the receiving thread; cancelling the source
+    /// restores the default disposition, and a copy still pending there would then kill the process
+    /// (exit 143 instead of a clean shutdown).
     func wait() -> String {
         received.wait()
-        for source in sources {
-            source.cancel()
-        }
         return name.get()
     }
 }

@@ -9,19 +9,21 @@
 // - Listens on random loopback ports (there is no API to choose them); the bootstrap list is
 //   printed ("sns-dev-broker listening on <bootstraps>") and optionally written to --address-file.
 // - Unknown topics ARE auto-created, with 4 partitions (the mock's default; replication = broker
-//   count, max 3), when a producer produces to them or a client's Metadata request allows auto
-//   creation. So tests can use private topics such as `test.<uuid>`: produce first (or set
-//   `allow.auto.create.topics=true` on the consumer), then consume. A consumer with the librdkafka
-//   default (`allow.auto.create.topics=false`) subscribing to a topic nobody created yet just waits
-//   for it to appear.
+//   count, max 3), as soon as any client asks for them in a Metadata request: a producer producing
+//   to them, and also a consumer subscribing to them — even with the consumer default
+//   `allow.auto.create.topics=false` (the mock ignores that flag; real Kafka does not). So tests
+//   can use private topics such as `test.<uuid>` without any setup. Code that needs a specific
+//   partition count must use the catalog (below, or `--topic name:partitions`), not auto-creation.
 // - Admin CreateTopics/DeleteTopics are not supported (they time out): the catalog topics are
 //   created here with rd_kafka_mock_topic_create. offsets_for_times returns -1.
 // - Consumer groups: the first join of an empty group takes ~3 s (the mock's fixed initial
 //   rebalance delay); later rebalances wait up to session.timeout.ms - 1 s for members to rejoin.
 //   session.timeout.ms must be above ~3000 or members time out during that first 3 s join and the
 //   group never stabilises; 6000 with heartbeat.interval.ms=500..1000 is a good test setting.
-//   Both range and cooperative-sticky assignment work.
+//   Both range and cooperative-sticky assignment work, but with 2.0.2 a cooperative-sticky member
+//   does not send LeaveGroup on close, so the next member waits for its session timeout: SNSKafka
+//   uses range.
 //
-// Runs until SIGTERM or SIGINT, then destroys the cluster and exits 0.
+// Runs until SIGTERM or SIGINT, then destroys the cluster, removes --address-file and exits 0.
 
 DevBrokerCommand.main()

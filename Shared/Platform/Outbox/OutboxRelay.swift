@@ -33,13 +33,17 @@ public final class OutboxRelay: Service, Sendable {
     let startGate: StartGate?
     let wakeup = WakeupSignal()
     let publishedCounter: Counter
+    /// Fault injection for tests: runs after the broker acknowledged a batch, before it is marked published.
+    let afterSend: (@Sendable () async throws -> Void)?
 
     static let relayLockClass: Int32 = 0x534E_5302
 
     public init(
         outbox: Outbox, client: PostgresClient, producer: KafkaProducer, logger: Logger,
-        pollInterval: Duration = .seconds(1), batchSize: Int = 200, startGate: StartGate? = nil
+        pollInterval: Duration = .seconds(1), batchSize: Int = 200, startGate: StartGate? = nil,
+        afterSend: (@Sendable () async throws -> Void)? = nil
     ) {
+        self.afterSend = afterSend
         self.outbox = outbox
         self.client = client
         self.producer = producer
@@ -71,10 +75,10 @@ public final class OutboxRelay: Service, Sendable {
 
     func relayLoop() async {
         var failures = 0
-        while !wakeup.isFinished {
+        while !wakeup.isFinished && !Task.isCancelled {
             do {
                 var result = try await publishBatch()
-                while case .published = result, !wakeup.isFinished {
+                while case .published = result, !wakeup.isFinished, !Task.isCancelled {
                     result = try await publishBatch()
                 }
                 failures = 0
@@ -96,6 +100,7 @@ public final class OutboxRelay: Service, Sendable {
         let batchSize = self.batchSize
         let producer = self.producer
         let logger = self.logger
+        let afterSend = self.afterSend
         let result = try await client.withTransaction(logger: logger) { connection -> BatchResult in
             let lockRows = try await connection.query(
                 "SELECT pg_try_advisory_xact_lock(\(Self.relayLockClass), hashtext(\(schema.name)))", logger: logger)
@@ -117,6 +122,7 @@ public final class OutboxRelay: Service, Sendable {
             }
             guard !ids.isEmpty else { return .idle }
             _ = try await producer.send(messages)
+            try await afterSend?()
             try await connection.query(
                 "UPDATE \(table: schema, "outbox") SET published_at = now() WHERE id = ANY(\(ids))", logger: logger)
             return .published(ids.count)

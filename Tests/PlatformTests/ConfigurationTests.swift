@@ -1,0 +1,66 @@
+import Foundation
+@testable import SNSPlatform
+import Testing
+
+@Suite("Configuration from the environment")
+struct ConfigurationTests {
+    let base: [String: String] = [
+        "SNS_DATABASE_URL": "postgres://sns:secret@127.0.0.1:5432/sns",
+        "SNS_KAFKA_BROKERS": "127.0.0.1:9092",
+        "SNS_API_KEY": "key",
+        "SNS_JWT_PUBLIC_KEY": "-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----",
+    ]
+
+    @Test func validEnvironmentParses() throws {
+        let configuration = try PlatformConfiguration(serviceName: "auth", defaultPort: 8101, environment: Environment(base))
+        #expect(configuration.httpPort == 8101)
+        #expect(configuration.database.host == "127.0.0.1")
+        #expect(configuration.database.password == "secret")
+        #expect(configuration.database.database == "sns")
+    }
+
+    @Test(arguments: ["SNS_DATABASE_URL", "SNS_KAFKA_BROKERS", "SNS_API_KEY", "SNS_JWT_PUBLIC_KEY"])
+    func missingRequiredVariableIsNamed(variable: String) {
+        var env = base
+        env[variable] = nil
+        #expect { try PlatformConfiguration(serviceName: "auth", defaultPort: 1, environment: Environment(env)) } throws: { error in
+            (error as? ConfigurationError)?.variable == variable
+        }
+    }
+
+    @Test(arguments: [
+        ("SNS_HTTP_PORT", "http"), ("SNS_HTTP_PORT", "70000"), ("SNS_DATABASE_URL", "mysql://x@y/z"),
+        ("SNS_DATABASE_URL", "postgres://127.0.0.1/db"), ("SNS_LOG_LEVEL", "loud"), ("SNS_KAFKA_PROPERTIES", "novalue"),
+    ])
+    func badValueIsNamedAndNotEchoedForSecrets(variable: String, value: String) {
+        var env = base
+        env[variable] = value
+        #expect { try PlatformConfiguration(serviceName: "auth", defaultPort: 1, environment: Environment(env)) } throws: { error in
+            (error as? ConfigurationError)?.variable == variable
+        }
+    }
+
+    @Test func secretFromFileAndNotBoth() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sns-secret-\(UUID())").path
+        try "from-file\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var env = base
+        env["SNS_API_KEY"] = nil
+        env["SNS_API_KEY_FILE"] = path
+        #expect(try PlatformConfiguration(serviceName: "a", defaultPort: 1, environment: Environment(env)).apiKey == "from-file")
+        env["SNS_API_KEY"] = "inline"
+        #expect(throws: ConfigurationError.self) { try PlatformConfiguration(serviceName: "a", defaultPort: 1, environment: Environment(env)) }
+    }
+
+    @Test func objectIdsLookLikeTheOriginalServers() {
+        let ids = (0..<100).map { _ in ObjectID.generate() }
+        #expect(ids.allSatisfy(ObjectID.isValid))
+        #expect(Set(ids).count == 100)
+    }
+
+    @Test func datesUseMillisecondsAndZ() {
+        let date = Date(timeIntervalSince1970: 1_702_144_377.551)
+        #expect(APIDateFormat.string(from: date) == "2023-12-09T17:52:57.551Z")
+        #expect(APIDateFormat.date(from: "2023-12-09T17:52:57.551Z") == date)
+    }
+}

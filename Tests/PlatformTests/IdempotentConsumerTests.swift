@@ -1,0 +1,138 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SNSKafka
+@testable import SNSPlatform
+import SNSTestSupport
+import Synchronization
+import Testing
+
+@Suite("Idempotent consumer, retries and dead-letter topic")
+struct IdempotentConsumerTests {
+    /// An effect table in the test schema: one row per applied probe.
+    func createEffectTable(_ platform: TestPlatform) async throws {
+        try await platform.postgres.query(
+            "CREATE TABLE \(table: platform.schema, "effects") (event_id uuid, sequence int, applied_at timestamptz DEFAULT now())",
+            logger: TestEnvironment.logger)
+    }
+
+    func effectCount(_ platform: TestPlatform) async throws -> Int {
+        let rows = try await platform.postgres.query("SELECT count(*)::int FROM \(table: platform.schema, "effects")", logger: TestEnvironment.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    func recordingHandler(_ platform: TestPlatform) -> ClosureEventHandler {
+        let schema = platform.schema
+        return ClosureEventHandler { event, connection, logger in
+            let probe = try event.payload(as: Probe.self)
+            try await connection.query(
+                "INSERT INTO \(table: schema, "effects") (event_id, sequence) VALUES (\(event.metadata.eventId), \(probe.sequence))",
+                logger: logger)
+        }
+    }
+
+    func message(for envelope: EventEnvelope<Probe>, offset: Int64 = 0) throws -> KafkaConsumerMessage {
+        KafkaConsumerMessage(topic: Topic.media, partition: 0, offset: offset, key: Array(envelope.aggregateId.utf8),
+                             value: Array(try EventCoding.encoder().encode(envelope)), headers: [], timestamp: nil)
+    }
+
+    func makeConsumer(_ platform: TestPlatform, name: String, handler: some EventHandler, maxAttempts: Int = 3) throws -> IdempotentConsumer {
+        try IdempotentConsumer(
+            name: name, schema: platform.schema, topics: [Topic.media],
+            kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: name, properties: TestPlatform.fastConsumerProperties),
+            client: platform.postgres, producer: platform.producer, handler: handler,
+            options: .init(maxAttempts: maxAttempts, retryBase: .milliseconds(5)), logger: TestEnvironment.logger)
+    }
+
+    @Test func aRedeliveredEventIsAppliedOnce() async throws {
+        try await TestPlatform.with { platform in
+            try await createEffectTable(platform)
+            let consumer = try makeConsumer(platform, name: TestEnvironment.unique("dup-"), handler: recordingHandler(platform))
+            let envelope = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil,
+                                         payload: Probe(sequence: 1, run: "dup"))
+            #expect(try await consumer.process(try message(for: envelope, offset: 10)) == .applied)
+            // The same event again (a redelivery after a crash before the offset commit, or a republish).
+            #expect(try await consumer.process(try message(for: envelope, offset: 10)) == .duplicate)
+            #expect(try await consumer.process(try message(for: envelope, offset: 42)) == .duplicate)
+            #expect(try await effectCount(platform) == 1)
+            await consumer.consumer.shutdown()
+        }
+    }
+
+    @Test func aFailingEffectRollsBackItsProcessedMarkAndIsRetried() async throws {
+        try await TestPlatform.with { platform in
+            try await createEffectTable(platform)
+            let failuresLeft = Mutex(2)
+            let schema = platform.schema
+            let flaky = ClosureEventHandler { event, connection, logger in
+                try await connection.query("INSERT INTO \(table: schema, "effects") (event_id, sequence) VALUES (\(event.metadata.eventId), 0)", logger: logger)
+                struct Transient: Error {}
+                if failuresLeft.withLock({ left in defer { left -= 1 }; return left > 0 }) { throw Transient() }
+            }
+            let consumer = try makeConsumer(platform, name: TestEnvironment.unique("retry-"), handler: flaky, maxAttempts: 5)
+            let envelope = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil,
+                                         payload: Probe(sequence: 1, run: "retry"))
+            #expect(try await consumer.process(try message(for: envelope)) == .applied)
+            #expect(try await effectCount(platform) == 1, "the two failed attempts left nothing behind")
+            await consumer.consumer.shutdown()
+        }
+    }
+
+    /// End to end through the broker: a poison message (not an envelope) and an event whose handler always
+    /// fails both land on the dead-letter topic with the reason in headers; a good event after them in the
+    /// same partition is still applied, and a redelivered duplicate is not applied twice.
+    @Test func poisonMessagesAreDeadLetteredAndThePartitionKeepsFlowing() async throws {
+        try await TestPlatform.with { platform in
+            try await createEffectTable(platform)
+            let run = TestEnvironment.unique("dlq")
+            let key = Array("agg-\(run)".utf8)
+            let schema = platform.schema
+            let handler = ClosureEventHandler { event, connection, logger in
+                guard event.metadata.aggregateId == "agg-\(run)" else { return }  // other tests' traffic
+                let probe = try event.payload(as: Probe.self)
+                struct Broken: Error, CustomStringConvertible { var description: String { "handler rejects sequence 2" } }
+                if probe.sequence == 2 { throw Broken() }
+                try await connection.query("INSERT INTO \(table: schema, "effects") (event_id, sequence) VALUES (\(event.metadata.eventId), \(probe.sequence))", logger: logger)
+            }
+            let good = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "agg-\(run)", producer: "test", requestId: nil, payload: Probe(sequence: 1, run: run))
+            let failing = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "agg-\(run)", producer: "test", requestId: nil, payload: Probe(sequence: 2, run: run))
+            let after = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "agg-\(run)", producer: "test", requestId: nil, payload: Probe(sequence: 3, run: run))
+            let encoder = EventCoding.encoder()
+            _ = try await platform.producer.send([
+                KafkaOutgoingMessage(topic: Topic.media, key: key, value: Array(try encoder.encode(good))),
+                KafkaOutgoingMessage(topic: Topic.media, key: key, value: Array("this is not json \(run)".utf8)),
+                KafkaOutgoingMessage(topic: Topic.media, key: key, value: Array(try encoder.encode(failing))),
+                KafkaOutgoingMessage(topic: Topic.media, key: key, value: Array(try encoder.encode(good))),  // duplicate
+                KafkaOutgoingMessage(topic: Topic.media, key: key, value: Array(try encoder.encode(after))),
+            ])
+            let consumerName = TestEnvironment.unique("dlq-consumer-")
+            let consumer = try makeConsumer(platform, name: consumerName, handler: handler, maxAttempts: 3)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await consumer.run() }
+                let deadLetters = try await platform.collect(topic: Topic.deadLetter) { seen in
+                    seen.filter { $0.key == key }.count >= 2
+                }.filter { $0.key == key }
+                let reasons = deadLetters.map { Self.header($0, EventHeader.dlqReason) ?? "" }
+                #expect(deadLetters.count == 2)
+                #expect(reasons.contains { $0.contains("not an event envelope") })
+                #expect(reasons.contains { $0.contains("handler rejects sequence 2") })
+                #expect(deadLetters.allSatisfy { Self.header($0, EventHeader.dlqConsumer) == consumerName })
+                #expect(deadLetters.allSatisfy { Self.header($0, EventHeader.dlqOriginalTopic) == Topic.media })
+                #expect(deadLetters.contains { Self.header($0, EventHeader.dlqAttempts) == "3" })
+                // The partition kept flowing: sequence 3 gets applied; the duplicate of 1 does not apply twice.
+                for _ in 0..<600 where try await effectCount(platform) < 2 { try await Task.sleep(for: .milliseconds(100)) }
+                let rows = try await platform.postgres.query("SELECT sequence FROM \(table: schema, "effects") ORDER BY sequence", logger: TestEnvironment.logger)
+                var sequences: [Int] = []
+                for try await sequence in rows.decode(Int.self) { sequences.append(sequence) }
+                #expect(sequences == [1, 3])
+                await consumer.consumer.shutdown()
+                group.cancelAll()
+            }
+        }
+    }
+
+    static func header(_ message: KafkaConsumerMessage, _ name: String) -> String? {
+        message.headers.first { $0.key == name }?.stringValue
+    }
+}

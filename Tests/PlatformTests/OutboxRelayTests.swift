@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SNSKafka
+@testable import SNSPlatform
+import SNSTestSupport
+import Testing
+
+/// A payload private to these tests, on the (otherwise idle) media topic, keyed per test run.
+struct Probe: EventPayload, Equatable {
+    static let eventType = EventType.mediaStored
+    var sequence: Int
+    var run: String
+}
+
+@Suite("Transactional outbox and relay")
+struct OutboxRelayTests {
+    /// Writes `count` events for `aggregate` in separate committed transactions.
+    func write(_ platform: TestPlatform, run: String, aggregate: String, range: Range<Int>) async throws -> Set<UUID> {
+        var ids = Set<UUID>()
+        for sequence in range {
+            let envelope = try await platform.postgres.withTransaction(logger: TestEnvironment.logger) { connection in
+                try await platform.outbox.append(Probe(sequence: sequence, run: run), aggregateId: aggregate, requestId: "req-\(sequence)",
+                                                 on: connection, logger: TestEnvironment.logger)
+            }
+            ids.insert(envelope.eventId)
+        }
+        return ids
+    }
+
+    func probes(_ messages: [KafkaConsumerMessage], run: String) throws -> [EventEnvelope<Probe>] {
+        try messages.compactMap { message in
+            let envelope = try EventCoding.decoder().decode(EventEnvelope<Probe>.self, from: Data(message.value))
+            return envelope.payload.run == run ? envelope : nil
+        }
+    }
+
+    @Test func relaysExactlyTheCommittedEventsInOrderAcrossACrashAndRestart() async throws {
+        try await TestPlatform.with { platform in
+            let run = TestEnvironment.unique("run")
+            let aggregate = "agg-\(run)"
+            var committed = try await write(platform, run: run, aggregate: aggregate, range: 0..<20)
+
+            // A transaction that rolls back must never be published.
+            struct Abort: Error {}
+            _ = try? await platform.postgres.withTransaction(logger: TestEnvironment.logger) { connection in
+                try await platform.outbox.append(Probe(sequence: -1, run: run), aggregateId: aggregate, requestId: nil,
+                                                 on: connection, logger: TestEnvironment.logger)
+                throw Abort()
+            }
+
+            // Relay #1 sends a batch and "dies" after the broker acknowledged but before it committed.
+            let crashing = OutboxRelay(outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                                       logger: TestEnvironment.logger, batchSize: 7, afterSend: { throw CancellationError() })
+            await #expect(throws: CancellationError.self) { try await crashing.publishBatch() }
+            let pendingAfterCrash = try await pendingCount(platform)
+            #expect(pendingAfterCrash == 20, "nothing may be marked published that was not committed")
+
+            // More writes arrive while no relay runs; then a fresh relay takes over.
+            committed.formUnion(try await write(platform, run: run, aggregate: aggregate, range: 20..<30))
+            let relay = OutboxRelay(outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                                    logger: TestEnvironment.logger, batchSize: 7)
+            var published = 0
+            while case .published(let count) = try await relay.publishBatch() { published += count }
+            #expect(published == 30)
+            #expect(try await pendingCount(platform) == 0)
+
+            let expected = committed
+            let messages = try await platform.collect(topic: Topic.media) { seen in
+                let ours = (try? self.probes(seen, run: run)) ?? []
+                return Set(ours.map(\.eventId)) == expected && ours.last?.payload.sequence == 29
+            }
+            let ours = try probes(messages, run: run)
+            // Exactly the committed events (the crashed batch shows up twice: at-least-once, consumers dedupe).
+            #expect(Set(ours.map(\.eventId)) == committed)
+            #expect(!ours.contains { $0.payload.sequence == -1 })
+            // In commit order on one partition, keyed by the aggregate id, with the envelope headers.
+            let firstDelivery = ours.reduce(into: [Int]()) { seq, e in if !seq.contains(e.payload.sequence) { seq.append(e.payload.sequence) } }
+            #expect(firstDelivery == Array(0..<30))
+            let ourMessages = messages.filter { (try? EventCoding.decoder().decode(EventEnvelope<Probe>.self, from: Data($0.value)))?.payload.run == run }
+            #expect(Set(ourMessages.map(\.partition)).count == 1)
+            #expect(ourMessages.allSatisfy { $0.key == Array(aggregate.utf8) })
+            let headers = Dictionary(ourMessages[0].headers.map { ($0.key, $0.stringValue ?? "") }, uniquingKeysWith: { a, _ in a })
+            #expect(headers[EventHeader.eventType] == "media-stored")
+            #expect(headers[EventHeader.requestId] == "req-0")
+            #expect(headers[EventHeader.eventId] == ours[0].eventId.uuidString.lowercased())
+        }
+    }
+
+    @Test func onlyOneOfSeveralRelayReplicasPublishesAtATime() async throws {
+        try await TestPlatform.with { platform in
+            let run = TestEnvironment.unique("rep")
+            _ = try await write(platform, run: run, aggregate: "agg-\(run)", range: 0..<5)
+            // Replica A holds the relay lock inside its batch (paused after send); replica B must stand by.
+            let gate = AsyncGate()
+            let replicaA = OutboxRelay(outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                                       logger: TestEnvironment.logger, afterSend: { try await gate.pass() })
+            let replicaB = OutboxRelay(outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                                       logger: TestEnvironment.logger)
+            async let first = replicaA.publishBatch()
+            try await gate.waitUntilArrived()
+            #expect(try await replicaB.publishBatch() == .standby)
+            gate.release()
+            #expect(try await first == .published(5))
+            #expect(try await replicaB.publishBatch() == .idle)
+        }
+    }
+
+    @Test func relayServiceWakesOnNotifyAndStopsGracefully() async throws {
+        try await TestPlatform.with { platform in
+            let run = TestEnvironment.unique("svc")
+            // A long poll interval: delivery within the test can only come from LISTEN/NOTIFY.
+            let relay = OutboxRelay(outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                                    logger: TestEnvironment.logger, pollInterval: .seconds(3600))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await relay.run() }
+                let committed = try await write(platform, run: run, aggregate: "agg-\(run)", range: 0..<3)
+                let messages = try await platform.collect(topic: Topic.media) { seen in
+                    Set(((try? self.probes(seen, run: run)) ?? []).map(\.eventId)) == committed
+                }
+                #expect(Set(try probes(messages, run: run).map(\.eventId)) == committed)
+                group.cancelAll()
+            }
+        }
+    }
+
+    func pendingCount(_ platform: TestPlatform) async throws -> Int {
+        let rows = try await platform.postgres.query(
+            "SELECT count(*)::int FROM \(table: platform.schema, "outbox") WHERE published_at IS NULL", logger: TestEnvironment.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+}
+
+/// Lets a test hold a relay in the middle of its batch: the relay calls `pass()`, the test waits for it to
+/// arrive, checks something, then releases it.
+final class AsyncGate: Sendable {
+    let arrived = StartGate()
+    let released = StartGate()
+    func pass() async throws { arrived.open(); try await released.wait() }
+    func waitUntilArrived() async throws { try await arrived.wait() }
+    func release() { released.open() }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SNSKafka
+import SNSPlatform
+
+/// Real PostgreSQL + real broker for platform-level tests: a private schema with the platform tables,
+/// a running pool and producer, torn down afterwards.
+public struct TestPlatform: Sendable {
+    public let postgres: PostgresClient
+    public let producer: KafkaProducer
+    public let schema: SQLIdentifier
+    public let outbox: Outbox
+    public let brokers: String
+
+    public static func kafkaConfiguration(clientId: String) throws -> KafkaConfiguration {
+        KafkaConfiguration(bootstrapServers: try TestEnvironment.kafkaBrokers(), clientId: clientId, properties: [:])
+    }
+
+    /// Consumer settings that make group joins fast against the dev broker.
+    public static let fastConsumerProperties: [String: String] = [
+        "session.timeout.ms": "6000",
+        "heartbeat.interval.ms": "500",
+        "topic.metadata.refresh.interval.ms": "1000",
+    ]
+
+    public static func with<T: Sendable>(_ body: @Sendable (TestPlatform) async throws -> T) async throws -> T {
+        let schema = try SQLIdentifier(TestEnvironment.unique("pt_"))
+        let postgres = PostgresClient(
+            configuration: try DatabaseConfiguration(url: try TestEnvironment.databaseURL(), maxConnections: 10).clientConfiguration,
+            backgroundLogger: TestEnvironment.logger)
+        let producer = try KafkaProducer(configuration: try kafkaConfiguration(clientId: "platform-test"), logger: TestEnvironment.logger)
+        let platform = TestPlatform(postgres: postgres, producer: producer, schema: schema,
+                                    outbox: Outbox(schema: schema, producerName: "platform-test"),
+                                    brokers: try TestEnvironment.kafkaBrokers())
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { await postgres.run(); return nil }
+            group.addTask { try await producer.run(); return nil }
+            do {
+                try await Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema))
+                    .migrate(client: postgres, logger: TestEnvironment.logger)
+                let result = try await body(platform)
+                await producer.shutdown()
+                group.cancelAll()
+                return result
+            } catch {
+                await producer.shutdown()
+                group.cancelAll()
+                throw error
+            }
+        }
+    }
+
+    /// Reads `topic` from the beginning in a fresh group until `done` says stop (or the hang guard fires).
+    public func collect(
+        topic: String, guardTimeout: Duration = .seconds(60),
+        until done: @escaping @Sendable ([KafkaConsumerMessage]) -> Bool
+    ) async throws -> [KafkaConsumerMessage] {
+        let consumer = try KafkaConsumer(
+            configuration: KafkaConfiguration(bootstrapServers: brokers, clientId: "collector", properties: Self.fastConsumerProperties),
+            groupId: TestEnvironment.unique("collect-"), topics: [topic], offsetReset: .earliest, logger: TestEnvironment.logger)
+        return try await withThrowingTaskGroup(of: [KafkaConsumerMessage]?.self) { group in
+            group.addTask { try await consumer.run(); return nil }
+            group.addTask {
+                try await Task.sleep(for: guardTimeout)
+                return nil
+            }
+            group.addTask {
+                var seen: [KafkaConsumerMessage] = []
+                for try await message in consumer.messages {
+                    seen.append(message)
+                    if done(seen) { return seen }
+                }
+                return seen
+            }
+            var result: [KafkaConsumerMessage] = []
+            for try await value in group {
+                if let value { result = value }
+                break
+            }
+            await consumer.shutdown()
+            group.cancelAll()
+            return result
+        }
+    }
+}
