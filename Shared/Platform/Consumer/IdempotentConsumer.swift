@@ -130,7 +130,7 @@ public final class IdempotentConsumer: Service, Sendable {
         let schema = self.schema
         let handler = self.handler
         let message = event.message
-        return try await client.withTransaction(logger: logger) { connection -> Outcome in
+        return try await client.transaction(logger: logger) { connection -> Outcome in
             let inserted = try await connection.query("""
                 INSERT INTO \(table: schema, "processed_events") (consumer, event_id, topic, kafka_partition, kafka_offset)
                 VALUES (\(name), \(event.metadata.eventId), \(message.topic), \(Int(message.partition)), \(message.offset))

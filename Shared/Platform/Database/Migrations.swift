@@ -35,7 +35,7 @@ public struct Migrator: Sendable {
     public func migrate(client: PostgresClient, logger: Logger) async throws -> [Int] {
         let schema = self.schema
         let migrations = self.migrations
-        return try await client.withTransaction(logger: logger) { connection -> [Int] in
+        return try await client.transaction(logger: logger) { connection -> [Int] in
             let lockKey = "sns.migrate.\(schema.name)"
             try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey), 0))", logger: logger)
             try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: "\"\(schema.name)\"")", logger: logger)

@@ -101,7 +101,7 @@ public final class OutboxRelay: Service, Sendable {
         let producer = self.producer
         let logger = self.logger
         let afterSend = self.afterSend
-        let result = try await client.withTransaction(logger: logger) { connection -> BatchResult in
+        let result = try await client.transaction(logger: logger) { connection -> BatchResult in
             let lockRows = try await connection.query(
                 "SELECT pg_try_advisory_xact_lock(\(Self.relayLockClass), hashtext(\(schema.name)))", logger: logger)
             var locked = false

@@ -26,7 +26,7 @@ struct JoinHandler: Sendable {
         let event = UserRegistered(userId: userId, email: body.email, nick: body.nick, phoneNum: phoneNum,
                                    birthDay: birthDay, profileImage: nil, registeredAt: now)
         do {
-            try await deps.postgres.withTransaction(logger: context.logger) { connection in
+            try await deps.postgres.transaction(logger: context.logger) { connection in
                 try await deps.store.insert(userId: userId, email: body.email, nick: body.nick, passwordHash: passwordHash,
                                             phoneNum: phoneNum, birthDay: birthDay, createdAt: now, on: connection, logger: context.logger)
                 try await deps.outbox.append(event, aggregateId: userId, requestId: context.requestId, on: connection, logger: context.logger)

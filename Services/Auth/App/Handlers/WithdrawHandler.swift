@@ -12,7 +12,7 @@ struct WithdrawHandler: Sendable {
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let now = Date()
-        let summary = try await deps.postgres.withTransaction(logger: context.logger) { connection -> AccountSummary? in
+        let summary = try await deps.postgres.transaction(logger: context.logger) { connection -> AccountSummary? in
             guard let summary = try await deps.store.withdraw(userId: user.userId, at: now, on: connection, logger: context.logger) else {
                 return nil
             }
