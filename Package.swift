@@ -124,5 +124,12 @@ let package = Package(
             path: "Tests/AuthTests",
             swiftSettings: swiftSettings
         ),
+        // Client journeys through the running stack's gateway (started by ./sns test).
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["SNSPlatform", "SNSKafka", "SNSTestSupport"],
+            path: "Tests/EndToEndTests",
+            swiftSettings: swiftSettings
+        ),
     ]
 )
