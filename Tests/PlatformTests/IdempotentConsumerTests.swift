@@ -79,6 +79,32 @@ struct IdempotentConsumerTests {
         }
     }
 
+    /// A serialization conflict (like a deadlock or a lost connection) is the infrastructure's fault, not the
+    /// event's: it is waited out and never counts toward dead-lettering (here even with a single allowed attempt).
+    /// (Killing the backend with pg_terminate_backend was tried first: PostgresNIO 1.33.2 can then hang a query
+    /// forever — see the README's known risks — so the conflict is raised by the server instead.)
+    @Test func aTransientDatabaseFailureIsRetriedWithoutDeadLettering() async throws {
+        try await TestPlatform.with { platform in
+            try await createEffectTable(platform)
+            let killsLeft = Mutex(2)
+            let schema = platform.schema
+            let handler = ClosureEventHandler { event, connection, logger in
+                if killsLeft.withLock({ left in defer { left -= 1 }; return left > 0 }) {
+                    try await connection.query(
+                        "DO $$ BEGIN RAISE EXCEPTION 'simulated conflict' USING ERRCODE = 'serialization_failure'; END $$",
+                        logger: logger)
+                }
+                try await connection.query("INSERT INTO \(table: schema, "effects") (event_id, sequence) VALUES (\(event.metadata.eventId), 7)", logger: logger)
+            }
+            let consumer = try makeConsumer(platform, name: TestEnvironment.unique("outage-"), handler: handler, maxAttempts: 1)
+            let envelope = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil,
+                                         payload: Probe(sequence: 7, run: "outage"))
+            #expect(try await consumer.process(try message(for: envelope)) == .applied)
+            #expect(try await effectCount(platform) == 1)
+            await consumer.consumer.shutdown()
+        }
+    }
+
     /// End to end through the broker: a poison message (not an envelope) and an event whose handler always
     /// fails both land on the dead-letter topic with the reason in headers; a good event after them in the
     /// same partition is still applied, and a redelivered duplicate is not applied twice.

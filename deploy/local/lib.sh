@@ -259,10 +259,11 @@ BANNER
 run_tests() {
   ensure_packages
   build_all --build-tests
+  stop_stack >/dev/null 2>&1 || true   # leftovers of an interrupted run
   trap 'stop_stack' EXIT
   FRESH_DATABASE=1 start_postgres
   ensure_keys
-  stop_pid broker; start_broker
+  start_broker
   start_services
   start_gateway
   export SNS_TEST_DATABASE_URL="$DATABASE_URL"

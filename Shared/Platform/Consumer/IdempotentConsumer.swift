@@ -78,13 +78,25 @@ public final class IdempotentConsumer: Service, Sendable {
             group.addTask { try await self.consumer.run() }
             group.addTask {
                 for try await message in self.consumer.messages {
-                    let outcome = try await self.process(message)
+                    let outcome: Outcome
+                    do {
+                        outcome = try await self.process(message)
+                    } catch is Abandoned {
+                        self.logger.info("shutting down; message left uncommitted for redelivery")
+                        break
+                    }
                     switch outcome {
                     case .applied: self.appliedCounter.increment()
                     case .duplicate: self.duplicateCounter.increment()
                     case .deadLettered: self.deadLetterCounter.increment()
                     }
-                    try await self.consumer.commit(message)
+                    do {
+                        try await self.consumer.commit(message)
+                    } catch {
+                        // e.g. the partition was revoked in a rebalance: the next owner redelivers it, and the
+                        // processed-event record makes that a no-op.
+                        self.logger.warning("offset commit failed; the message may be redelivered", metadata: ["error": "\(error)"])
+                    }
                 }
             }
         }
@@ -92,6 +104,10 @@ public final class IdempotentConsumer: Service, Sendable {
     }
 
     /// Applies one message (with retries and dead-lettering). Does not commit the Kafka offset.
+    /// Thrown by `process` when the service shuts down before the message was settled; its offset is not
+    /// committed, so it is delivered again after the restart.
+    public struct Abandoned: Error {}
+
     public func process(_ message: KafkaConsumerMessage) async throws -> Outcome {
         let event: IncomingEvent
         do {
@@ -107,22 +123,35 @@ public final class IdempotentConsumer: Service, Sendable {
         if let requestId = event.metadata.requestId { logger[metadataKey: "request_id"] = .string(requestId) }
 
         var attempt = 0
+        var outages = 0
         while true {
-            attempt += 1
             do {
                 return try await apply(event, logger: logger)
+            } catch where InfrastructureFailure.isTransient(error) {
+                // The database is unreachable, or the transaction lost a deadlock / serialization race:
+                // not the event's fault, so it never counts toward dead-lettering. Wait and try again.
+                outages += 1
+                logger.warning("database unavailable while applying event; waiting", metadata: ["error": "\(error)"])
+                try await pause(OutboxRelay.backoff(attempt: outages, base: options.retryBase, cap: options.retryCap))
             } catch {
+                attempt += 1
                 if attempt >= options.maxAttempts {
                     let reason = String(String(reflecting: error).prefix(1000))
                     logger.error("event failed after retries; dead-lettering", metadata: ["attempts": "\(attempt)", "error": "\(reason)"])
                     try await deadLetter(message, reason: reason, attempts: attempt)
                     return .deadLettered(reason: reason)
                 }
-                let delay = OutboxRelay.backoff(attempt: attempt, base: options.retryBase, cap: options.retryCap)
                 logger.warning("event failed; retrying", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
-                try await Task.sleep(for: delay)
+                try await pause(OutboxRelay.backoff(attempt: attempt, base: options.retryBase, cap: options.retryCap))
             }
         }
+    }
+
+    /// Sleeps, unless the service is shutting down: then the message is abandoned (not committed).
+    func pause(_ delay: Duration) async throws {
+        if Task.isShuttingDownGracefully || Task.isCancelled { throw Abandoned() }
+        try await Task.sleep(for: delay)
+        if Task.isShuttingDownGracefully { throw Abandoned() }
     }
 
     func apply(_ event: IncomingEvent, logger: Logger) async throws -> Outcome {
@@ -145,6 +174,8 @@ public final class IdempotentConsumer: Service, Sendable {
         }
     }
 
+    /// Parks the message on the dead-letter topic. Retries until the broker acknowledged it: the offset is only
+    /// committed once the message is either applied or safely dead-lettered.
     func deadLetter(_ message: KafkaConsumerMessage, reason: String, attempts: Int) async throws {
         var headers = message.headers.filter { !$0.key.hasPrefix("sns-dlq-") }
         headers.append(KafkaHeader(key: EventHeader.dlqReason, string: reason))
@@ -154,6 +185,17 @@ public final class IdempotentConsumer: Service, Sendable {
         headers.append(KafkaHeader(key: EventHeader.dlqOriginalOffset, string: String(message.offset)))
         headers.append(KafkaHeader(key: EventHeader.dlqAttempts, string: String(attempts)))
         headers.append(KafkaHeader(key: EventHeader.dlqFailedAt, string: APIDateFormat.string(from: Date())))
-        _ = try await producer.send(KafkaOutgoingMessage(topic: options.deadLetterTopic, key: message.key, value: message.value, headers: headers))
+        let parked = KafkaOutgoingMessage(topic: options.deadLetterTopic, key: message.key, value: message.value, headers: headers)
+        var failures = 0
+        while true {
+            do {
+                _ = try await producer.send(parked)
+                return
+            } catch {
+                failures += 1
+                logger.warning("could not dead-letter a message; retrying", metadata: ["error": "\(error)"])
+                try await pause(OutboxRelay.backoff(attempt: failures, base: options.retryBase, cap: options.retryCap))
+            }
+        }
     }
 }
