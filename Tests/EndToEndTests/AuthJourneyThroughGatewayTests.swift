@@ -14,6 +14,7 @@ struct AuthJourneyThroughGatewayTests {
         let name = TestEnvironment.unique("e2e")
         let email = "\(name)@example.com"
         let requestId = "e2e-\(name)"
+        let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 
         // Sign-up screen: check the email, join.
         let free = try await gateway.send("POST", "/v1/validation/email", json: #"{"email":"\#(email)"}"#)
@@ -21,7 +22,7 @@ struct AuthJourneyThroughGatewayTests {
         #expect(try free.json.string("message") == "사용 가능한 이메일입니다.")
         let joined = try await gateway.send("POST", "/v1/users/join",
                                             json: #"{"email":"\#(email)","password":"password123","nick":"\#(name)","phoneNum":"01012345678"}"#,
-                                            headers: ["X-Request-ID": requestId])
+                                            headers: ["X-Request-ID": requestId, "traceparent": traceparent])
         #expect(joined.status == 200, "\(joined.text)")
         #expect(joined.header("X-Request-ID") == requestId, "the gateway keeps the client's request id")
         let userId = try #require(try joined.json.string("user_id"))
@@ -55,11 +56,12 @@ struct AuthJourneyThroughGatewayTests {
         #expect(try await gateway.send("POST", "/v1/validation/email", json: #"{"email":"\#(email)"}"#).status == 200)
 
         // Both events left the auth process through its outbox relay, in order, keyed by the user id,
-        // with the gateway's request id in the headers of the first.
+        // with the gateway's request id and the client's trace context in the headers of the first.
         let messages = try await collectUserEvents(userId: userId, count: 2)
         let types = messages.map { $0.headers.first { $0.key == EventHeader.eventType }?.stringValue }
         #expect(types == ["user-registered", "user-withdrawn"])
         #expect(messages.first?.headers.first { $0.key == EventHeader.requestId }?.stringValue == requestId)
+        #expect(messages.first?.headers.first { $0.key == EventHeader.traceparent }?.stringValue == traceparent)
     }
 
     @Test func gatewayEnforcesTheContractsGatekeepingCodes() async throws {
@@ -80,25 +82,9 @@ struct AuthJourneyThroughGatewayTests {
     }
 
     func collectUserEvents(userId: String, count: Int) async throws -> [KafkaConsumerMessage] {
-        let consumer = try KafkaConsumer(
-            configuration: KafkaConfiguration(bootstrapServers: try TestEnvironment.kafkaBrokers(), clientId: "e2e", properties: TestPlatform.fastConsumerProperties),
-            groupId: TestEnvironment.unique("e2e-"), topics: [Topic.users], offsetReset: .earliest, logger: TestEnvironment.logger)
-        return try await withThrowingTaskGroup(of: [KafkaConsumerMessage]?.self) { group in
-            group.addTask { try await consumer.run(); return nil }
-            group.addTask { try await Task.sleep(for: .seconds(60)); return nil }  // hang guard only
-            group.addTask {
-                var ours: [KafkaConsumerMessage] = []
-                for try await message in consumer.messages where message.key == Array(userId.utf8) {
-                    ours.append(message)
-                    if ours.count == count { break }
-                }
-                return ours
-            }
-            var result: [KafkaConsumerMessage] = []
-            for try await value in group { if let value { result = value }; break }
-            await consumer.shutdown()
-            group.cancelAll()
-            return result
-        }
+        let key = Array(userId.utf8)
+        return try await TestPlatform.collect(topic: Topic.users) { seen in
+            seen.filter { $0.key == key }.count >= count
+        }.filter { $0.key == key }
     }
 }

@@ -20,7 +20,7 @@ struct OutboxRelayTests {
         var ids = Set<UUID>()
         for sequence in range {
             let envelope = try await platform.postgres.withTransaction(logger: TestEnvironment.logger) { connection in
-                try await platform.outbox.append(Probe(sequence: sequence, run: run), aggregateId: aggregate, requestId: "req-\(sequence)",
+                try await platform.outbox.append(Probe(sequence: sequence, run: run), aggregateId: aggregate, trace: TraceContext(requestId: "req-\(sequence)", traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"),
                                                  on: connection, logger: TestEnvironment.logger)
             }
             ids.insert(envelope.eventId)
@@ -45,7 +45,7 @@ struct OutboxRelayTests {
             // A transaction that rolls back must never be published.
             struct Abort: Error {}
             _ = try? await platform.postgres.withTransaction(logger: TestEnvironment.logger) { connection in
-                try await platform.outbox.append(Probe(sequence: -1, run: run), aggregateId: aggregate, requestId: nil,
+                try await platform.outbox.append(Probe(sequence: -1, run: run), aggregateId: aggregate, trace: TraceContext(requestId: nil),
                                                  on: connection, logger: TestEnvironment.logger)
                 throw Abort()
             }
@@ -85,6 +85,7 @@ struct OutboxRelayTests {
             let headers = Dictionary(firstMessage.headers.map { ($0.key, $0.stringValue ?? "") }, uniquingKeysWith: { a, _ in a })
             #expect(headers[EventHeader.eventType] == "media-stored")
             #expect(headers[EventHeader.requestId] == "req-0")
+            #expect(headers[EventHeader.traceparent] == "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
             #expect(headers[EventHeader.eventId] == ours.first?.eventId.uuidString.lowercased())
         }
     }

@@ -22,6 +22,8 @@ public enum TestEnvironment {
     public static func kafkaBrokers() throws -> String { try value("SNS_TEST_KAFKA_BROKERS") }
     public static func gatewayURL() throws -> String { try value("SNS_TEST_GATEWAY_URL") }
     public static func apiKey() throws -> String { try value("SNS_TEST_API_KEY") }
+    /// Where the built executables are (`.build/debug`), for tests that run the real processes.
+    public static func binaryDirectory() throws -> String { try value("SNS_TEST_BIN_DIR") }
 
     public static func jwtPrivateKeyPEM() throws -> String { try String(contentsOfFile: try value("SNS_TEST_JWT_PRIVATE_KEY_FILE"), encoding: .utf8) }
     public static func jwtPublicKeyPEM() throws -> String { try String(contentsOfFile: try value("SNS_TEST_JWT_PUBLIC_KEY_FILE"), encoding: .utf8) }

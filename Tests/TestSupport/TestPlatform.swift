@@ -56,13 +56,21 @@ public struct TestPlatform: Sendable {
         topic: String, guardTimeout: Duration = .seconds(60),
         until done: @escaping @Sendable ([KafkaConsumerMessage]) -> Bool
     ) async throws -> [KafkaConsumerMessage] {
+        try await Self.collect(topic: topic, guardTimeout: guardTimeout, until: done)
+    }
+
+    /// Reads `topic` of the test broker from the beginning in a fresh group until `done` says stop.
+    public static func collect(
+        topic: String, guardTimeout: Duration = .seconds(60),
+        until done: @escaping @Sendable ([KafkaConsumerMessage]) -> Bool
+    ) async throws -> [KafkaConsumerMessage] {
         let consumer = try KafkaConsumer(
-            configuration: KafkaConfiguration(bootstrapServers: brokers, clientId: "collector", properties: Self.fastConsumerProperties),
+            configuration: KafkaConfiguration(bootstrapServers: try TestEnvironment.kafkaBrokers(), clientId: "collector", properties: Self.fastConsumerProperties),
             groupId: TestEnvironment.unique("collect-"), topics: [topic], offsetReset: .earliest, logger: TestEnvironment.logger)
         return try await withThrowingTaskGroup(of: [KafkaConsumerMessage]?.self) { group in
             group.addTask { try await consumer.run(); return nil }
             group.addTask {
-                try await Task.sleep(for: guardTimeout)
+                try await Task.sleep(for: guardTimeout)  // hang guard only
                 return nil
             }
             group.addTask {

@@ -15,6 +15,8 @@ public struct APIRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `RequestIDMiddleware` from `X-Request-ID` (set by the gateway) or generated.
     public var requestId: String = ""
+    /// W3C `traceparent` of the incoming request, if it carried a well-formed one.
+    public var traceparent: String?
     /// Set by `AuthenticationMiddleware` on authenticated routes.
     public var user: AuthenticatedUser?
 
@@ -27,6 +29,9 @@ public struct APIRequestContext: RequestContext {
 
     public var requestDecoder: JSONDecoder { APIJSON.decoder() }
     public var responseEncoder: JSONEncoder { APIJSON.encoder() }
+
+    /// What events written during this request carry in their Kafka headers.
+    public var trace: TraceContext { TraceContext(requestId: requestId, traceparent: traceparent) }
 
     /// The authenticated user; routes behind `AuthenticationMiddleware` always have one.
     public func requireUser() throws -> AuthenticatedUser {
@@ -49,5 +54,16 @@ public enum APIJSON {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom(APIDateFormat.decode)
         return decoder
+    }
+}
+
+/// Request id and W3C trace context, carried from an HTTP request into the Kafka headers of its events.
+public struct TraceContext: Sendable, Equatable {
+    public var requestId: String?
+    public var traceparent: String?
+
+    public init(requestId: String?, traceparent: String? = nil) {
+        self.requestId = requestId
+        self.traceparent = traceparent
     }
 }

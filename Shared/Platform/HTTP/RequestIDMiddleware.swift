@@ -6,6 +6,7 @@ extension HTTPField.Name {
     public static let requestID = HTTPField.Name("X-Request-ID")!
     public static let sesacKey = HTTPField.Name("SesacKey")!
     public static let refresh = HTTPField.Name("Refresh")!
+    public static let traceparent = HTTPField.Name("traceparent")!
 }
 
 /// Takes the request id the gateway set (`X-Request-ID`) or makes one, puts it on the logger and the context
@@ -20,9 +21,20 @@ public struct RequestIDMiddleware: RouterMiddleware {
         let requestId = Self.acceptable(request.headers[.requestID]) ?? UUID().uuidString.lowercased()
         context.requestId = requestId
         context.logger[metadataKey: "request_id"] = .string(requestId)
+        context.traceparent = Self.validTraceparent(request.headers[.traceparent])
         var response = try await next(request, context)
         response.headers[.requestID] = requestId
         return response
+    }
+
+    /// `version-traceid-parentid-flags` in lower-case hex (W3C Trace Context), else nil.
+    static func validTraceparent(_ value: String?) -> String? {
+        guard let value else { return nil }
+        let parts = value.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 4, [2, 32, 16, 2] == parts.map(\.count),
+              parts.allSatisfy({ $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) } })
+        else { return nil }
+        return value
     }
 
     /// Only short ids of safe characters are taken over, so a client cannot inject into logs.

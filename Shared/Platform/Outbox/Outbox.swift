@@ -26,18 +26,20 @@ public struct Outbox: Sendable {
     /// Appends one event. Must be called on a connection inside a transaction (`withTransaction`).
     @discardableResult
     public func append<P: EventPayload>(
-        _ payload: P, aggregateId: String, requestId: String?, on connection: PostgresConnection, logger: Logger
+        _ payload: P, aggregateId: String, trace: TraceContext, on connection: PostgresConnection, logger: Logger
     ) async throws -> EventEnvelope<P> {
         let envelope = EventEnvelope(
             type: P.eventType.rawValue, schemaVersion: P.schemaVersion,
-            aggregateId: aggregateId, producer: producerName, requestId: requestId, payload: payload
+            aggregateId: aggregateId, producer: producerName, requestId: trace.requestId, payload: payload
         )
-        try await append(envelope, topic: P.eventType.topic, on: connection, logger: logger)
+        try await append(envelope, topic: P.eventType.topic, traceparent: trace.traceparent, on: connection, logger: logger)
         return envelope
     }
 
     /// Appends a prepared envelope (any payload) to `topic`.
-    public func append<P>(_ envelope: EventEnvelope<P>, topic: String, on connection: PostgresConnection, logger: Logger) async throws {
+    public func append<P>(
+        _ envelope: EventEnvelope<P>, topic: String, traceparent: String? = nil, on connection: PostgresConnection, logger: Logger
+    ) async throws {
         let payloadJSON = String(decoding: try EventCoding.encoder().encode(envelope), as: UTF8.self)
         var headers: [String: String] = [
             EventHeader.eventId: envelope.eventId.uuidString.lowercased(),
@@ -46,6 +48,7 @@ public struct Outbox: Sendable {
             EventHeader.producer: envelope.producer,
         ]
         if let requestId = envelope.requestId { headers[EventHeader.requestId] = requestId }
+        if let traceparent { headers[EventHeader.traceparent] = traceparent }
         let headersJSON = String(decoding: try JSONEncoder().encode(headers), as: UTF8.self)
         let lockKey = "\(schema.name):\(envelope.aggregateId)"
         try await connection.query(

@@ -29,7 +29,7 @@ struct JoinHandler: Sendable {
             try await deps.postgres.transaction(logger: context.logger) { connection in
                 try await deps.store.insert(userId: userId, email: body.email, nick: body.nick, passwordHash: passwordHash,
                                             phoneNum: phoneNum, birthDay: birthDay, createdAt: now, on: connection, logger: context.logger)
-                try await deps.outbox.append(event, aggregateId: userId, requestId: context.requestId, on: connection, logger: context.logger)
+                try await deps.outbox.append(event, aggregateId: userId, trace: context.trace, on: connection, logger: context.logger)
             }
         } catch AccountStore.InsertConflict.email {
             throw Self.emailTaken

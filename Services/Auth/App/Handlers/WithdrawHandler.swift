@@ -18,7 +18,7 @@ struct WithdrawHandler: Sendable {
             }
             try await deps.store.revokeSessions(userId: user.userId, sessionId: nil, on: connection, logger: context.logger)
             try await deps.outbox.append(UserWithdrawn(userId: user.userId, withdrawnAt: now), aggregateId: user.userId,
-                                         requestId: context.requestId, on: connection, logger: context.logger)
+                                         trace: context.trace, on: connection, logger: context.logger)
             return summary
         }
         guard let summary else { throw APIError.unauthorized("탈퇴한 계정입니다. (account already withdrawn)") }

@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SNSTestSupport
+import Testing
+
+/// The real `auth` executable: refuses bad configuration with a message naming the variable, becomes ready,
+/// and shuts down cleanly on SIGTERM.
+@Suite("Service process lifecycle")
+struct ServiceProcessTests {
+    func binary(_ name: String) throws -> URL {
+        URL(fileURLWithPath: try TestEnvironment.binaryDirectory()).appendingPathComponent(name)
+    }
+
+    func validEnvironment(port: Int) throws -> [String: String] {
+        let env = ProcessInfo.processInfo.environment
+        return [
+            "PATH": env["PATH"] ?? "/usr/bin:/bin",
+            "SNS_HTTP_PORT": String(port),
+            "SNS_DATABASE_URL": try TestEnvironment.databaseURL(),
+            "SNS_KAFKA_BROKERS": try TestEnvironment.kafkaBrokers(),
+            "SNS_API_KEY": try TestEnvironment.apiKey(),
+            "SNS_JWT_PUBLIC_KEY_FILE": env["SNS_TEST_JWT_PUBLIC_KEY_FILE"] ?? "",
+            "SNS_JWT_PRIVATE_KEY_FILE": env["SNS_TEST_JWT_PRIVATE_KEY_FILE"] ?? "",
+            "SNS_LOG_LEVEL": "warning",
+        ]
+    }
+
+    func run(_ executable: URL, environment: [String: String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = executable
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return (process, errors)
+    }
+
+    @Test(arguments: ["SNS_DATABASE_URL", "SNS_API_KEY", "SNS_JWT_PRIVATE_KEY_FILE"])
+    func missingConfigurationExits78NamingTheVariable(variable: String) async throws {
+        var environment = try validEnvironment(port: 1)
+        environment[variable] = nil
+        let (process, errors) = try run(try binary("auth"), environment: environment)
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 78)
+        #expect(message.contains(variable.replacingOccurrences(of: "_FILE", with: "")), "\(message)")
+    }
+
+    @Test func startsReadyAndStopsCleanlyOnSIGTERM() async throws {
+        let port = Int.random(in: 20_000..<30_000)
+        let (process, _) = try run(try binary("auth"), environment: try validEnvironment(port: port))
+        defer { if process.isRunning { process.terminate() } }
+        var ready = false
+        for _ in 0..<300 where !ready {  // hang guard: 30 s
+            if let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/ready")!),
+               (response as? HTTPURLResponse)?.statusCode == 200 { ready = true } else { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(ready)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+    }
+}
