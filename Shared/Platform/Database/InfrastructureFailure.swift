@@ -5,6 +5,7 @@ import PostgresNIO
 /// Consumers wait out the first kind indefinitely and count only the second kind toward dead-lettering.
 public enum InfrastructureFailure {
     public static func isTransient(_ error: any Error) -> Bool {
+        if error is TransactionTimeout { return true }
         if let error = error as? PSQLError {
             if error.code == .server {
                 // 40001 serialization_failure, 40P01 deadlock_detected, 57P01 admin_shutdown,

@@ -2,7 +2,8 @@ import HTTPTypes
 import Hummingbird
 
 /// Turns every error into the contract's shape: `{"message": "..."}` with the contract's status code.
-/// Unknown routes (and known paths with an unsupported method) become 444; unexpected errors become a 500
+/// Unknown routes (and known paths with an unsupported method) become 444; an unreachable or stalled database
+/// becomes 503 (the app may retry); other unexpected errors become a 500
 /// whose details go to the log (with the request id), never to the client.
 public struct ErrorMiddleware: RouterMiddleware {
     public typealias Context = APIRequestContext
@@ -30,6 +31,10 @@ public struct ErrorMiddleware: RouterMiddleware {
                 }
                 return APIError.response(status: error.status, message: error.body ?? error.status.reasonPhrase)
             }
+        } catch where InfrastructureFailure.isTransient(error) {
+            context.logger.error("database unavailable", metadata: ["error": "\(String(reflecting: error))"])
+            let failure = APIError.unavailable()
+            return APIError.response(status: failure.status, message: failure.message)
         } catch {
             context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
             let failure = APIError.internalError()
