@@ -101,7 +101,8 @@ public final class OutboxRelay: Service, Sendable {
         let producer = self.producer
         let logger = self.logger
         let afterSend = self.afterSend
-        let result = try await client.transaction(logger: logger) { connection -> BatchResult in
+        // The deadline exceeds the producer's message timeout (30 s), so a slow broker fails the send first.
+        let result = try await client.transaction(logger: logger, timeout: .seconds(90)) { connection -> BatchResult in
             let lockRows = try await connection.query(
                 "SELECT pg_try_advisory_xact_lock(\(Self.relayLockClass), hashtext(\(schema.name)))", logger: logger)
             var locked = false
