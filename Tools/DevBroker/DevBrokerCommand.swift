@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SNSPlatform
 
 struct DevBrokerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -7,15 +8,8 @@ struct DevBrokerCommand: ParsableCommand {
         abstract: "In-memory Kafka-protocol broker (librdkafka mock cluster) for development and tests."
     )
 
-    /// The system's topic catalog.
-    static let defaultTopics: [TopicSpec] = [
-        TopicSpec(name: "sns.users", partitions: 3),
-        TopicSpec(name: "sns.posts", partitions: 6),
-        TopicSpec(name: "sns.follows", partitions: 3),
-        TopicSpec(name: "sns.payments", partitions: 3),
-        TopicSpec(name: "sns.media", partitions: 3),
-        TopicSpec(name: "sns.dead-letter", partitions: 1),
-    ]
+    /// The system's topic catalog (one source of truth: `Topic.catalog` in SNSPlatform).
+    static let defaultTopics: [TopicSpec] = Topic.catalog.map { TopicSpec(name: $0.name, partitions: Int32($0.partitions)) }
 
     @Option(help: "Number of mock brokers.")
     var brokers: Int = 1
