@@ -109,7 +109,7 @@ struct OutboxRelayTests {
         }
     }
 
-    @Test func relayServiceWakesOnNotifyAndStopsGracefully() async throws {
+    @Test func relayServiceWakesOnNotifyWithoutPolling() async throws {
         try await TestPlatform.with { platform in
             let run = TestEnvironment.unique("svc")
             // A long poll interval: delivery within the test can only come from LISTEN/NOTIFY.
