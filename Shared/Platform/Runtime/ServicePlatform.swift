@@ -48,13 +48,13 @@ public struct ServicePlatform: Sendable {
         )
     }
 
-    /// A router with the standard chain: request id → metrics → request log → error mapping → `SesacKey`,
+    /// A router with the standard chain: request id → metrics → access log (after error mapping, so it sees the final status) → error mapping → `SesacKey`,
     /// plus `/health`, `/ready`, `/metrics`. Add routes after this call (middleware applies to later routes).
     public func makeRouter() -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: MetricsMiddleware())
-        router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
+        router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: SesacKeyMiddleware(apiKey: configuration.apiKey))
         router.addOperationalRoutes(readiness: ReadinessCheck(startGate: startGate, postgres: postgres, producer: producer, logger: logger))

@@ -1,0 +1,26 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// One log line per API request: method, path, status and duration, with the request id (and user id once
+/// authenticated) from the logger's metadata. Never headers or bodies (tokens, passwords). Operational
+/// endpoints polled by orchestrators (`/health`, `/ready`, `/metrics`) are logged at debug only.
+public struct AccessLogMiddleware: RouterMiddleware {
+    public typealias Context = APIRequestContext
+
+    public init() {}
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        let elapsed = ContinuousClock.now - start
+        let level: Logger.Level = SesacKeyMiddleware.operationalPaths.contains(request.uri.path) ? .debug : .info
+        context.logger.log(level: level, "request", metadata: [
+            "method": .string(request.method.rawValue),
+            "path": .string(request.uri.path),
+            "status": .stringConvertible(response.status.code),
+            "duration_ms": .stringConvertible(Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000 + Double(elapsed.components.seconds) * 1000),
+        ])
+        return response
+    }
+}
