@@ -22,13 +22,20 @@ struct IdempotentConsumerTests {
         return 0
     }
 
-    func recordingHandler(_ platform: TestPlatform) -> ClosureEventHandler {
+    /// Records each probe as a row in `effects`. The first `failures` attempts then fail through `fail`, after
+    /// the row was written, so only a rollback can keep the effect from applying twice.
+    func recordingHandler(
+        _ platform: TestPlatform, failFirst failures: Int = 0,
+        fail: @escaping @Sendable (PostgresConnection, Logger) async throws -> Void = { _, _ in }
+    ) -> ClosureEventHandler {
         let schema = platform.schema
+        let failuresLeft = FailureBudget(failures)
         return ClosureEventHandler { event, connection, logger in
             let probe = try event.payload(as: Probe.self)
             try await connection.query(
                 "INSERT INTO \(table: schema, "effects") (event_id, sequence) VALUES (\(event.metadata.eventId), \(probe.sequence))",
                 logger: logger)
+            if failuresLeft.take() { try await fail(connection, logger) }
         }
     }
 
@@ -63,13 +70,8 @@ struct IdempotentConsumerTests {
     @Test func aFailingEffectRollsBackItsProcessedMarkAndIsRetried() async throws {
         try await TestPlatform.with { platform in
             try await createEffectTable(platform)
-            let failuresLeft = Mutex(2)
-            let schema = platform.schema
-            let flaky = ClosureEventHandler { event, connection, logger in
-                try await connection.query("INSERT INTO \(table: schema, "effects") (event_id, sequence) VALUES (\(event.metadata.eventId), 0)", logger: logger)
-                struct Transient: Error {}
-                if failuresLeft.withLock({ left in defer { left -= 1 }; return left > 0 }) { throw Transient() }
-            }
+            struct Transient: Error {}
+            let flaky = recordingHandler(platform, failFirst: 2) { _, _ in throw Transient() }
             let consumer = try makeConsumer(platform, name: TestEnvironment.unique("retry-"), handler: flaky, maxAttempts: 5)
             let envelope = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil,
                                          payload: Probe(sequence: 1, run: "retry"))
@@ -86,15 +88,10 @@ struct IdempotentConsumerTests {
     @Test func aTransientDatabaseFailureIsRetriedWithoutDeadLettering() async throws {
         try await TestPlatform.with { platform in
             try await createEffectTable(platform)
-            let killsLeft = Mutex(2)
-            let schema = platform.schema
-            let handler = ClosureEventHandler { event, connection, logger in
-                if killsLeft.withLock({ left in defer { left -= 1 }; return left > 0 }) {
-                    try await connection.query(
-                        "DO $$ BEGIN RAISE EXCEPTION 'simulated conflict' USING ERRCODE = 'serialization_failure'; END $$",
-                        logger: logger)
-                }
-                try await connection.query("INSERT INTO \(table: schema, "effects") (event_id, sequence) VALUES (\(event.metadata.eventId), 7)", logger: logger)
+            let handler = recordingHandler(platform, failFirst: 2) { connection, logger in
+                try await connection.query(
+                    "DO $$ BEGIN RAISE EXCEPTION 'simulated conflict' USING ERRCODE = 'serialization_failure'; END $$",
+                    logger: logger)
             }
             let consumer = try makeConsumer(platform, name: TestEnvironment.unique("outage-"), handler: handler, maxAttempts: 1)
             let envelope = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil,
@@ -161,4 +158,11 @@ struct IdempotentConsumerTests {
     static func header(_ message: KafkaConsumerMessage, _ name: String) -> String? {
         message.headers.first { $0.key == name }?.stringValue
     }
+}
+
+/// Says yes to the first `count` calls of `take()`.
+final class FailureBudget: Sendable {
+    private let left: Mutex<Int>
+    init(_ count: Int) { left = Mutex(count) }
+    func take() -> Bool { left.withLock { left in defer { left -= 1 }; return left > 0 } }
 }

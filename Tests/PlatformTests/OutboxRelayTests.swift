@@ -112,11 +112,23 @@ struct OutboxRelayTests {
     @Test func relayServiceWakesOnNotifyWithoutPolling() async throws {
         try await TestPlatform.with { platform in
             let run = TestEnvironment.unique("svc")
-            // A long poll interval: delivery within the test can only come from LISTEN/NOTIFY.
+            // A long poll interval, and the events are written only once the relay has done its start-up batch
+            // and its LISTEN is in place: delivery can then only come from NOTIFY.
             let relay = OutboxRelay(outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
                                     logger: TestEnvironment.logger, pollInterval: .seconds(3600))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await relay.run() }
+                let channel = platform.outbox.notificationChannel
+                var listening = false
+                for _ in 0..<300 where !listening {  // hang guard: 30 s
+                    let rows = try await platform.postgres.query(
+                        "SELECT count(*)::int FROM pg_stat_activity WHERE state = 'idle' AND query ILIKE \("LISTEN%" + channel + "%")",
+                        logger: TestEnvironment.logger)
+                    for try await count in rows.decode(Int.self) { listening = count > 0 }
+                    if !listening { try await Task.sleep(for: .milliseconds(100)) }
+                }
+                #expect(listening, "the relay holds a LISTEN on \(channel)")
+                try await Task.sleep(for: .milliseconds(200))  // let the post-LISTEN catch-up batch finish (finds nothing)
                 let committed = try await write(platform, run: run, aggregate: "agg-\(run)", range: 0..<3)
                 let messages = try await platform.collect(topic: Topic.media) { seen in
                     Set((self.probes(seen, run: run)).map(\.eventId)) == committed

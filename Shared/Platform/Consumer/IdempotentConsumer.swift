@@ -132,7 +132,7 @@ public final class IdempotentConsumer: Service, Sendable {
                 // not the event's fault, so it never counts toward dead-lettering. Wait and try again.
                 outages += 1
                 logger.warning("database unavailable while applying event; waiting", metadata: ["error": "\(error)"])
-                try await pause(OutboxRelay.backoff(attempt: outages, base: options.retryBase, cap: options.retryCap))
+                try await pause(Backoff.delay(attempt: outages, base: options.retryBase, cap: options.retryCap))
             } catch {
                 attempt += 1
                 if attempt >= options.maxAttempts {
@@ -142,7 +142,7 @@ public final class IdempotentConsumer: Service, Sendable {
                     return .deadLettered(reason: reason)
                 }
                 logger.warning("event failed; retrying", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
-                try await pause(OutboxRelay.backoff(attempt: attempt, base: options.retryBase, cap: options.retryCap))
+                try await pause(Backoff.delay(attempt: attempt, base: options.retryBase, cap: options.retryCap))
             }
         }
     }
@@ -194,7 +194,7 @@ public final class IdempotentConsumer: Service, Sendable {
             } catch {
                 failures += 1
                 logger.warning("could not dead-letter a message; retrying", metadata: ["error": "\(error)"])
-                try await pause(OutboxRelay.backoff(attempt: failures, base: options.retryBase, cap: options.retryCap))
+                try await pause(Backoff.delay(attempt: failures, base: options.retryBase, cap: options.retryCap))
             }
         }
     }

@@ -1,4 +1,5 @@
 import PostgresNIO
+import _ConnectionPoolModule
 
 /// Tells failures of the infrastructure (database unreachable, connection lost, deadlock or serialization
 /// conflict) from failures of the work itself (a handler rejecting an event, a constraint violation).
@@ -18,7 +19,6 @@ public enum InfrastructureFailure {
         if let error = error as? PostgresTransactionError {
             return error.beginError != nil || error.commitError != nil || error.rollbackError != nil
         }
-        let name = String(reflecting: type(of: error))
-        return name.contains("PoolError") || name.contains("ConnectionPool")
+        return error is ConnectionPoolError  // e.g. no connection could be created in time
     }
 }

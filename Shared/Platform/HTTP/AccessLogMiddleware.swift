@@ -19,7 +19,7 @@ public struct AccessLogMiddleware: RouterMiddleware {
             "method": .string(request.method.rawValue),
             "path": .string(request.uri.path),
             "status": .stringConvertible(response.status.code),
-            "duration_ms": .stringConvertible(Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000 + Double(elapsed.components.seconds) * 1000),
+            "duration_ms": .stringConvertible((elapsed.milliseconds * 1000).rounded() / 1000),
         ])
         return response
     }

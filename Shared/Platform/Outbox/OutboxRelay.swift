@@ -85,9 +85,9 @@ public final class OutboxRelay: Service, Sendable {
                 await wakeup.wait(timeout: pollInterval)
             } catch {
                 failures += 1
-                let delay = Self.backoff(attempt: failures, base: .milliseconds(200), cap: .seconds(10))
+                let delay = Backoff.delay(attempt: failures, base: .milliseconds(200), cap: .seconds(10))
                 logger.warning("outbox relay batch failed; retrying", metadata: [
-                    "error": "\(String(reflecting: error))", "retry_in_ms": "\(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)",
+                    "error": "\(String(reflecting: error))", "retry_in_ms": "\(Int(delay.milliseconds))",
                 ])
                 await wakeup.wait(timeout: delay)
             }
@@ -153,14 +153,8 @@ public final class OutboxRelay: Service, Sendable {
                 if wakeup.isFinished || Task.isCancelled { return }
                 failures += 1
                 logger.warning("outbox LISTEN connection lost; polling until it is back", metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: Self.backoff(attempt: failures, base: .milliseconds(500), cap: .seconds(10)))
+                try? await Task.sleep(for: Backoff.delay(attempt: failures, base: .milliseconds(500), cap: .seconds(10)))
             }
         }
-    }
-
-    static func backoff(attempt: Int, base: Duration, cap: Duration) -> Duration {
-        let factor = 1 << min(max(attempt - 1, 0), 16)
-        let delay = base * factor
-        return delay < cap ? delay : cap
     }
 }

@@ -54,7 +54,8 @@ public enum AccessTokenKeys {
 }
 
 extension Data {
-    func base64URLEncoded() -> String {
+    /// Base64url without padding (RFC 4648 §5), as JWTs and opaque tokens use it.
+    public func base64URLEncoded() -> String {
         base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }

@@ -37,7 +37,7 @@ struct SessionIssuer: Sendable {
         let now = Date()
         try await deps.store.createSession(
             sessionId: sessionId, userId: userId, tokenHash: RefreshTokens.hash(refreshToken),
-            expiresAt: now.addingTimeInterval(deps.configuration.refreshTokenTTL.seconds), logger: logger)
+            expiresAt: now.addingTimeInterval(deps.configuration.refreshTokenTTL.timeInterval), logger: logger)
         let accessToken = try await accessToken(userId: userId, sessionId: sessionId, now: now)
         return (accessToken, refreshToken)
     }
@@ -45,12 +45,6 @@ struct SessionIssuer: Sendable {
     func accessToken(userId: String, sessionId: String, now: Date = Date()) async throws -> String {
         try await deps.signer.sign(AccessTokenClaims(
             userId: userId, sessionId: sessionId, issuedAt: now,
-            expiresAt: now.addingTimeInterval(deps.configuration.accessTokenTTL.seconds)))
-    }
-}
-
-extension Duration {
-    var seconds: TimeInterval {
-        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
+            expiresAt: now.addingTimeInterval(deps.configuration.accessTokenTTL.timeInterval)))
     }
 }
