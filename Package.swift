@@ -12,6 +12,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "auth", targets: ["AuthServer"]),
+        .executable(name: "media", targets: ["MediaServer"]),
+        .executable(name: "posts", targets: ["PostsServer"]),
         .executable(name: "sns-dev-broker", targets: ["DevBroker"]),
     ],
     dependencies: [
@@ -26,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     ],
     targets: [
         // librdkafka from Debian's librdkafka-dev, found through pkg-config.
@@ -83,6 +86,39 @@ let package = Package(
             path: "Services/Auth/Main",
             swiftSettings: swiftSettings
         ),
+        // Media service: uploads (streamed multipart), authenticated downloads, garbage collection.
+        .target(
+            name: "MediaService",
+            dependencies: [
+                "SNSPlatform",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+            ],
+            path: "Services/Media/App",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "MediaServer",
+            dependencies: ["MediaService"],
+            path: "Services/Media/Main",
+            swiftSettings: swiftSettings
+        ),
+        // Posts & feed service: posts, comments, likes, hashtags, feeds, read models of users and follows.
+        .target(
+            name: "PostsService",
+            dependencies: [
+                "SNSPlatform",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Services/Posts/App",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "PostsServer",
+            dependencies: ["PostsService"],
+            path: "Services/Posts/Main",
+            swiftSettings: swiftSettings
+        ),
         // Development Kafka-protocol broker: librdkafka's in-memory mock cluster as a process.
         .executableTarget(
             name: "DevBroker",
@@ -123,6 +159,26 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AuthTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MediaTests",
+            dependencies: [
+                "MediaService", "SNSTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/MediaTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostsTests",
+            dependencies: [
+                "PostsService", "SNSTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/PostsTests",
             swiftSettings: swiftSettings
         ),
         // Client journeys through the running stack's gateway (started by ./sns test).

@@ -27,14 +27,32 @@ public struct GatewayClient: Sendable {
     }
 
     public func send(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:], withKey: Bool = true) async throws -> Reply {
+        try await send(method, path, body: json.map { Data($0.utf8) }, contentType: json == nil ? nil : "application/json",
+                       headers: headers, withKey: withKey)
+    }
+
+    /// A `multipart/form-data` upload, built the way Alamofire builds it: one part per file.
+    public func upload(_ path: String, field: String, files: [(filename: String, mimeType: String, bytes: [UInt8])],
+                       headers: [String: String] = [:]) async throws -> Reply {
+        let boundary = "sns-test-\(UUID().uuidString)"
+        var body = Data()
+        for file in files {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.mimeType)\r\n\r\n".utf8))
+            body.append(contentsOf: file.bytes)
+            body.append(Data("\r\n".utf8))
+        }
+        body.append(Data("--\(boundary)--\r\n".utf8))
+        return try await send("POST", path, body: body, contentType: "multipart/form-data; boundary=\(boundary)", headers: headers)
+    }
+
+    public func send(_ method: String, _ path: String, body: Data?, contentType: String?, headers: [String: String] = [:],
+                     withKey: Bool = true) async throws -> Reply {
         var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
         request.httpMethod = method
         request.timeoutInterval = 30
         if withKey { request.setValue(apiKey, forHTTPHeaderField: "SesacKey") }
-        if let json {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(json.utf8)
-        }
+        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
         let http = response as! HTTPURLResponse

@@ -16,7 +16,7 @@ DB_NAME="sns"; DB_USER="sns"; DB_PASSWORD="sns"
 DATABASE_URL="postgres://$DB_USER:$DB_PASSWORD@127.0.0.1:$PG_PORT/$DB_NAME"
 
 # service name → port offset; one line per service (later services add themselves here).
-SERVICES=("auth:1")
+SERVICES=("auth:1" "posts:2" "media:3")
 
 log() { printf '[sns %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -104,9 +104,19 @@ ensure_keys() {
     openssl ec -in "$STATE/keys/jwt-private.pem" -pubout -out "$STATE/keys/jwt-public.pem" 2>/dev/null
     chmod 600 "$STATE/keys/jwt-private.pem"
   fi
+  if [ ! -s "$STATE/keys/media-signing.key" ]; then
+    log "generating the media path-signing key"
+    (umask 077; openssl rand -hex 32 >"$STATE/keys/media-signing.key")
+  fi
 }
 
-service_port() { local entry; for entry in "${SERVICES[@]}"; do [ "${entry%%:*}" = "$1" ] && echo $((PORT_BASE + ${entry##*:})); done; }
+service_port() {
+  local entry
+  for entry in "${SERVICES[@]}"; do
+    if [ "${entry%%:*}" = "$1" ]; then echo $((PORT_BASE + ${entry##*:})); return 0; fi
+  done
+  return 1
+}
 
 # Environment for every service process: configuration only, so the same binaries run anywhere.
 service_env() {
@@ -119,6 +129,9 @@ service_env() {
     auth) echo SNS_JWT_PRIVATE_KEY_FILE="$STATE/keys/jwt-private.pem" \
                SNS_ACCESS_TOKEN_TTL="${SNS_ACCESS_TOKEN_TTL:-600}" SNS_REFRESH_TOKEN_TTL="${SNS_REFRESH_TOKEN_TTL:-1209600}" \
                SNS_BCRYPT_COST="${SNS_BCRYPT_COST:-10}" ;;
+    posts) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" ;;
+    media) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" SNS_MEDIA_ROOT="$STATE/media" \
+                SNS_MEDIA_GC_GRACE="${SNS_MEDIA_GC_GRACE:-86400}" SNS_MEDIA_GC_INTERVAL="${SNS_MEDIA_GC_INTERVAL:-600}" ;;
   esac
 }
 
@@ -272,6 +285,7 @@ run_tests() {
   export SNS_TEST_API_KEY="$API_KEY"
   export SNS_TEST_JWT_PRIVATE_KEY_FILE="$STATE/keys/jwt-private.pem"
   export SNS_TEST_JWT_PUBLIC_KEY_FILE="$STATE/keys/jwt-public.pem"
+  export SNS_TEST_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key"
   export SNS_TEST_STATE_DIR="$STATE"
   export SNS_TEST_BIN_DIR="$BIN"
   log "running swift test"

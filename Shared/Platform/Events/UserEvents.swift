@@ -42,3 +42,28 @@ public struct UserWithdrawn: EventPayload, Equatable {
         case userId = "user_id", withdrawnAt = "withdrawn_at"
     }
 }
+
+/// `user-updated`, published by whichever service owns the profile write model (issue 4) when nick, profile
+/// image or other profile fields change. Carries the whole current profile, so consumers just overwrite.
+public struct UserUpdated: EventPayload, Equatable {
+    public static let eventType = EventType.userUpdated
+    public var userId: String
+    public var nick: String
+    public var phoneNum: String?
+    public var birthDay: String?
+    public var profileImage: String?
+    public var updatedAt: Date
+
+    public init(userId: String, nick: String, phoneNum: String?, birthDay: String?, profileImage: String?, updatedAt: Date) {
+        self.userId = userId
+        self.nick = nick
+        self.phoneNum = phoneNum
+        self.birthDay = birthDay
+        self.profileImage = profileImage
+        self.updatedAt = updatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id", nick, phoneNum, birthDay, profileImage, updatedAt = "updated_at"
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import SNSPlatform
+
+/// Cursor paging (contract §6, §10.4). A cursor is an opaque string naming a position in a total order
+/// (a `seq` identity value): the next page holds items strictly after it, so nothing is skipped or
+/// repeated while others write. `next` missing or `""` is the first page; `next_cursor` `"0"` is the end.
+struct Page: Sendable {
+    static let defaultLimit = 10
+    static let maxLimit = 100
+
+    /// Items strictly older than this position; `Int64.max` on the first page.
+    let before: Int64
+    let limit: Int
+
+    init(request: Request) throws {
+        let query = request.uri.queryParameters
+        self.limit = try Self.parseLimit(query["limit"].map(String.init))
+        self.before = try Self.parseCursor(query["next"].map(String.init))
+    }
+
+    init(before: Int64 = .max, limit: Int = Page.defaultLimit) {
+        self.before = before
+        self.limit = limit
+    }
+
+    static func parseLimit(_ raw: String?) throws -> Int {
+        guard let raw = raw?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return defaultLimit }
+        guard let value = Int(raw), value >= 1 else {
+            throw APIError.badRequest("limit 값이 올바르지 않습니다. (limit must be a positive integer)")
+        }
+        return min(value, maxLimit)
+    }
+
+    static func parseCursor(_ raw: String?) throws -> Int64 {
+        guard let raw, !raw.isEmpty else { return .max }
+        guard let position = Cursor.decode(raw) else {
+            throw APIError.badRequest("next 값이 올바르지 않습니다. (invalid cursor)")
+        }
+        return position
+    }
+
+    /// `next_cursor` for a page fetched with `limit + 1` rows: the last returned item's position, or `"0"`.
+    func nextCursor(fetched: Int, lastPosition: Int64?) -> String {
+        guard fetched > limit, let lastPosition else { return Cursor.end }
+        return Cursor.encode(lastPosition)
+    }
+}
+
+/// The cursor's wire form: base64url of `"c1:<position>"`. Opaque to clients; versioned for us.
+enum Cursor {
+    static let end = "0"
+
+    static func encode(_ position: Int64) -> String {
+        Data("c1:\(position)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ cursor: String) -> Int64? {
+        guard cursor.utf8.count <= 64 else { return nil }
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.utf8.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+              text.hasPrefix("c1:"), let position = Int64(text.dropFirst(3)), position > 0 else { return nil }
+        return position
+    }
+}

@@ -1,0 +1,42 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import SNSPlatform
+
+/// Builds the posts & feed service: posts, comments, likes, hashtags and feeds (contract §2.3, §2.4, §6),
+/// with read models of users, follows and purchases fed by events.
+public func buildApplication(configuration: PostsConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+    let platform = try await ServicePlatform(
+        configuration: configuration.platform, schema: "posts", migrations: PostsMigrations.all, logger: logger)
+    let store = PostStore(client: platform.postgres)
+    let deps = PostsDependencies(
+        store: store, queries: PostQueries(client: platform.postgres),
+        rules: PostRules(signer: try MediaPathSigner(secret: configuration.mediaSigningKey)),
+        outbox: platform.outbox, postgres: platform.postgres)
+
+    let router = platform.makeRouter()
+    let api = router.group("v1/posts").add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
+        try await store.isActive(userId: user.userId, logger: logger)
+    })
+    let reads = ReadPostHandlers(deps: deps)
+    let comments = CommentHandlers(deps: deps)
+    api.get(use: reads.all)
+    api.post(use: CreatePostHandler(deps: deps).handle)
+    api.get("hashtags", use: reads.byHashtag)
+    api.get("likes/me", use: reads.liked(kind: .like))
+    api.get("likes-2/me", use: reads.liked(kind: .like2))
+    api.get("feed/following", use: reads.following)
+    api.get("users/:user_id", use: reads.byUser)
+    api.get(":post_id", use: reads.one)
+    api.put(":post_id", use: UpdatePostHandler(deps: deps).handle)
+    api.delete(":post_id", use: DeletePostHandler(deps: deps).handle)
+    api.post(":post_id/like", use: LikeHandler(deps: deps, kind: .like).handle)
+    api.post(":post_id/like-2", use: LikeHandler(deps: deps, kind: .like2).handle)
+    api.post(":post_id/comments", use: comments.create)
+    api.put(":post_id/comments/:comment_id", use: comments.update)
+    api.delete(":post_id/comments/:comment_id", use: comments.delete)
+
+    let readModels = try platform.makeConsumer(
+        name: "posts-read-models", topics: [Topic.users, Topic.follows, Topic.payments], handler: ReadModelHandler())
+    return platform.makeApplication(router: router, consumers: [readModels])
+}

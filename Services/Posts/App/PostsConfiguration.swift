@@ -1,0 +1,25 @@
+import SNSPlatform
+
+/// The posts & feed service's configuration: the shared platform settings plus
+///
+/// | variable | meaning | default |
+/// |---|---|---|
+/// | `SNS_MEDIA_SIGNING_KEY` / `_FILE` | the media service's path-signing key: posts accept only files it issued to the author | required |
+public struct PostsConfiguration: Sendable {
+    public var platform: PlatformConfiguration
+    public var mediaSigningKey: String
+
+    public static let serviceName = "posts"
+    public static let defaultPort = 8102
+
+    public init(platform: PlatformConfiguration, mediaSigningKey: String) {
+        self.platform = platform
+        self.mediaSigningKey = mediaSigningKey
+    }
+
+    public init(environment env: Environment = Environment()) throws {
+        self.platform = try PlatformConfiguration(serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
+        self.mediaSigningKey = try env.secret("SNS_MEDIA_SIGNING_KEY")
+        _ = try MediaPathSigner(secret: mediaSigningKey)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SNSPlatform
+
+/// The write side of `posts.*`: every statement binds its values and runs inside the caller's transaction,
+/// together with the outbox row of the event it causes.
+struct PostStore: Sendable {
+    let client: PostgresClient
+
+    /// Whether the user may act here: not withdrawn according to this service's read model (unknown = yes:
+    /// their registration event may still be on its way).
+    func isActive(userId: String, logger: Logger) async throws -> Bool {
+        let rows = try await client.query(
+            "SELECT withdrawn_at IS NULL FROM posts.users WHERE user_id = \(userId)", logger: logger)
+        for try await active in rows.decode(Bool.self) { return active }
+        return true
+    }
+
+    /// Makes sure the read model has a row for a user who acts before their registration event arrived.
+    /// Returns whether the user is withdrawn.
+    func ensureUser(_ userId: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        try await connection.query(
+            "INSERT INTO posts.users (user_id) VALUES (\(userId)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
+        let rows = try await connection.query(
+            "SELECT withdrawn_at IS NOT NULL FROM posts.users WHERE user_id = \(userId)", logger: logger)
+        for try await withdrawn in rows.decode(Bool.self) { return withdrawn }
+        return false
+    }
+
+    func insert(_ post: PostRecord, authorWithdrawn: Bool, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query("""
+            INSERT INTO posts.posts (post_id, user_id, product_id, title, content, content1, content2, content3, content4,
+                                     content5, price, files, hash_tags, author_withdrawn, created_at, updated_at)
+            VALUES (\(post.postId), \(post.userId), \(post.productId), \(post.title), \(post.content), \(post.content1),
+                    \(post.content2), \(post.content3), \(post.content4), \(post.content5), \(post.price), \(post.files),
+                    \(post.hashTags), \(authorWithdrawn), \(post.createdAt), \(post.updatedAt))
+            RETURNING seq
+            """, logger: logger)
+        var seq: Int64 = 0
+        for try await value in rows.decode(Int64.self) { seq = value }
+        try await replaceHashtags(postId: post.postId, tags: post.hashTags, seq: seq, productId: post.productId, on: connection, logger: logger)
+    }
+
+    /// The visible post, locked for the rest of the transaction; `nil` if it does not exist or its author withdrew.
+    /// Likes and comments take a share lock (many may run at once; a deletion waits for them and vice versa);
+    /// edits and deletions take an exclusive one.
+    func lock(postId: String, shared: Bool = false, on connection: PostgresConnection, logger: Logger) async throws -> (record: PostRecord, seq: Int64)? {
+        let rows = try await connection.query("""
+            SELECT post_id, user_id, product_id, title, content, content1, content2, content3, content4, content5,
+                   price, files, hash_tags, created_at, updated_at, seq
+            FROM posts.posts WHERE post_id = \(postId) AND NOT author_withdrawn \(unescaped: shared ? "FOR SHARE" : "FOR UPDATE")
+            """, logger: logger)
+        for try await row in rows.decode(
+            (String, String, String?, String?, String?, String?, String?, String?, String?, String?, Int?, [String], [String], Date, Date, Int64).self)
+        {
+            let record = PostRecord(
+                postId: row.0, userId: row.1, productId: row.2, title: row.3, content: row.4, content1: row.5, content2: row.6,
+                content3: row.7, content4: row.8, content5: row.9, price: row.10, files: row.11, hashTags: row.12,
+                createdAt: row.13, updatedAt: row.14)
+            return (record, row.15)
+        }
+        return nil
+    }
+
+    func update(_ post: PostRecord, seq: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            UPDATE posts.posts SET product_id = \(post.productId), title = \(post.title), content = \(post.content),
+                content1 = \(post.content1), content2 = \(post.content2), content3 = \(post.content3),
+                content4 = \(post.content4), content5 = \(post.content5), price = \(post.price), files = \(post.files),
+                hash_tags = \(post.hashTags), updated_at = \(post.updatedAt)
+            WHERE post_id = \(post.postId)
+            """, logger: logger)
+        try await replaceHashtags(postId: post.postId, tags: post.hashTags, seq: seq, productId: post.productId, on: connection, logger: logger)
+    }
+
+    /// Deletes the post; its hashtags, likes and comments go with it (ON DELETE CASCADE).
+    func delete(postId: String, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("DELETE FROM posts.posts WHERE post_id = \(postId)", logger: logger)
+    }
+
+    func replaceHashtags(postId: String, tags: [String], seq: Int64, productId: String?,
+                         on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("DELETE FROM posts.post_hashtags WHERE post_id = \(postId)", logger: logger)
+        let keys = Array(Set(tags.map(Hashtags.key)))
+        guard !keys.isEmpty else { return }
+        try await connection.query("""
+            INSERT INTO posts.post_hashtags (tag, post_id, seq, product_id)
+            SELECT tag, \(postId), \(seq), \(productId) FROM unnest(\(keys)::text[]) AS tag
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
+    // MARK: Likes
+
+    /// Sets the caller's like of `kind` to `desired`; returns whether anything changed.
+    func setLike(postId: String, kind: LikeKind, userId: String, desired: Bool, at: Date,
+                 on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let code = kind.code
+        let rows: PostgresRowSequence
+        if desired {
+            rows = try await connection.query("""
+                INSERT INTO posts.likes (post_id, kind, user_id, created_at) VALUES (\(postId), \(code), \(userId), \(at))
+                ON CONFLICT DO NOTHING RETURNING 1
+                """, logger: logger)
+        } else {
+            rows = try await connection.query("""
+                DELETE FROM posts.likes WHERE post_id = \(postId) AND kind = \(code) AND user_id = \(userId) RETURNING 1
+                """, logger: logger)
+        }
+        for try await _ in rows.decode(Int.self) { return true }
+        return false
+    }
+
+    // MARK: Comments
+
+    struct CommentRecord: Sendable {
+        var commentId: String
+        var postId: String
+        var userId: String
+        var content: String
+        var createdAt: Date
+    }
+
+    func insertComment(_ comment: CommentRecord, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            INSERT INTO posts.comments (comment_id, post_id, user_id, content, created_at, updated_at)
+            VALUES (\(comment.commentId), \(comment.postId), \(comment.userId), \(comment.content), \(comment.createdAt), \(comment.createdAt))
+            """, logger: logger)
+    }
+
+    /// The comment of a visible post, locked; `nil` if gone.
+    func lockComment(postId: String, commentId: String, on connection: PostgresConnection, logger: Logger) async throws -> CommentRecord? {
+        let rows = try await connection.query("""
+            SELECT c.comment_id, c.post_id, c.user_id, c.content, c.created_at FROM posts.comments c
+            WHERE c.comment_id = \(commentId) AND c.post_id = \(postId) FOR UPDATE
+            """, logger: logger)
+        for try await row in rows.decode((String, String, String, String, Date).self) {
+            return CommentRecord(commentId: row.0, postId: row.1, userId: row.2, content: row.3, createdAt: row.4)
+        }
+        return nil
+    }
+
+    func updateComment(commentId: String, content: String, at: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            "UPDATE posts.comments SET content = \(content), updated_at = \(at) WHERE comment_id = \(commentId)", logger: logger)
+    }
+
+    func deleteComment(commentId: String, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("DELETE FROM posts.comments WHERE comment_id = \(commentId)", logger: logger)
+    }
+
+    /// A user's public face (nick and profile image) from the read model.
+    func creator(userId: String, on connection: PostgresConnection, logger: Logger) async throws -> CreatorJSON {
+        let rows = try await connection.query(
+            "SELECT nick, profile_image FROM posts.users WHERE user_id = \(userId)", logger: logger)
+        for try await (nick, image) in rows.decode((String, String?).self) {
+            return CreatorJSON(userId: userId, nick: nick, profileImage: image)
+        }
+        return CreatorJSON(userId: userId, nick: "", profileImage: nil)
+    }
+}
+
+extension LikeKind {
+    /// The `posts.likes.kind` column value.
+    var code: Int16 { self == .like ? 1 : 2 }
+}

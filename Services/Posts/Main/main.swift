@@ -1,0 +1,18 @@
+import Foundation
+import Logging
+import PostsService
+import SNSPlatform
+
+// The posts & feed service executable: read configuration (exit 78 naming a bad variable), run until SIGTERM.
+do {
+    let configuration = try PostsConfiguration()
+    Observability.bootstrapLogging(level: configuration.platform.logLevel)
+    let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.posts"))
+    try await app.runService()
+} catch let error as ConfigurationError {
+    FileHandle.standardError.write(Data("posts: \(error)\n".utf8))
+    exit(78)  // EX_CONFIG
+} catch {
+    FileHandle.standardError.write(Data("posts: stopped by an error: \(String(reflecting: error))\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SNSPlatform
+import SNSTestSupport
+import Testing
+
+@testable import PostsService
+
+/// Cursor paging (contract §6, §10.4).
+@Suite("Cursor paging")
+struct PagingTests {
+    @Test func firstPageWithMissingOrEmptyNextAndZeroAtTheEnd() async throws {
+        try await withPostsService { api in
+            let alice = try await api.user()
+            let product = TestEnvironment.unique("page")
+            var created: [String] = []
+            for index in 0..<12 { created.append(try await api.createPost(as: alice, #"{"product_id":"\#(product)","title":"\#(index)"}"#).string("post_id")!) }
+            let newestFirst = Array(created.reversed())
+
+            let missing = try await api.send(.get, "/v1/posts?product_id=\(product)", as: alice)
+            #expect(missing.postIds == Array(newestFirst.prefix(10)), "default limit 10")
+            #expect(try missing.json.keys == ["data", "next_cursor"])
+            let empty = try await api.send(.get, "/v1/posts?next=&limit=5&product_id=\(product)", as: alice)
+            #expect(empty.postIds == Array(newestFirst.prefix(5)))
+            let cursor = try #require(empty.nextCursor)
+            #expect(cursor != "0")
+            let second = try await api.send(.get, "/v1/posts?next=\(cursor)&limit=5&product_id=\(product)", as: alice)
+            #expect(second.postIds == Array(newestFirst[5..<10]))
+            let third = try await api.send(.get, "/v1/posts?next=\(second.nextCursor!)&limit=5&product_id=\(product)", as: alice)
+            #expect(third.postIds == Array(newestFirst[10..<12]))
+            #expect(third.nextCursor == "0")
+
+            // Exactly `limit` items left: the page that holds them already says "0".
+            let exact = try await api.send(.get, "/v1/posts?limit=12&product_id=\(product)", as: alice)
+            #expect(exact.postIds.count == 12)
+            #expect(exact.nextCursor == "0")
+            // Over the maximum is clamped to 100, not an error.
+            #expect(try await api.send(.get, "/v1/posts?limit=1000&product_id=\(product)", as: alice).status == 200)
+
+            let byUser = try await api.send(.get, "/v1/posts/users/\(alice.userId)?limit=3&product_id=\(product)", as: alice)
+            #expect(byUser.postIds == Array(newestFirst.prefix(3)))
+        }
+    }
+
+    /// Writers keep inserting while a reader pages through: every post that existed when the reader started
+    /// appears exactly once, in order, and the reader never sees a duplicate.
+    @Test func noItemSkippedOrRepeatedWhileOthersWrite() async throws {
+        try await withPostsService { api in
+            let alice = try await api.user()
+            let product = TestEnvironment.unique("race")
+            var existing: [String] = []
+            for _ in 0..<30 { existing.append(try await api.createPost(as: alice, #"{"product_id":"\#(product)"}"#).string("post_id")!) }
+
+            let writer = Task {
+                var written = 0
+                for _ in 0..<30 {
+                    if try await api.send(.post, "/v1/posts", as: alice, json: #"{"product_id":"\#(product)"}"#).status == 200 { written += 1 }
+                }
+                return written
+            }
+            var seen: [String] = []
+            var next = ""
+            repeat {
+                let page = try await api.send(.get, "/v1/posts?next=\(next)&limit=4&product_id=\(product)", as: alice)
+                #expect(page.status == 200)
+                seen += page.postIds
+                next = page.nextCursor ?? "0"
+                // Interleave with the writer.
+                await Task.yield()
+            } while next != "0"
+            let written = try await writer.value
+            #expect(written == 30)
+            #expect(Set(seen).count == seen.count, "no post repeated")
+            let existingSeen = seen.filter { existing.contains($0) }
+            #expect(existingSeen == Array(existing.reversed()), "every pre-existing post exactly once, newest first")
+        }
+    }
+
+    @Test func cursorsAreOpaqueAndRoundTrip() {
+        #expect(Cursor.decode(Cursor.encode(42)) == 42)
+        #expect(Cursor.decode("0") == nil)
+        #expect(Cursor.decode("42") == nil)
+        #expect(Cursor.decode(String(repeating: "a", count: 100)) == nil)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import PostgresNIO
+import SNSKafka
+import SNSPlatform
+import SNSTestSupport
+import Testing
+
+@testable import PostsService
+
+/// The media path-signing key of in-process posts tests (the running stack has its own).
+let testMediaSigningKey = "posts-tests-media-signing-key-0123456789"
+
+/// Runs an in-process posts service (real PostgreSQL, real broker) and hands a client to `body`. User
+/// events are published to the real broker and reach the service's read model through its consumer.
+func withPostsService(_ body: @Sendable (PostsClient) async throws -> Void) async throws {
+    try await TestPlatform.with { platform in
+        let configuration = PostsConfiguration(
+            platform: try TestEnvironment.platformConfiguration(serviceName: "posts"), mediaSigningKey: testMediaSigningKey)
+        let app = try await buildApplication(configuration: configuration, logger: TestEnvironment.logger)
+        let apiKey = try TestEnvironment.apiKey()
+        let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
+        try await app.test(.router) { client in
+            try await body(PostsClient(client: client, apiKey: apiKey, signer: signer, platform: platform,
+                                       media: try MediaPathSigner(secret: testMediaSigningKey)))
+        }
+    }
+}
+
+struct TestUser: Sendable {
+    let userId: String
+    let nick: String
+    let token: String
+}
+
+/// Speaks like the iOS apps: `SesacKey` on every request, the bare access token in `Authorization`.
+struct PostsClient: Sendable {
+    let client: any TestClientProtocol
+    let apiKey: String
+    let signer: AccessTokenSigner
+    let platform: TestPlatform
+    let media: MediaPathSigner
+
+    struct Reply: Sendable {
+        let status: Int
+        let body: [UInt8]
+        var json: JSONObject { get throws { try JSONObject(body) } }
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var posts: [[String: Any]] { (try? json["data"] as? [[String: Any]]) ?? [] }
+        var postIds: [String] { posts.compactMap { $0["post_id"] as? String } }
+        var nextCursor: String? { try? json.string("next_cursor") }
+    }
+
+    func send(_ method: HTTPRequest.Method, _ path: String, as user: TestUser?, json: String? = nil,
+              token: String? = nil, apiKey: String?? = .none) async throws -> Reply {
+        var headers = HTTPFields()
+        let key: String? = switch apiKey { case .none: self.apiKey; case .some(let value): value }
+        if let key { headers[HTTPField.Name("SesacKey")!] = key }
+        if let bearer = token ?? user?.token { headers[.authorization] = bearer }
+        if json != nil { headers[.contentType] = "application/json" }
+        let response = try await client.execute(uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+        return Reply(status: Int(response.status.code), body: Array(buffer: response.body))
+    }
+
+    /// A registered user: `user-registered` goes through the broker; returns once the read model has it.
+    func user(nick: String? = nil) async throws -> TestUser {
+        let userId = ObjectID.generate()
+        let nick = nick ?? TestEnvironment.unique("n")
+        try await publish(UserRegistered(userId: userId, email: "\(nick)@example.com", nick: nick, phoneNum: nil, birthDay: nil,
+                                         profileImage: nil, registeredAt: Date()), key: userId)
+        try await eventually("read model has \(nick)") { try await nickInReadModel(userId) == nick }
+        return TestUser(userId: userId, nick: nick, token: try await token(for: userId))
+    }
+
+    func token(for userId: String, expiresIn seconds: TimeInterval = 600) async throws -> String {
+        let now = Date()
+        return try await signer.sign(AccessTokenClaims(userId: userId, sessionId: nil, issuedAt: now.addingTimeInterval(-1),
+                                                       expiresAt: now.addingTimeInterval(seconds)))
+    }
+
+    /// Publishes an event the way another service's outbox relay would.
+    @discardableResult
+    func publish<P: EventPayload>(_ payload: P, key: String) async throws -> UUID {
+        let envelope = EventEnvelope(type: P.eventType.rawValue, schemaVersion: P.schemaVersion, aggregateId: key,
+                                     producer: "posts-tests", requestId: nil, payload: payload)
+        _ = try await platform.producer.send(KafkaOutgoingMessage(
+            topic: P.eventType.topic, key: Array(key.utf8), value: Array(try EventCoding.encoder().encode(envelope))))
+        return envelope.eventId
+    }
+
+    /// Waits until the posts consumer has applied (or skipped) the event.
+    func waitProcessed(_ eventId: UUID) async throws {
+        try await eventually("event \(eventId) processed") {
+            try await sql("SELECT count(*)::int FROM posts.processed_events WHERE event_id = \(eventId)", Int.self) == [1]
+        }
+    }
+
+    func nickInReadModel(_ userId: String) async throws -> String? {
+        let rows = try await platform.postgres.query("SELECT nick FROM posts.users WHERE user_id = \(userId)", logger: TestEnvironment.logger)
+        for try await nick in rows.decode(String.self) { return nick }
+        return nil
+    }
+
+    func sql<T: Sendable>(_ query: PostgresQuery, _ type: T.Type) async throws -> [T] where T: PostgresDecodable {
+        var result: [T] = []
+        for try await value in try await platform.postgres.query(query, logger: TestEnvironment.logger).decode(T.self) { result.append(value) }
+        return result
+    }
+
+    /// A file path the media service would have issued to `user`.
+    func file(for user: TestUser, ext: String = "jpg") -> String {
+        media.issue(kind: .posts, fileExtension: ext, owner: user.userId).string
+    }
+
+    /// Creates a post; returns its JSON.
+    func createPost(as user: TestUser, _ json: String) async throws -> JSONObject {
+        let reply = try await send(.post, "/v1/posts", as: user, json: json)
+        #expect(reply.status == 200, "create: \(reply.text)")
+        return try reply.json
+    }
+}
+
+/// Waits until `condition` holds (events travel through the real broker). Not a timing assumption: it
+/// passes as soon as the condition is true and fails only after a generous hang guard.
+func eventually(_ what: String, guard seconds: Double = 60, _ condition: @Sendable () async throws -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(25))
+    }
+    Issue.record("gave up waiting for: \(what)")
+    throw CancellationError()
+}
