@@ -1,0 +1,69 @@
+import Logging
+import PostgresNIO
+import SNSPlatform
+
+/// Consumer `media-references` (topics `sns.posts`, `sns.users`): keeps `references` — which files are still
+/// shown somewhere — so the garbage collector knows what it may delete. Runs inside the idempotent
+/// consumer's transaction, so each event applies exactly once.
+///
+/// - `post-created` / `post-updated`: the post references exactly `post.files` (the snapshot is whole).
+/// - `post-deleted`: the post references nothing.
+/// - `user-registered` / `user-updated`: the user's profile references exactly its `profileImage`.
+/// - `user-withdrawn`: every reference of the user's posts and profile goes; later post events of that user
+///   (they travel on another topic, so may arrive after) add nothing.
+/// - anything else: ignored.
+///
+/// Paths that are not well-formed media paths are dropped (they cannot name a stored file).
+public struct MediaReferencesHandler: EventHandler {
+    let catalog: MediaCatalog
+
+    public init(catalog: MediaCatalog) {
+        self.catalog = catalog
+    }
+
+    public static let consumerName = "media-references"
+    public static let topics = [Topic.posts, Topic.users]
+
+    public func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
+        switch event.eventType {
+        case .postCreated:
+            try await reference(post: try event.payload(as: PostCreated.self).post, connection: connection, logger: logger)
+        case .postUpdated:
+            try await reference(post: try event.payload(as: PostUpdated.self).post, connection: connection, logger: logger)
+        case .postDeleted:
+            let deleted = try event.payload(as: PostDeleted.self)
+            try await catalog.removeReferences(holder: .post, id: deleted.postId, on: connection, logger: logger)
+        case .userRegistered:
+            let user = try event.payload(as: UserRegistered.self)
+            try await reference(profileOf: user.userId, image: user.profileImage, connection: connection, logger: logger)
+        case .userUpdated:
+            let user = try event.payload(as: UserUpdated.self)
+            try await reference(profileOf: user.userId, image: user.profileImage, connection: connection, logger: logger)
+        case .userWithdrawn:
+            let withdrawn = try event.payload(as: UserWithdrawn.self)
+            try await catalog.withdraw(userId: withdrawn.userId, at: withdrawn.withdrawnAt, on: connection, logger: logger)
+        default:
+            return
+        }
+    }
+
+    private func reference(post: PostSnapshot, connection: PostgresConnection, logger: Logger) async throws {
+        if try await catalog.isWithdrawn(userId: post.userId, on: connection, logger: logger) {
+            try await catalog.removeReferences(holder: .post, id: post.postId, on: connection, logger: logger)
+            return
+        }
+        try await catalog.replaceReferences(holder: .post, id: post.postId, owner: post.userId,
+                                            paths: Self.mediaPaths(post.files), on: connection, logger: logger)
+    }
+
+    private func reference(profileOf userId: String, image: String?, connection: PostgresConnection, logger: Logger) async throws {
+        if try await catalog.isWithdrawn(userId: userId, on: connection, logger: logger) { return }
+        try await catalog.replaceReferences(holder: .profile, id: userId, owner: userId,
+                                            paths: Self.mediaPaths(image.map { [$0] } ?? []), on: connection, logger: logger)
+    }
+
+    /// The well-formed media paths among `files`, in their canonical string form.
+    static func mediaPaths(_ files: [String]) -> [String] {
+        files.compactMap { MediaPath($0)?.string }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SNSPlatform
+
+/// `POST /v1/posts/files` (multipart, field `files` once per image) → `{"files": ["uploads/posts/<name>.<ext>", …]}`
+/// in upload order. 400 when there is no file, more than `SNS_MEDIA_MAX_FILES`, a file over
+/// `SNS_MEDIA_MAX_FILE_BYTES`, a file that is not a JPEG/PNG/GIF/WebP by its bytes, or a broken JPEG
+/// (contract §10.7). The body is read as it streams and abandoned at the first violation.
+struct UploadHandler: Sendable {
+    let deps: MediaDependencies
+
+    static let fileField = "files"
+
+    func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        let form = try await deps.receiver.receive(
+            request.body, contentType: request.headers[.contentType], fileField: Self.fileField, logger: context.logger)
+        guard !form.files.isEmpty else {
+            await form.discard()
+            throw APIError.badRequest("업로드할 파일이 없습니다. (no file in the '\(Self.fileField)' field)")
+        }
+        let paths = try await deps.store.store(form.files, kind: .posts, owner: user.userId, trace: context.trace, logger: context.logger)
+        return try .json(UploadResponse(files: paths.map(\.string)))
+    }
+}
+
+/// `{"files": [...]}`: relative paths, no leading slash (contract §1.3).
+struct UploadResponse: Codable, Sendable, Equatable {
+    var files: [String]
+}

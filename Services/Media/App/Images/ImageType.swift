@@ -1,0 +1,46 @@
+/// The image formats we accept (contract §10.7), recognised by their leading bytes ("magic numbers") only.
+/// The filename and the part's declared `Content-Type` are never consulted: clients send names without
+/// extensions and `image/jpg` for PNGs (contract §1.3), and a declared type proves nothing.
+public enum ImageType: String, Sendable, CaseIterable {
+    case jpeg
+    case png
+    case gif
+    case webp
+
+    /// How many leading bytes `sniff` needs to decide.
+    public static let sniffLength = 12
+
+    /// The type `bytes` starts like, or `nil`. `bytes` should hold at least `sniffLength` bytes (fewer bytes
+    /// can only match when they happen to be a whole signature's worth, which no valid image is that short).
+    public static func sniff(_ bytes: some Collection<UInt8>) -> ImageType? {
+        let head = Array(bytes.prefix(sniffLength))
+        func starts(with signature: [UInt8], at offset: Int = 0) -> Bool {
+            head.count >= offset + signature.count && Array(head[offset..<offset + signature.count]) == signature
+        }
+        if starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .gif }
+        if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
+        return nil
+    }
+
+    /// The extension of the stored file (one of `MediaPath.allowedExtensions`).
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .png: "png"
+        case .gif: "gif"
+        case .webp: "webp"
+        }
+    }
+
+    /// The `Content-Type` the file is served with.
+    public var contentType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .gif: "image/gif"
+        case .webp: "image/webp"
+        }
+    }
+}

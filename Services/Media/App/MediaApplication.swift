@@ -1,0 +1,43 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import SNSPlatform
+
+/// Builds the media service: streamed image uploads, authenticated downloads, and garbage collection of files
+/// no post references any more (contract §1.3, §8, §10.7; decision 0005).
+public func buildApplication(configuration: MediaConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+    let signer = try MediaPathSigner(secret: configuration.signingKey)
+    let root = MediaRoot(path: configuration.root)
+    do {
+        try await root.prepare()
+    } catch {
+        throw ConfigurationError(variable: "SNS_MEDIA_ROOT", reason: "names a directory that cannot be created or written: \(error)")
+    }
+    let schema = try SQLIdentifier(configuration.schema)
+    let platform = try await ServicePlatform(
+        configuration: configuration.platform, schema: schema.name, migrations: MediaMigrations.all(schema: schema), logger: logger)
+    let catalog = MediaCatalog(schema: schema, client: platform.postgres)
+    let store = MediaStore(root: root, signer: signer, catalog: catalog, postgres: platform.postgres, outbox: platform.outbox)
+    let deps = MediaDependencies(
+        configuration: configuration, receiver: MultipartReceiver(root: root, limits: configuration.uploadLimits),
+        store: store, catalog: catalog, root: root)
+
+    let router = platform.makeRouter()
+    let authenticated = router.group().add(middleware: AuthenticationMiddleware(verifier: platform.verifier))
+    authenticated.post("/v1/posts/files", use: UploadHandler(deps: deps).handle)
+    authenticated.get("/v1/uploads/**", use: DownloadHandler(deps: deps).handle)
+
+    // Replicas share one consumer group per schema: a test's private schema gets its own group, so it never takes
+    // partitions (and events) away from the real service's group.
+    let group = schema.name == "media" ? MediaReferencesHandler.consumerName : "\(MediaReferencesHandler.consumerName)-\(schema.name)"
+    let references = try platform.makeConsumer(
+        name: group, topics: MediaReferencesHandler.topics,
+        handler: MediaReferencesHandler(catalog: catalog))
+    let collector = MediaGarbageCollector(
+        catalog: catalog, root: root, postgres: platform.postgres, grace: configuration.gcGrace,
+        batchSize: configuration.gcBatchSize, maxBatches: configuration.gcMaxBatchesPerPass, logger: platform.logger)
+    let collection = MediaGarbageCollectionService(
+        collector: collector, interval: configuration.gcInterval, startGate: platform.startGate, logger: platform.logger)
+
+    return platform.makeApplication(router: router, consumers: [references], extraServices: [collection])
+}

@@ -1,0 +1,65 @@
+import Foundation
+import SNSPlatform
+
+/// The media service's configuration: the shared platform settings plus
+///
+/// | variable | meaning | default |
+/// |---|---|---|
+/// | `SNS_MEDIA_ROOT` | directory of stored files (created at start if missing) | required |
+/// | `SNS_MEDIA_SIGNING_KEY` / `_FILE` | secret (≥ 32 characters) that signs file names; the posts service holds the same | required |
+/// | `SNS_MEDIA_MAX_FILE_BYTES` | largest accepted file, bytes | 5242880 (5 MiB) |
+/// | `SNS_MEDIA_MAX_FILES` | files per upload request | 5 |
+/// | `SNS_MEDIA_GC_GRACE` | seconds an unreferenced file is kept before it is collected | 86400 |
+/// | `SNS_MEDIA_GC_INTERVAL` | seconds between garbage-collection passes | 600 |
+public struct MediaConfiguration: Sendable {
+    public var platform: PlatformConfiguration
+    public var root: String
+    public var signingKey: String
+    public var maxFileBytes: Int
+    public var maxFiles: Int
+    public var gcGrace: Duration
+    public var gcInterval: Duration
+    /// Files collected per transaction; a pass runs at most `gcMaxBatchesPerPass` of them.
+    public var gcBatchSize: Int
+    public var gcMaxBatchesPerPass: Int
+    /// The PostgreSQL schema (always `media` in deployments; tests use a private one each).
+    public var schema: String
+
+    public static let serviceName = "media"
+    public static let defaultPort = 8103
+
+    public init(platform: PlatformConfiguration, root: String, signingKey: String, maxFileBytes: Int = 5 * 1024 * 1024,
+                maxFiles: Int = 5, gcGrace: Duration = .seconds(86_400), gcInterval: Duration = .seconds(600),
+                gcBatchSize: Int = 200, gcMaxBatchesPerPass: Int = 25, schema: String = "media") {
+        self.platform = platform
+        self.root = root
+        self.signingKey = signingKey
+        self.maxFileBytes = maxFileBytes
+        self.maxFiles = maxFiles
+        self.gcGrace = gcGrace
+        self.gcInterval = gcInterval
+        self.gcBatchSize = gcBatchSize
+        self.gcMaxBatchesPerPass = gcMaxBatchesPerPass
+        self.schema = schema
+    }
+
+    public init(environment env: Environment = Environment()) throws {
+        self.platform = try PlatformConfiguration(serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
+        let root = try env.string("SNS_MEDIA_ROOT")
+        self.root = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
+        self.signingKey = try env.secret("SNS_MEDIA_SIGNING_KEY")
+        guard signingKey.utf8.count >= 32 else {
+            throw ConfigurationError(variable: "SNS_MEDIA_SIGNING_KEY", reason: "must be at least 32 characters")
+        }
+        self.maxFileBytes = try env.int("SNS_MEDIA_MAX_FILE_BYTES", default: 5 * 1024 * 1024, range: 1...(1 << 30))
+        self.maxFiles = try env.int("SNS_MEDIA_MAX_FILES", default: 5, range: 1...100)
+        self.gcGrace = .seconds(try env.int("SNS_MEDIA_GC_GRACE", default: 86_400, range: 0...31_536_000))
+        self.gcInterval = .seconds(try env.int("SNS_MEDIA_GC_INTERVAL", default: 600, range: 1...86_400))
+        self.gcBatchSize = 200
+        self.gcMaxBatchesPerPass = 25
+        self.schema = "media"
+    }
+
+    /// The upload limits these settings describe.
+    public var uploadLimits: UploadLimits { UploadLimits(maxFiles: maxFiles, maxFileBytes: maxFileBytes) }
+}

@@ -1,0 +1,18 @@
+import Foundation
+import Logging
+import MediaService
+import SNSPlatform
+
+// The media service executable: read configuration (exit 78 naming a bad variable), run until SIGTERM.
+do {
+    let configuration = try MediaConfiguration()
+    Observability.bootstrapLogging(level: configuration.platform.logLevel)
+    let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.media"))
+    try await app.runService()
+} catch let error as ConfigurationError {
+    FileHandle.standardError.write(Data("media: \(error)\n".utf8))
+    exit(78)  // EX_CONFIG
+} catch {
+    FileHandle.standardError.write(Data("media: stopped by an error: \(String(reflecting: error))\n".utf8))
+    exit(1)
+}
