@@ -24,8 +24,9 @@ public struct APIRequestContext: RequestContext {
         self.coreContext = .init(source: source)
     }
 
-    /// JSON request bodies are small; uploads use their own streaming path.
-    public var maxUploadSize: Int { 64 * 1024 }
+    /// JSON request bodies are small (a post with every text field at its limit, in Hangul, is ~110 KB);
+    /// uploads use their own streaming path.
+    public var maxUploadSize: Int { 256 * 1024 }
 
     public var requestDecoder: JSONDecoder { APIJSON.decoder() }
     public var responseEncoder: JSONEncoder { APIJSON.encoder() }

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import PostgresNIO
 
 /// Turns every error into the contract's shape: `{"message": "..."}` with the contract's status code.
 /// Unknown routes (and known paths with an unsupported method) become 444; an unreachable or stalled database
@@ -31,6 +32,12 @@ public struct ErrorMiddleware: RouterMiddleware {
                 }
                 return APIError.response(status: error.status, message: error.body ?? error.status.reasonPhrase)
             }
+        } catch let error as PSQLError where Self.isDataException(error) {
+            // Class 22 (data exception): the input cannot be stored as given, e.g. a U+0000 in a JSON string or
+            // a query value (PostgreSQL text cannot hold NUL) — the client's fault, never a 500.
+            context.logger.notice("rejected by the database as invalid data", metadata: ["sqlstate": "\(error.serverInfo?[.sqlState] ?? "")"])
+            let invalid = APIError.badRequest("잘못된 값입니다. (a value cannot be stored, e.g. it contains a NUL character)")
+            return APIError.response(status: invalid.status, message: invalid.message)
         } catch where InfrastructureFailure.isTransient(error) {
             context.logger.error("database unavailable", metadata: ["error": "\(String(reflecting: error))"])
             let failure = APIError.unavailable()
@@ -40,5 +47,10 @@ public struct ErrorMiddleware: RouterMiddleware {
             let failure = APIError.internalError()
             return APIError.response(status: failure.status, message: failure.message)
         }
+    }
+
+    static func isDataException(_ error: PSQLError) -> Bool {
+        guard error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
+        return state.hasPrefix("22")
     }
 }

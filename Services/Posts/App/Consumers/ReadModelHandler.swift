@@ -31,8 +31,12 @@ struct ReadModelHandler: EventHandler {
                 "DELETE FROM posts.follows WHERE follower_id = \(user.userId) OR followee_id = \(user.userId)", logger: logger)
         case .userFollowed:
             let edge = try event.payload(as: UserFollowed.self).edge
+            // A follow that arrives after either side withdrew (another topic, no ordering) is not kept.
             try await connection.query("""
-                INSERT INTO posts.follows (follower_id, followee_id) VALUES (\(edge.followerId), \(edge.followeeId))
+                INSERT INTO posts.follows (follower_id, followee_id)
+                SELECT \(edge.followerId), \(edge.followeeId)
+                WHERE NOT EXISTS (SELECT 1 FROM posts.users WHERE user_id IN (\(edge.followerId), \(edge.followeeId))
+                                  AND withdrawn_at IS NOT NULL)
                 ON CONFLICT DO NOTHING
                 """, logger: logger)
         case .userUnfollowed:

@@ -9,9 +9,12 @@ struct Page: Sendable {
     static let defaultLimit = 10
     static let maxLimit = 100
 
-    /// Items strictly older than this position; `Int64.max` on the first page.
+    /// Items strictly older than this position; `Int64.max` on the first page, 0 past the end.
     let before: Int64
     let limit: Int
+
+    /// `next=0`: the client asks again after the end (some fall back to "0"); an empty page, not an error.
+    var isPastEnd: Bool { before <= 0 }
 
     init(request: Request) throws {
         let query = request.uri.queryParameters
@@ -26,7 +29,11 @@ struct Page: Sendable {
 
     static func parseLimit(_ raw: String?) throws -> Int {
         guard let raw = raw?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return defaultLimit }
-        guard let value = Int(raw), value >= 1 else {
+        guard !raw.isEmpty, raw.utf8.allSatisfy({ (48...57).contains($0) }) else {
+            throw APIError.badRequest("limit 값이 올바르지 않습니다. (limit must be a positive integer)")
+        }
+        guard let value = Int(raw) else { return maxLimit }  // more digits than an Int holds: clamped like any large value
+        guard value >= 1 else {
             throw APIError.badRequest("limit 값이 올바르지 않습니다. (limit must be a positive integer)")
         }
         return min(value, maxLimit)
@@ -34,6 +41,7 @@ struct Page: Sendable {
 
     static func parseCursor(_ raw: String?) throws -> Int64 {
         guard let raw, !raw.isEmpty else { return .max }
+        if raw == Cursor.end { return 0 }
         guard let position = Cursor.decode(raw) else {
             throw APIError.badRequest("next 값이 올바르지 않습니다. (invalid cursor)")
         }

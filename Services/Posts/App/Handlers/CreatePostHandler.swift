@@ -10,34 +10,43 @@ struct CreatePostHandler: Sendable {
         let user = try context.requireUser()
         let body = try await request.decodeJSON(as: PostBody.self, context: context)
         try validate(body, owner: user.userId, rules: deps.rules)
+        guard let productId = body.productId.value, !productId.isEmpty else {
+            throw APIError.badRequest("필수값을 채워주세요: product_id (missing required value 'product_id')")
+        }
         let now = Date()
         let post = PostRecord(
-            postId: ObjectID.generate(now: now), userId: user.userId, productId: body.productId, title: body.title,
-            content: body.content, content1: body.content1, content2: body.content2, content3: body.content3,
-            content4: body.content4, content5: body.content5, price: body.price, files: body.files ?? [],
-            hashTags: Hashtags.extract(from: body.content), createdAt: now, updatedAt: now)
-        try await deps.postgres.transaction(logger: context.logger) { connection in
+            postId: ObjectID.generate(now: now), userId: user.userId, productId: productId, title: body.title.value,
+            content: body.content.value, content1: body.content1.value, content2: body.content2.value,
+            content3: body.content3.value, content4: body.content4.value, content5: body.content5.value,
+            price: body.price.value, files: body.files.value ?? [], hashTags: Hashtags.extract(from: body.content.value),
+            createdAt: now, updatedAt: now)
+        // The answer is read inside the transaction: a committed post is always answered with 200.
+        let created = try await deps.postgres.transaction(logger: context.logger) { connection -> PostJSON? in
             let withdrawn = try await deps.store.ensureUser(user.userId, on: connection, logger: context.logger)
             guard !withdrawn else { throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)") }
             try await deps.store.insert(post, authorWithdrawn: false, on: connection, logger: context.logger)
             try await deps.outbox.append(PostCreated(post: post.snapshot), aggregateId: post.postId,
                                          trace: context.trace, on: connection, logger: context.logger)
+            return try await deps.queries.one(postId: post.postId, on: connection, logger: context.logger)
         }
+        guard let created else { throw PostsDependencies.postGone }
         context.logger.info("post created", metadata: ["post_id": "\(post.postId)"])
-        guard let created = try await deps.queries.one(postId: post.postId, logger: context.logger) else { throw PostsDependencies.postGone }
         return try .json(created)
     }
 }
 
 /// Field limits shared by create and update.
 func validate(_ body: PostBody, owner: String, rules: PostRules) throws {
-    try rules.checkLength(body.title, field: "title", max: PostRules.maxTitle)
-    try rules.checkLength(body.content, field: "content", max: PostRules.maxContent)
+    try rules.checkLength(body.title.value, field: "title", max: PostRules.maxTitle)
+    try rules.checkLength(body.content.value, field: "content", max: PostRules.maxContent)
     for (field, value) in [("content1", body.content1), ("content2", body.content2), ("content3", body.content3),
                            ("content4", body.content4), ("content5", body.content5)] {
-        try rules.checkLength(value, field: field, max: PostRules.maxExtraContent)
+        try rules.checkLength(value.value, field: field, max: PostRules.maxExtraContent)
     }
-    try rules.checkLength(body.productId, field: "product_id", max: PostRules.maxProductId)
-    try rules.checkFiles(body.files, owner: owner)
-    try rules.checkPrice(body.price)
+    if case .null = body.productId {
+        throw APIError.badRequest("product_id 값이 올바르지 않습니다. (product_id cannot be null)")
+    }
+    try rules.checkLength(body.productId.value, field: "product_id", max: PostRules.maxProductId)
+    try rules.checkFiles(body.files.value, owner: owner)
+    try rules.checkPrice(body.price.value)
 }

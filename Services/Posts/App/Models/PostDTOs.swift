@@ -1,22 +1,56 @@
 import Foundation
 
+/// One key of a JSON body, telling "absent" from an explicit `null` (an edit clears a field only when asked).
+enum Field<Value: Decodable & Sendable>: Sendable {
+    case absent
+    case null
+    case value(Value)
+
+    var value: Value? {
+        if case .value(let value) = self { return value }
+        return nil
+    }
+}
+
+extension KeyedDecodingContainer {
+    func field<Value: Decodable & Sendable>(_ key: Key) throws -> Field<Value> {
+        guard contains(key) else { return .absent }
+        if try decodeNil(forKey: key) { return .null }
+        return .value(try decode(Value.self, forKey: key))
+    }
+}
+
 /// `POST /v1/posts` and `PUT /v1/posts/{id}` body (contract §2.3 #11/#14). On update, a key that is absent
-/// leaves that field as it was (UriBoard omits `files` when editing); a present key replaces it.
+/// leaves that field as it was (UriBoard omits `files` when editing), `null` clears it, a value replaces it.
 struct PostBody: Decodable, Sendable {
-    var title: String?
-    var content: String?
-    var content1: String?
-    var content2: String?
-    var content3: String?
-    var content4: String?
-    var content5: String?
-    var productId: String?
-    var files: [String]?
-    var price: Int?
+    var title: Field<String>
+    var content: Field<String>
+    var content1: Field<String>
+    var content2: Field<String>
+    var content3: Field<String>
+    var content4: Field<String>
+    var content5: Field<String>
+    var productId: Field<String>
+    var files: Field<[String]>
+    var price: Field<Int>
 
     enum CodingKeys: String, CodingKey {
         case title, content, content1, content2, content3, content4, content5
         case productId = "product_id", files, price
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.field(.title)
+        content = try container.field(.content)
+        content1 = try container.field(.content1)
+        content2 = try container.field(.content2)
+        content3 = try container.field(.content3)
+        content4 = try container.field(.content4)
+        content5 = try container.field(.content5)
+        productId = try container.field(.productId)
+        files = try container.field(.files)
+        price = try container.field(.price)
     }
 }
 

@@ -28,14 +28,21 @@ struct PostQueries: Sendable {
     }
 
     func one(postId: String, logger: Logger) async throws -> PostJSON? {
-        let page: PostgresQuery = """
-            SELECT post_id, seq AS position FROM posts.posts WHERE post_id = \(postId) AND NOT author_withdrawn
-            """
-        return try await runWithPositions(Self.assembled(page), logger: logger).first?.post
+        try await decode(try await client.query(Self.assembled(Self.onePage(postId)), logger: logger)).first?.post
+    }
+
+    /// The same, inside the caller's transaction (create and update answer with what they committed).
+    func one(postId: String, on connection: PostgresConnection, logger: Logger) async throws -> PostJSON? {
+        try await decode(try await connection.query(Self.assembled(Self.onePage(postId)), logger: logger)).first?.post
+    }
+
+    static func onePage(_ postId: String) -> PostgresQuery {
+        "SELECT post_id, seq AS position FROM posts.posts WHERE post_id = \(postId) AND NOT author_withdrawn"
     }
 
     func list(_ list: List, page: Page, logger: Logger) async throws -> Result {
-        let rows = try await runWithPositions(Self.assembled(Self.pageQuery(list, page: page)), logger: logger)
+        guard !page.isPastEnd else { return Result(posts: [], nextCursor: Cursor.end) }
+        let rows = try await decode(try await client.query(Self.assembled(Self.pageQuery(list, page: page)), logger: logger))
         let shown = rows.prefix(page.limit)
         return Result(posts: shown.map(\.post), nextCursor: page.nextCursor(fetched: rows.count, lastPosition: shown.last?.position))
     }
@@ -97,8 +104,7 @@ struct PostQueries: Sendable {
         return query
     }
 
-    private func runWithPositions(_ query: PostgresQuery, logger: Logger) async throws -> [(post: PostJSON, position: Int64)] {
-        let rows = try await client.query(query, logger: logger)
+    private func decode(_ rows: PostgresRowSequence) async throws -> [(post: PostJSON, position: Int64)] {
         var result: [(post: PostJSON, position: Int64)] = []
         let decoder = APIJSON.decoder()
         for try await row in rows.decode(

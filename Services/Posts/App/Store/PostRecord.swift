@@ -19,18 +19,32 @@ struct PostRecord: Sendable {
     var createdAt: Date
     var updatedAt: Date
 
-    /// Applies an update body: present keys replace, absent keys keep the current value.
+    /// Applies an update body: absent keys keep the current value, `null` clears, a value replaces.
+    /// (`product_id` cannot be cleared: the handler rejects `null` for it.)
     mutating func apply(_ body: PostBody) {
-        if let value = body.title { title = value }
-        if let value = body.content { content = value; hashTags = Hashtags.extract(from: value) }
-        if let value = body.content1 { content1 = value }
-        if let value = body.content2 { content2 = value }
-        if let value = body.content3 { content3 = value }
-        if let value = body.content4 { content4 = value }
-        if let value = body.content5 { content5 = value }
-        if let value = body.productId { productId = value }
-        if let value = body.files { files = value }
-        if let value = body.price { price = value }
+        Self.update(&title, body.title)
+        Self.update(&content, body.content)
+        if case .absent = body.content {} else { hashTags = Hashtags.extract(from: content) }
+        Self.update(&content1, body.content1)
+        Self.update(&content2, body.content2)
+        Self.update(&content3, body.content3)
+        Self.update(&content4, body.content4)
+        Self.update(&content5, body.content5)
+        Self.update(&productId, body.productId)
+        Self.update(&price, body.price)
+        switch body.files {
+        case .absent: break
+        case .null: files = []
+        case .value(let value): files = value
+        }
+    }
+
+    private static func update<Value>(_ current: inout Value?, _ field: Field<Value>) {
+        switch field {
+        case .absent: break
+        case .null: current = nil
+        case .value(let value): current = value
+        }
     }
 
     var snapshot: PostSnapshot {

@@ -18,12 +18,14 @@ struct PostStore: Sendable {
     }
 
     /// Makes sure the read model has a row for a user who acts before their registration event arrived.
-    /// Returns whether the user is withdrawn.
+    /// Returns whether the user is withdrawn. The row stays share-locked until the caller commits, so a
+    /// `user-withdrawn` being applied meanwhile waits for this transaction, and then sees (and hides) what it
+    /// wrote: a post can never slip in after its author's withdrawal.
     func ensureUser(_ userId: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         try await connection.query(
             "INSERT INTO posts.users (user_id) VALUES (\(userId)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
         let rows = try await connection.query(
-            "SELECT withdrawn_at IS NOT NULL FROM posts.users WHERE user_id = \(userId)", logger: logger)
+            "SELECT withdrawn_at IS NOT NULL FROM posts.users WHERE user_id = \(userId) FOR SHARE", logger: logger)
         for try await withdrawn in rows.decode(Bool.self) { return withdrawn }
         return false
     }
