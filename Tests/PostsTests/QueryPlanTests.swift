@@ -9,8 +9,9 @@ import Testing
 @testable import PostsService
 
 /// Every list query is served by an index (contract §10.4, issue 3). Inside a transaction that is rolled back,
-/// the tables get 20 000 posts (with hashtags, likes and follows), statistics are refreshed, and each
-/// list's page query is `EXPLAIN`ed with real bound values, exactly as the service sends it.
+/// the tables get 20 000 posts (with hashtags, likes and follows), statistics are refreshed, and each list's
+/// page statement — the SQL the service prepares — is `EXPLAIN`ed as a **generic** plan (what PostgreSQL
+/// caches for a prepared statement), so the index must be chosen without knowing the values.
 @Suite("Query plans")
 struct QueryPlanTests {
     struct Rollback: Error {}
@@ -20,15 +21,17 @@ struct QueryPlanTests {
             let postgres = api.platform.postgres
             let logger = TestEnvironment.logger
             let page = Page(before: .max, limit: 10)
-            let cases: [(String, PostQueries.List, String)] = [
-                ("all", .all(productId: nil), "posts_all_idx"),
-                ("all by product", .all(productId: "plan_p3"), "posts_product_idx"),
-                ("by user", .byUser(userId: "plan_u7", productId: nil), "posts_user_idx"),
-                ("by user and product", .byUser(userId: "plan_u7", productId: "plan_p7"), "posts_user_product_idx"),
-                ("hashtag", .byHashtag(tag: "plan_t5", productId: nil), "post_hashtags_tag_idx"),
-                ("hashtag and product", .byHashtag(tag: "plan_t5", productId: "plan_p5"), "post_hashtags_tag_product_idx"),
-                ("likes/me", .liked(userId: "plan_u7", kind: .like, productId: nil), "likes_mine_idx"),
-                ("following", .following(userId: "plan_u1", productId: nil), "posts_user_idx"),
+            let cases: [(String, PostQueries.List, String, String)] = [
+                ("all", .all(productId: nil), "posts_all_idx", ""),
+                ("all by product", .all(productId: "plan_p3"), "posts_product_idx", ", 'plan_p3'"),
+                ("by user", .byUser(userId: "plan_u7", productId: nil), "posts_user_idx", ", 'plan_u7'"),
+                ("by user and product", .byUser(userId: "plan_u7", productId: "plan_p7"), "posts_user_product_idx", ", 'plan_u7', 'plan_p7'"),
+                ("hashtag", .byHashtag(tag: "plan_t5", productId: nil), "post_hashtags_tag_idx", ", 'plan_t5'"),
+                ("hashtag and product", .byHashtag(tag: "plan_t5", productId: "plan_p5"), "post_hashtags_tag_product_idx", ", 'plan_t5', 'plan_p5'"),
+                ("likes/me", .liked(userId: "plan_u7", kind: .like, productId: nil), "likes_mine_idx", ", 'plan_u7', 1"),
+                ("likes-2/me by product", .liked(userId: "plan_u7", kind: .like2, productId: "plan_p7"), "likes_mine_idx", ", 'plan_u7', 2, 'plan_p7'"),
+                ("following", .following(userId: "plan_u1", productId: nil), "posts_user_idx", ", 'plan_u1'"),
+                ("following by product", .following(userId: "plan_u1", productId: "plan_p3"), "posts_user_product_idx", ", 'plan_u1', 'plan_p3'"),
             ]
             let plans = PlanBox()
             do {
@@ -56,17 +59,20 @@ struct QueryPlanTests {
                     try await connection.query("ANALYZE posts.post_hashtags", logger: logger)
                     try await connection.query("ANALYZE posts.likes", logger: logger)
                     try await connection.query("ANALYZE posts.follows", logger: logger)
-                    for (name, list, _) in cases {
-                        var query = PostQueries.pageQuery(list, page: page)
-                        query.sql = "EXPLAIN " + query.sql
+                    try await connection.query("SET LOCAL plan_cache_mode = force_generic_plan", logger: logger)
+                    for (name, list, _, arguments) in cases {
+                        let (variant, _) = PostQueries.route(list, page: page)
+                        try await connection.query(PostgresQuery(unsafeSQL: "PREPARE plan_check AS \(variant.sql)"), logger: logger)
+                        let explain = PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE plan_check(9223372036854775807, 11\(arguments))")
                         var lines: [String] = []
-                        for try await line in try await connection.query(query, logger: logger).decode(String.self) { lines.append(line) }
+                        for try await line in try await connection.query(explain, logger: logger).decode(String.self) { lines.append(line) }
+                        try await connection.query("DEALLOCATE plan_check", logger: logger)
                         plans.set(name, lines.joined(separator: "\n"))
                     }
                     throw Rollback()
                 }
             } catch is Rollback {}
-            for (name, _, index) in cases {
+            for (name, _, index, _) in cases {
                 let plan = try #require(plans.get(name))
                 #expect(plan.contains(index), "\(name) should use \(index):\n\(plan)")
                 #expect(!plan.contains("Seq Scan on posts"), "\(name):\n\(plan)")

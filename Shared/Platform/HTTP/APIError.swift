@@ -30,7 +30,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
         )
     }
 
-    static func jsonString(_ text: String) -> String {
+    /// `text` as a JSON string literal, quotes included.
+    public static func jsonString(_ text: String) -> String {
         let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
         return String(decoding: data, as: UTF8.self)
     }

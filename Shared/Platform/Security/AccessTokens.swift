@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 import JWTKit
 
 /// Claims of an access token (ES256 JWT, signed by auth, verified locally by every service).
@@ -72,8 +73,9 @@ public struct AccessTokenVerifier: Sendable {
 
     let keys: JWTKeyCollection
     public let publicKeys: [ES256PublicKey]
+    let cache: VerifiedTokenCache
 
-    public init(publicKeyPEM: String) async throws {
+    public init(publicKeyPEM: String, cacheCapacity: Int = 10_000) async throws {
         let publicKeys = try AccessTokenKeys.publicKeys(pem: publicKeyPEM)
         let keys = JWTKeyCollection()
         for key in publicKeys {
@@ -81,16 +83,27 @@ public struct AccessTokenVerifier: Sendable {
         }
         self.keys = keys
         self.publicKeys = publicKeys
+        self.cache = VerifiedTokenCache(capacity: cacheCapacity)
     }
 
+    /// A client sends the same token on every request for its whole lifetime, and an ES256 verification
+    /// (on jwt-kit's key-collection actor, so one at a time per process) costs more than a feed query. So
+    /// genuine tokens are remembered, keyed by their exact text: the outcome of a signature check depends only
+    /// on those bytes and the (fixed) keys; expiry is still decided on every use.
     public func verify(_ token: String, now: Date = Date()) async -> Result {
-        guard token.utf8.count <= 4096,
-              let claims = try? await keys.verify(token, as: AccessTokenClaims.self),
-              claims.iss.value == AccessTokenClaims.issuer,
-              !claims.sub.value.isEmpty
-        else { return .invalid }
-        let user = AuthenticatedUser(userId: claims.sub.value, sessionId: claims.sid, expiresAt: claims.exp.value)
-        return now < claims.exp.value ? .valid(user) : .expired(user)
+        guard token.utf8.count <= 4096 else { return .invalid }
+        let user: AuthenticatedUser
+        if let cached = cache.user(for: token) {
+            user = cached
+        } else {
+            guard let claims = try? await keys.verify(token, as: AccessTokenClaims.self),
+                  claims.iss.value == AccessTokenClaims.issuer,
+                  !claims.sub.value.isEmpty
+            else { return .invalid }
+            user = AuthenticatedUser(userId: claims.sub.value, sessionId: claims.sid, expiresAt: claims.exp.value)
+            cache.remember(token, user: user, now: now)
+        }
+        return now < user.expiresAt ? .valid(user) : .expired(user)
     }
 }
 
@@ -114,5 +127,31 @@ public struct AccessTokenSigner: Sendable {
 
     public func sign(_ claims: AccessTokenClaims) async throws -> String {
         try await keys.sign(claims, kid: JWKIdentifier(string: keyID))
+    }
+}
+
+/// Genuine tokens seen recently (see `AccessTokenVerifier.verify`). Bounded: when full, expired entries are
+/// dropped, and if that frees nothing the cache starts over (a cache miss only costs a verification).
+final class VerifiedTokenCache: Sendable {
+    private let entries = Mutex<[String: AuthenticatedUser]>([:])
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func user(for token: String) -> AuthenticatedUser? {
+        entries.withLock { $0[token] }
+    }
+
+    func remember(_ token: String, user: AuthenticatedUser, now: Date) {
+        guard capacity > 0 else { return }
+        entries.withLock { entries in
+            if entries.count >= capacity {
+                entries = entries.filter { $0.value.expiresAt > now }
+                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            }
+            entries[token] = user
+        }
     }
 }

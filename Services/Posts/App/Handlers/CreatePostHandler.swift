@@ -21,7 +21,7 @@ struct CreatePostHandler: Sendable {
             price: body.price.value, files: body.files.value ?? [], hashTags: Hashtags.extract(from: body.content.value),
             createdAt: now, updatedAt: now)
         // The answer is read inside the transaction: a committed post is always answered with 200.
-        let created = try await deps.postgres.transaction(logger: context.logger) { connection -> PostJSON? in
+        let created = try await deps.postgres.transaction(logger: context.logger) { connection -> PostJSONText? in
             let withdrawn = try await deps.store.ensureUser(user.userId, on: connection, logger: context.logger)
             guard !withdrawn else { throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)") }
             try await deps.store.insert(post, authorWithdrawn: false, on: connection, logger: context.logger)
@@ -31,7 +31,7 @@ struct CreatePostHandler: Sendable {
         }
         guard let created else { throw PostsDependencies.postGone }
         context.logger.info("post created", metadata: ["post_id": "\(post.postId)"])
-        return try .json(created)
+        return .post(created)
     }
 }
 

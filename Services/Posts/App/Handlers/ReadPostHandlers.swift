@@ -11,7 +11,7 @@ struct ReadPostHandlers: Sendable {
     func one(_ request: Request, context: APIRequestContext) async throws -> Response {
         let postId = try context.parameters.require("post_id")
         guard let post = try await deps.queries.one(postId: postId, logger: context.logger) else { throw PostsDependencies.postGone }
-        return try .json(post)
+        return .post(post)
     }
 
     /// `GET /v1/posts?next&limit&product_id`.
@@ -58,6 +58,6 @@ struct ReadPostHandlers: Sendable {
     }
 
     private func reply(_ result: PostQueries.Result) throws -> Response {
-        try .json(PostListJSON(data: result.posts, nextCursor: result.nextCursor))
+        .postList(result.posts, nextCursor: result.nextCursor)
     }
 }

@@ -12,7 +12,7 @@ struct UpdatePostHandler: Sendable {
         let postId = try context.parameters.require("post_id")
         let body = try await request.decodeJSON(as: PostBody.self, context: context)
         try validate(body, owner: user.userId, rules: deps.rules)
-        let updated = try await deps.postgres.transaction(logger: context.logger) { connection -> PostJSON? in
+        let updated = try await deps.postgres.transaction(logger: context.logger) { connection -> PostJSONText? in
             guard var (post, seq) = try await deps.store.lock(postId: postId, on: connection, logger: context.logger) else {
                 throw PostsDependencies.postGone
             }
@@ -25,6 +25,6 @@ struct UpdatePostHandler: Sendable {
             return try await deps.queries.one(postId: postId, on: connection, logger: context.logger)
         }
         guard let updated else { throw PostsDependencies.postGone }
-        return try .json(updated)
+        return .post(updated)
     }
 }

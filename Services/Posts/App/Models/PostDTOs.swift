@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import SNSPlatform
 
 /// One key of a JSON body, telling "absent" from an explicit `null` (an edit clears a field only when asked).
 enum Field<Value: Decodable & Sendable>: Sendable {
@@ -85,37 +87,31 @@ struct CommentJSON: Codable, Sendable {
     enum CodingKeys: String, CodingKey { case commentId = "comment_id", content, createdAt, creator }
 }
 
-/// §3.1 Post. Optional fields are omitted when unset (synthesized `encodeIfPresent`).
-struct PostJSON: Encodable, Sendable {
-    var postId: String
-    var productId: String?
-    var title: String?
-    var content: String?
-    var content1: String?
-    var content2: String?
-    var content3: String?
-    var content4: String?
-    var content5: String?
-    var price: Int?
-    var createdAt: Date
-    var creator: CreatorJSON
-    var files: [String]
-    var likes: [String]
-    var likes2: [String]
-    var buyers: [String]
-    var hashTags: [String]
-    var comments: [CommentJSON]
-
-    enum CodingKeys: String, CodingKey {
-        case postId = "post_id", productId = "product_id", title, content, content1, content2, content3, content4, content5
-        case price, createdAt, creator, files, likes, likes2, buyers, hashTags, comments
-    }
+/// A §3.1 post as JSON text, built by PostgreSQL (`PostQueries.assembly`).
+struct PostJSONText: Sendable {
+    let text: String
 }
 
-/// §3.5 PostList: `{data, next_cursor}`.
-struct PostListJSON: Encodable, Sendable {
-    var data: [PostJSON]
-    var nextCursor: String
+extension Response {
+    /// One post.
+    static func post(_ post: PostJSONText) -> Response {
+        json(text: post.text)
+    }
 
-    enum CodingKeys: String, CodingKey { case data, nextCursor = "next_cursor" }
+    /// §3.5 PostList: `{data, next_cursor}`.
+    static func postList(_ posts: [PostJSONText], nextCursor: String) -> Response {
+        var text = #"{"data":["#
+        text.reserveCapacity(posts.reduce(64) { $0 + $1.text.utf8.count + 1 })
+        for (index, post) in posts.enumerated() {
+            if index > 0 { text += "," }
+            text += post.text
+        }
+        text += #"],"next_cursor":"# + APIError.jsonString(nextCursor) + "}"
+        return json(text: text)
+    }
+
+    private static func json(text: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
 }
