@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "auth", targets: ["AuthServer"]),
         .executable(name: "media", targets: ["MediaServer"]),
         .executable(name: "posts", targets: ["PostsServer"]),
+        .executable(name: "social", targets: ["SocialServer"]),
         .executable(name: "sns-dev-broker", targets: ["DevBroker"]),
     ],
     dependencies: [
@@ -29,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // librdkafka from Debian's librdkafka-dev, found through pkg-config.
@@ -119,6 +121,24 @@ let package = Package(
             path: "Services/Posts/Main",
             swiftSettings: swiftSettings
         ),
+        // Social graph service: follows, profiles (read model + the public profile edit), user search, rankings.
+        .target(
+            name: "SocialService",
+            dependencies: [
+                "SNSPlatform",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Services/Social/App",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "SocialServer",
+            dependencies: ["SocialService"],
+            path: "Services/Social/Main",
+            swiftSettings: swiftSettings
+        ),
         // Development Kafka-protocol broker: librdkafka's in-memory mock cluster as a process.
         .executableTarget(
             name: "DevBroker",
@@ -179,6 +199,16 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/PostsTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SocialTests",
+            dependencies: [
+                "SocialService", "SNSTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/SocialTests",
             swiftSettings: swiftSettings
         ),
         // Client journeys through the running stack's gateway (started by ./sns test).

@@ -9,6 +9,10 @@ import SNSPlatform
 import SNSTestSupport
 import Testing
 
+/// The media path-signing key the in-process auth service checks profile images with (tests issue paths
+/// with it, as the media service would).
+let authTestMediaSigningKey = "auth-tests-media-signing-key-0123456789abcdef"
+
 /// Runs an in-process auth service (real PostgreSQL, real broker) and hands a client to `body`.
 func withAuthService(
     accessTokenTTL: Duration = .seconds(600), refreshTokenTTL: Duration = .seconds(3600),
@@ -16,7 +20,7 @@ func withAuthService(
 ) async throws {
     let configuration = AuthConfiguration(
         platform: try TestEnvironment.platformConfiguration(serviceName: "auth"),
-        jwtPrivateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM(),
+        jwtPrivateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM(), mediaSigningKey: authTestMediaSigningKey,
         accessTokenTTL: accessTokenTTL, refreshTokenTTL: refreshTokenTTL, bcryptCost: 4, passwordMinLength: 8)
     let app = try await buildApplication(configuration: configuration, logger: TestEnvironment.logger)
     let apiKey = try TestEnvironment.apiKey()
@@ -56,6 +60,11 @@ struct AuthClient: Sendable {
         try await send(.post, "/v1/users/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
     }
 
+    /// `PUT /internal/v1/profile`, as the social service calls it: the user's own token and `SesacKey`.
+    func updateProfile(_ json: String, token: String?, apiKey: String?? = .none) async throws -> Reply {
+        try await send(.put, "/internal/v1/profile", json: json, headers: token.map { ["Authorization": $0] } ?? [:], apiKey: apiKey)
+    }
+
     /// Joins and logs in a fresh user; returns (user_id, accessToken, refreshToken, email, nick).
     func freshUser() async throws -> (userId: String, access: String, refresh: String, email: String, nick: String) {
         let name = TestEnvironment.unique("u")
@@ -85,4 +94,9 @@ func sessionId(of token: String) throws -> String? {
     while base64.count % 4 != 0 { base64 += "=" }
     guard let data = Data(base64Encoded: base64) else { return nil }
     return try JSONObject(Array(data)).string("sid")
+}
+
+/// A profile-image path as the media service would issue it to `owner` (same signing key as the service under test).
+func issuedImagePath(to owner: String, kind: MediaPath.Kind = .profiles, fileExtension: String = "jpg") throws -> String {
+    try MediaPathSigner(secret: authTestMediaSigningKey).issue(kind: kind, fileExtension: fileExtension, owner: owner).string
 }

@@ -1,4 +1,5 @@
 @testable import MediaService
+import SNSPlatform
 import Testing
 
 @Suite("Range, If-None-Match and multipart header parsing")

@@ -174,6 +174,13 @@ struct MediaClient: Sendable {
         try await send(.post, "/v1/posts/files", token: token, headers: ["Content-Type": contentType], body: Multipart.body(parts), apiKey: apiKey)
     }
 
+    /// `POST /internal/v1/profile-images` with the image as the whole body, as the social service sends it.
+    func uploadProfileImage(_ bytes: [UInt8], token: String?, apiKey: String?? = .none,
+                            contentType: String = "application/octet-stream") async throws -> Reply {
+        try await send(.post, "/internal/v1/profile-images", token: token, headers: ["Content-Type": contentType],
+                       body: ByteBuffer(bytes: bytes), apiKey: apiKey)
+    }
+
     /// `GET /v1/<path>`.
     func download(_ path: String, token: String?, headers: [String: String] = [:]) async throws -> Reply {
         try await send(.get, "/v1/" + path, token: token, headers: headers)

@@ -8,6 +8,7 @@ import SNSPlatform
 public enum TestEnvironment {
     public struct Missing: Error, CustomStringConvertible {
         public let variable: String
+        public init(variable: String) { self.variable = variable }
         public var description: String {
             "\(variable) is not set: run the suite with `./sns test`, which provisions PostgreSQL, the broker and the gateway"
         }
@@ -22,6 +23,9 @@ public enum TestEnvironment {
     public static func kafkaBrokers() throws -> String { try value("SNS_TEST_KAFKA_BROKERS") }
     public static func gatewayURL() throws -> String { try value("SNS_TEST_GATEWAY_URL") }
     public static func apiKey() throws -> String { try value("SNS_TEST_API_KEY") }
+    /// The running auth and media processes, for services that call them directly (not through the gateway).
+    public static func authURL() throws -> String { try value("SNS_TEST_AUTH_URL") }
+    public static func mediaURL() throws -> String { try value("SNS_TEST_MEDIA_URL") }
     /// Where the built executables are (`.build/debug`), for tests that run the real processes.
     public static func binaryDirectory() throws -> String { try value("SNS_TEST_BIN_DIR") }
 

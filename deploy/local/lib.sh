@@ -16,7 +16,7 @@ DB_NAME="sns"; DB_USER="sns"; DB_PASSWORD="sns"
 DATABASE_URL="postgres://$DB_USER:$DB_PASSWORD@127.0.0.1:$PG_PORT/$DB_NAME"
 
 # service name → port offset; one line per service (later services add themselves here).
-SERVICES=("auth:1" "posts:2" "media:3")
+SERVICES=("auth:1" "posts:2" "media:3" "social:4")
 
 log() { printf '[sns %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -126,10 +126,11 @@ service_env() {
     SNS_API_KEY="$API_KEY" SNS_JWT_PUBLIC_KEY_FILE="$STATE/keys/jwt-public.pem" \
     SNS_LOG_LEVEL="${SNS_LOG_LEVEL:-info}"
   case "$name" in
-    auth) echo SNS_JWT_PRIVATE_KEY_FILE="$STATE/keys/jwt-private.pem" \
+    auth) echo SNS_JWT_PRIVATE_KEY_FILE="$STATE/keys/jwt-private.pem" SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" \
                SNS_ACCESS_TOKEN_TTL="${SNS_ACCESS_TOKEN_TTL:-600}" SNS_REFRESH_TOKEN_TTL="${SNS_REFRESH_TOKEN_TTL:-1209600}" \
                SNS_BCRYPT_COST="${SNS_BCRYPT_COST:-10}" ;;
     posts) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" ;;
+    social) echo SNS_AUTH_URL="http://127.0.0.1:$(service_port auth)" SNS_MEDIA_URL="http://127.0.0.1:$(service_port media)" ;;
     media) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" SNS_MEDIA_ROOT="$STATE/media" \
                 SNS_MEDIA_GC_GRACE="${SNS_MEDIA_GC_GRACE:-86400}" SNS_MEDIA_GC_INTERVAL="${SNS_MEDIA_GC_INTERVAL:-600}" ;;
   esac
@@ -286,6 +287,8 @@ run_tests() {
   export SNS_TEST_JWT_PRIVATE_KEY_FILE="$STATE/keys/jwt-private.pem"
   export SNS_TEST_JWT_PUBLIC_KEY_FILE="$STATE/keys/jwt-public.pem"
   export SNS_TEST_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key"
+  export SNS_TEST_AUTH_URL="http://127.0.0.1:$(service_port auth)"
+  export SNS_TEST_MEDIA_URL="http://127.0.0.1:$(service_port media)"
   export SNS_TEST_STATE_DIR="$STATE"
   export SNS_TEST_BIN_DIR="$BIN"
   log "running swift test"

@@ -3,8 +3,10 @@ import Hummingbird
 import Logging
 import SNSPlatform
 
-/// Builds the auth service: accounts, credentials, refresh-token sessions, JWKS (contract §2.1, §10.3).
+/// Builds the auth service: accounts, credentials, refresh-token sessions, JWKS (contract §2.1, §10.3), and the
+/// profile's write model (nick, phone, birthday, image), edited through the internal `PUT /internal/v1/profile`.
 public func buildApplication(configuration: AuthConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+    let mediaPaths = try MediaPathSigner(secret: configuration.mediaSigningKey)
     let platform = try await ServicePlatform(
         configuration: configuration.platform, schema: "auth", migrations: AuthMigrations.all, logger: logger)
     let signer = try await AccessTokenSigner(privateKeyPEM: configuration.jwtPrivateKeyPEM)
@@ -14,8 +16,9 @@ public func buildApplication(configuration: AuthConfiguration, logger: Logger) a
     let hasher = PasswordHasher(cost: configuration.bcryptCost)
     let store = AccountStore(client: platform.postgres)
     let deps = AuthDependencies(
-        configuration: configuration, store: store, rules: AccountRules(passwordMinLength: configuration.passwordMinLength),
-        hasher: hasher, signer: signer, verifier: platform.verifier, outbox: platform.outbox,
+        configuration: configuration, store: store, profiles: ProfileStore(client: platform.postgres),
+        rules: AccountRules(passwordMinLength: configuration.passwordMinLength),
+        hasher: hasher, signer: signer, verifier: platform.verifier, mediaPaths: mediaPaths, outbox: platform.outbox,
         postgres: platform.postgres, dummyPasswordHash: try await hasher.dummyHash())
 
     let router = platform.makeRouter()
@@ -30,6 +33,8 @@ public func buildApplication(configuration: AuthConfiguration, logger: Logger) a
     })
     authenticated.get("/v1/users/withdraw", use: WithdrawHandler(deps: deps).handle)
     authenticated.post("/v1/users/logout", use: LogoutHandler(deps: deps).handle)
+    // Internal: called by the social service for the public profile edit; the gateway answers 444 for /internal/.
+    authenticated.put("/internal/v1/profile", use: ProfileUpdateHandler(deps: deps).handle)
 
     return platform.makeApplication(router: router)
 }

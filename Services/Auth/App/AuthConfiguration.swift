@@ -5,6 +5,7 @@ import SNSPlatform
 /// | variable | meaning | default |
 /// |---|---|---|
 /// | `SNS_JWT_PRIVATE_KEY` / `_FILE` | ES256 private key (PEM, P-256) that signs access tokens | required |
+/// | `SNS_MEDIA_SIGNING_KEY` / `_FILE` | the media service's path-signing key (≥ 32 characters): a profile edit accepts only a profile image the media service issued to the user | required |
 /// | `SNS_ACCESS_TOKEN_TTL` | access-token lifetime, seconds | 600 |
 /// | `SNS_REFRESH_TOKEN_TTL` | refresh-token lifetime, seconds | 1209600 (14 days) |
 /// | `SNS_BCRYPT_COST` | bcrypt work factor | 10 |
@@ -12,6 +13,7 @@ import SNSPlatform
 public struct AuthConfiguration: Sendable {
     public var platform: PlatformConfiguration
     public var jwtPrivateKeyPEM: String
+    public var mediaSigningKey: String
     public var accessTokenTTL: Duration
     public var refreshTokenTTL: Duration
     public var bcryptCost: Int
@@ -20,10 +22,12 @@ public struct AuthConfiguration: Sendable {
     public static let serviceName = "auth"
     public static let defaultPort = 8101
 
-    public init(platform: PlatformConfiguration, jwtPrivateKeyPEM: String, accessTokenTTL: Duration = .seconds(600),
-                refreshTokenTTL: Duration = .seconds(1_209_600), bcryptCost: Int = 10, passwordMinLength: Int = 8) {
+    public init(platform: PlatformConfiguration, jwtPrivateKeyPEM: String, mediaSigningKey: String,
+                accessTokenTTL: Duration = .seconds(600), refreshTokenTTL: Duration = .seconds(1_209_600), bcryptCost: Int = 10,
+                passwordMinLength: Int = 8) {
         self.platform = platform
         self.jwtPrivateKeyPEM = jwtPrivateKeyPEM
+        self.mediaSigningKey = mediaSigningKey
         self.accessTokenTTL = accessTokenTTL
         self.refreshTokenTTL = refreshTokenTTL
         self.bcryptCost = bcryptCost
@@ -33,6 +37,8 @@ public struct AuthConfiguration: Sendable {
     public init(environment env: Environment = Environment()) throws {
         self.platform = try PlatformConfiguration(serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
         self.jwtPrivateKeyPEM = try env.secret("SNS_JWT_PRIVATE_KEY")
+        self.mediaSigningKey = try env.secret("SNS_MEDIA_SIGNING_KEY")
+        _ = try MediaPathSigner(secret: mediaSigningKey)  // ≥ 32 characters, or exit 78 naming the variable
         self.accessTokenTTL = .seconds(try env.int("SNS_ACCESS_TOKEN_TTL", default: 600, range: 1...86_400))
         self.refreshTokenTTL = .seconds(try env.int("SNS_REFRESH_TOKEN_TTL", default: 1_209_600, range: 1...31_536_000))
         self.bcryptCost = try env.int("SNS_BCRYPT_COST", default: 10, range: 4...16)

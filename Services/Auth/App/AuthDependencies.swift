@@ -6,10 +6,13 @@ import SNSPlatform
 struct AuthDependencies: Sendable {
     let configuration: AuthConfiguration
     let store: AccountStore
+    let profiles: ProfileStore
     let rules: AccountRules
     let hasher: PasswordHasher
     let signer: AccessTokenSigner
     let verifier: AccessTokenVerifier
+    /// Checks that a profile image is a path the media service issued to the user (`SNS_MEDIA_SIGNING_KEY`).
+    let mediaPaths: MediaPathSigner
     let outbox: Outbox
     let postgres: PostgresClient
     /// Computed once at start-up; compared against when the email is unknown (constant-time-ish login).

@@ -31,5 +31,11 @@ enum AuthMigrations {
             );
             CREATE INDEX refresh_tokens_user_active_idx ON auth.refresh_tokens (user_id) WHERE revoked_at IS NULL;
             """),
+        Migration(version: 101, name: "accounts_updated_at", sql: """
+            -- When the profile (nick, phone, birthday, image) last changed; NULL until the first edit. It is the
+            -- `updated_at` of `user-updated`, and each edit's value is later than the previous one's (and than
+            -- `created_at`), so read models that keep the newest profile never go back.
+            ALTER TABLE auth.accounts ADD COLUMN updated_at timestamptz;
+            """),
     ]
 }

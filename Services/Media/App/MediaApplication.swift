@@ -3,8 +3,9 @@ import Hummingbird
 import Logging
 import SNSPlatform
 
-/// Builds the media service: streamed image uploads, authenticated downloads, and garbage collection of files
-/// no post references any more (contract §1.3, §8, §10.7; decision 0005).
+/// Builds the media service: streamed image uploads (post images, and profile images for the social service's
+/// profile edit), authenticated downloads, and garbage collection of files no post or profile references any
+/// more (contract §1.3, §8, §10.7; decision 0005).
 public func buildApplication(configuration: MediaConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let signer = try MediaPathSigner(secret: configuration.signingKey)
     let root = MediaRoot(path: configuration.root)
@@ -20,12 +21,14 @@ public func buildApplication(configuration: MediaConfiguration, logger: Logger) 
     let store = MediaStore(root: root, signer: signer, catalog: catalog, postgres: platform.postgres, outbox: platform.outbox)
     let deps = MediaDependencies(
         configuration: configuration, receiver: MultipartReceiver(root: root, limits: configuration.uploadLimits),
-        store: store, catalog: catalog, root: root)
+        rawReceiver: RawFileReceiver(root: root, maxFileBytes: configuration.maxFileBytes), store: store, catalog: catalog, root: root)
 
     let router = platform.makeRouter()
     let authenticated = router.group().add(middleware: AuthenticationMiddleware(verifier: platform.verifier))
     authenticated.post("/v1/posts/files", use: UploadHandler(deps: deps).handle)
     authenticated.get("/v1/uploads/**", use: DownloadHandler(deps: deps).handle)
+    // Internal: called by the social service for the public profile edit; the gateway answers 444 for /internal/.
+    authenticated.post("/internal/v1/profile-images", use: ProfileImageHandler(deps: deps).handle)
 
     // Replicas share one consumer group per schema: a test's private schema gets its own group, so it never takes
     // partitions (and events) away from the real service's group.

@@ -17,9 +17,9 @@ public struct StoredFile: Sendable, Equatable {
 /// `media-stored` event per file. If that transaction fails, the moved files are removed again, so a file is
 /// either stored and recorded or gone.
 ///
-/// Reusable by any upload endpoint: posts store `kind: .posts`; the profile endpoint (later) stores
-/// `kind: .profiles`, either with `store` or, to record the file in the same transaction as its own writes,
-/// with `place` + `record` + `remove`.
+/// Reusable by any upload endpoint: post uploads store `kind: .posts`, the internal profile-image upload
+/// `kind: .profiles` (both with `store`); `place` + `record` + `remove` let an endpoint record files in the
+/// same transaction as its own writes.
 public struct MediaStore: Sendable {
     public let root: MediaRoot
     public let signer: MediaPathSigner

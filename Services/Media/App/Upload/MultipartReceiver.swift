@@ -12,8 +12,8 @@ import SNSPlatform
 /// reading and throws a 400 `APIError`; the rest of the body is never read (the HTTP server then discards it
 /// to keep the connection usable). On any failure every temp file it created is removed.
 ///
-/// Reusable for any upload endpoint: posts use `fileField: "files"`, the profile endpoint will use `"profile"`
-/// with `maxFiles: 1` and read `nick` & co. from `ReceivedForm.fields`.
+/// Reusable for any upload endpoint: posts use `fileField: "files"`. (The profile image arrives without
+/// multipart framing, already taken out of the client's form by the social service: `RawFileReceiver`.)
 public struct MultipartReceiver: Sendable {
     public let root: MediaRoot
     public let limits: UploadLimits

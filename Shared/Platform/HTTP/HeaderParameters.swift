@@ -1,11 +1,11 @@
 /// A header value of the form `token; key=value; key="quoted; value"` (`Content-Type`, `Content-Disposition`),
 /// parsed leniently: keys are lower-cased, quoted values may hold `;` and backslash escapes.
-struct HeaderParameters: Sendable, Equatable {
+public struct HeaderParameters: Sendable, Equatable {
     /// The part before the first `;`, lower-cased and trimmed (`multipart/form-data`, `form-data`).
-    var value: String
-    var parameters: [String: String]
+    public var value: String
+    public var parameters: [String: String]
 
-    init(_ raw: String) {
+    public init(_ raw: String) {
         var pieces: [String] = []
         var current = ""
         var quoted = false
@@ -61,7 +61,7 @@ struct HeaderParameters: Sendable, Equatable {
 
     /// The boundary of a `multipart/form-data` content type, if it is one with a usable boundary
     /// (1–70 characters, RFC 2046, no CR/LF or quotes).
-    static func multipartBoundary(contentType: String?) -> String? {
+    public static func multipartBoundary(contentType: String?) -> String? {
         guard let contentType else { return nil }
         let header = HeaderParameters(contentType)
         guard header.value == "multipart/form-data", let boundary = header.parameters["boundary"] else { return nil }
@@ -73,7 +73,7 @@ struct HeaderParameters: Sendable, Equatable {
 
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs (header whitespace).
-    func trimmingWhitespace() -> String {
+    public func trimmingWhitespace() -> String {
         var text = String(self)[...]
         while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
         while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }

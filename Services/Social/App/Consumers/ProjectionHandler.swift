@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SNSPlatform
+
+/// Projects `sns.users` and `sns.posts` into this service's tables, inside the idempotent consumer's
+/// transaction. Every effect converges whatever the order or repetition of events (see `SocialMigrations`),
+/// so counts and rankings come out the same after a replay from the beginning.
+struct ProjectionHandler: EventHandler {
+    let schema: SQLIdentifier
+
+    static let topics = [Topic.users, Topic.posts]
+
+    func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
+        let s = schema
+        switch event.eventType {
+        case .userRegistered:
+            let user = try event.payload(as: UserRegistered.self)
+            try await connection.query("""
+                INSERT INTO \(table: s, "users") (user_id, email, nick, phone_num, birth_day, profile_image, profile_at)
+                VALUES (\(user.userId), \(user.email), \(user.nick), \(user.phoneNum), \(user.birthDay), \(user.profileImage), \(user.registeredAt))
+                ON CONFLICT (user_id) DO UPDATE SET
+                    email = EXCLUDED.email,
+                    nick = CASE WHEN \(table: s, "users").profile_at IS NULL OR \(table: s, "users").profile_at <= EXCLUDED.profile_at
+                                THEN EXCLUDED.nick ELSE \(table: s, "users").nick END,
+                    phone_num = CASE WHEN \(table: s, "users").profile_at IS NULL OR \(table: s, "users").profile_at <= EXCLUDED.profile_at
+                                     THEN EXCLUDED.phone_num ELSE \(table: s, "users").phone_num END,
+                    birth_day = CASE WHEN \(table: s, "users").profile_at IS NULL OR \(table: s, "users").profile_at <= EXCLUDED.profile_at
+                                     THEN EXCLUDED.birth_day ELSE \(table: s, "users").birth_day END,
+                    profile_image = CASE WHEN \(table: s, "users").profile_at IS NULL OR \(table: s, "users").profile_at <= EXCLUDED.profile_at
+                                         THEN EXCLUDED.profile_image ELSE \(table: s, "users").profile_image END,
+                    profile_at = greatest(\(table: s, "users").profile_at, EXCLUDED.profile_at)
+                """, logger: logger)
+        case .userUpdated:
+            let user = try event.payload(as: UserUpdated.self)
+            try await ProfileWriter(schema: s).apply(
+                userId: user.userId, nick: user.nick, phoneNum: user.phoneNum, birthDay: user.birthDay,
+                profileImage: user.profileImage, at: user.updatedAt, on: connection, logger: logger)
+        case .userWithdrawn:
+            let user = try event.payload(as: UserWithdrawn.self)
+            try await connection.query("""
+                INSERT INTO \(table: s, "users") (user_id, withdrawn_at) VALUES (\(user.userId), \(user.withdrawnAt))
+                ON CONFLICT (user_id) DO UPDATE SET withdrawn_at = coalesce(\(table: s, "users").withdrawn_at, EXCLUDED.withdrawn_at)
+                """, logger: logger)
+            try await connection.query(
+                "DELETE FROM \(table: s, "follows") WHERE follower_id = \(user.userId) OR followee_id = \(user.userId)", logger: logger)
+        case .postCreated:
+            try await upsertPost(try event.payload(as: PostCreated.self).post, connection: connection, logger: logger)
+        case .postUpdated:
+            try await upsertPost(try event.payload(as: PostUpdated.self).post, connection: connection, logger: logger)
+        case .postDeleted:
+            let post = try event.payload(as: PostDeleted.self)
+            try await connection.query("""
+                INSERT INTO \(table: s, "posts") (post_id, user_id, product_id, created_at, updated_at, deleted_at)
+                VALUES (\(post.postId), \(post.userId), \(post.productId), \(post.deletedAt), \(post.deletedAt), \(post.deletedAt))
+                ON CONFLICT (post_id) DO UPDATE SET deleted_at = coalesce(\(table: s, "posts").deleted_at, EXCLUDED.deleted_at)
+                """, logger: logger)
+        case .commentCreated:
+            let comment = try event.payload(as: CommentCreated.self)
+            try await connection.query("""
+                INSERT INTO \(table: s, "comments") (comment_id, post_id, user_id, post_user_id, product_id, created_at)
+                VALUES (\(comment.commentId), \(comment.postId), \(comment.userId), \(comment.postUserId), \(comment.productId), \(comment.createdAt))
+                ON CONFLICT (comment_id) DO UPDATE SET post_user_id = EXCLUDED.post_user_id, product_id = EXCLUDED.product_id,
+                                                       created_at = EXCLUDED.created_at
+                """, logger: logger)
+        case .commentDeleted:
+            let comment = try event.payload(as: CommentDeleted.self)
+            try await connection.query("""
+                INSERT INTO \(table: s, "comments") (comment_id, post_id, user_id, product_id, deleted_at)
+                VALUES (\(comment.commentId), \(comment.postId), \(comment.userId), \(comment.productId), \(comment.deletedAt))
+                ON CONFLICT (comment_id) DO UPDATE SET deleted_at = coalesce(\(table: s, "comments").deleted_at, EXCLUDED.deleted_at)
+                """, logger: logger)
+        case .postLiked:
+            try await applyLike(try event.payload(as: PostLiked.self).like, active: true, connection: connection, logger: logger)
+        case .postUnliked:
+            try await applyLike(try event.payload(as: PostUnliked.self).like, active: false, connection: connection, logger: logger)
+        default:
+            return
+        }
+    }
+
+    /// Creation or newer update wins; a deletion (tombstone) stays whatever arrives after it.
+    private func upsertPost(_ post: PostSnapshot, connection: PostgresConnection, logger: Logger) async throws {
+        let s = schema
+        try await connection.query("""
+            INSERT INTO \(table: s, "posts") (post_id, user_id, product_id, hash_tags, created_at, updated_at)
+            VALUES (\(post.postId), \(post.userId), \(post.productId), \(post.hashTags), \(post.createdAt), \(post.updatedAt))
+            ON CONFLICT (post_id) DO UPDATE SET
+                product_id = EXCLUDED.product_id, hash_tags = EXCLUDED.hash_tags, created_at = EXCLUDED.created_at,
+                updated_at = EXCLUDED.updated_at
+            WHERE \(table: s, "posts").deleted_at IS NOT NULL OR \(table: s, "posts").updated_at <= EXCLUDED.updated_at
+            """, logger: logger)
+    }
+
+    /// The like's state after its latest event.
+    private func applyLike(_ like: LikeChange, active: Bool, connection: PostgresConnection, logger: Logger) async throws {
+        let s = schema
+        try await connection.query("""
+            INSERT INTO \(table: s, "likes") (post_id, user_id, kind, post_user_id, product_id, active, at)
+            VALUES (\(like.postId), \(like.userId), \(like.kind.rawValue), \(like.postUserId), \(like.productId), \(active), \(like.at))
+            ON CONFLICT (post_id, user_id, kind) DO UPDATE SET active = EXCLUDED.active, at = EXCLUDED.at
+            WHERE \(table: s, "likes").at <= EXCLUDED.at
+            """, logger: logger)
+    }
+}

@@ -1,0 +1,43 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import SNSPlatform
+
+/// Builds the social graph service: follows, profiles (reads, and edits carried out through auth and media),
+/// user search and rankings, with projections of user and post events (contract §2.2, §2.5; decision 0006).
+public func buildApplication(configuration: SocialConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+    let schema = try SQLIdentifier(configuration.schema)
+    let platform = try await ServicePlatform(
+        configuration: configuration.platform, schema: schema.name, migrations: SocialMigrations.all(schema: schema), logger: logger)
+    let store = SocialStore(client: platform.postgres, schema: schema)
+    let client = InternalClient(authURL: configuration.authURL, mediaURL: configuration.mediaURL,
+                                apiKey: configuration.platform.apiKey, timeout: configuration.internalTimeout)
+    let deps = SocialDependencies(
+        store: store, outbox: platform.outbox, postgres: platform.postgres, schema: schema,
+        profiles: ProfileService(store: store, client: client, postgres: platform.postgres, schema: schema,
+                                 maxImageBytes: configuration.maxProfileImageBytes),
+        rankings: RankingQueries(client: platform.postgres, schema: schema))
+
+    let router = platform.makeRouter()
+    let api = router.group("v1").add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
+        try await store.isActive(userId: user.userId, logger: logger)
+    })
+    let follows = FollowHandlers(deps: deps)
+    let profiles = ProfileHandlers(deps: deps)
+    let lookups = SearchAndRankingHandlers(deps: deps)
+    api.post("follow/:user_id", use: follows.follow)
+    api.delete("follow/:user_id", use: follows.unfollow)
+    api.get("users/me/profile", use: profiles.me)
+    api.put("users/me/profile", use: profiles.update)
+    api.post("users/me/nick/random", use: profiles.randomNick)
+    api.get("users/search", use: lookups.search)
+    api.get("users/:user_id/profile", use: profiles.other)
+    api.get("rankings/posts", use: lookups.posts)
+    api.get("rankings/users", use: lookups.users)
+    api.get("rankings/hashtags", use: lookups.hashtags)
+
+    // Replicas share one consumer group per schema (tests with private schemas get their own).
+    let group = schema.name == "social" ? "social-projections" : "social-projections-\(schema.name)"
+    let projections = try platform.makeConsumer(name: group, topics: ProjectionHandler.topics, handler: ProjectionHandler(schema: schema))
+    return platform.makeApplication(router: router, consumers: [projections])
+}

@@ -1,0 +1,47 @@
+import Foundation
+import SNSPlatform
+
+/// The social graph service's configuration: the shared platform settings plus
+///
+/// | variable | meaning | default |
+/// |---|---|---|
+/// | `SNS_AUTH_URL` | base URL of the auth service (profile writes, `PUT /internal/v1/profile`) | `http://127.0.0.1:8101` |
+/// | `SNS_MEDIA_URL` | base URL of the media service (profile images, `POST /internal/v1/profile-images`) | `http://127.0.0.1:8103` |
+/// | `SNS_INTERNAL_TIMEOUT_MS` | deadline of each internal call | 10000 |
+public struct SocialConfiguration: Sendable {
+    public var platform: PlatformConfiguration
+    public var authURL: String
+    public var mediaURL: String
+    public var internalTimeout: Duration
+    /// The database schema (tests use private ones; the consumer group follows it).
+    public var schema: String
+    /// Largest profile image accepted before it is forwarded to media (which applies its own limit too).
+    public var maxProfileImageBytes: Int = 5 * 1024 * 1024
+
+    public static let serviceName = "social"
+    public static let defaultPort = 8104
+
+    public init(platform: PlatformConfiguration, authURL: String, mediaURL: String,
+                internalTimeout: Duration = .seconds(10), schema: String = "social") {
+        self.platform = platform
+        self.authURL = authURL
+        self.mediaURL = mediaURL
+        self.internalTimeout = internalTimeout
+        self.schema = schema
+    }
+
+    public init(environment env: Environment = Environment()) throws {
+        self.platform = try PlatformConfiguration(serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
+        self.authURL = try Self.url(env.string("SNS_AUTH_URL", default: "http://127.0.0.1:8101"), variable: "SNS_AUTH_URL")
+        self.mediaURL = try Self.url(env.string("SNS_MEDIA_URL", default: "http://127.0.0.1:8103"), variable: "SNS_MEDIA_URL")
+        self.internalTimeout = .milliseconds(try env.int("SNS_INTERNAL_TIMEOUT_MS", default: 10_000, range: 100...120_000))
+        self.schema = "social"
+    }
+
+    static func url(_ raw: String, variable: String) throws -> String {
+        guard let url = URL(string: raw), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw ConfigurationError(variable: variable, reason: "must be an http(s) URL, got '\(raw)'")
+        }
+        return raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+    }
+}

@@ -1,0 +1,12 @@
+import PostgresNIO
+import SNSPlatform
+
+/// What the social handlers share.
+struct SocialDependencies: Sendable {
+    let store: SocialStore
+    let outbox: Outbox
+    let postgres: PostgresClient
+    let schema: SQLIdentifier
+    let profiles: ProfileService
+    let rankings: RankingQueries
+}

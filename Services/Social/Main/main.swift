@@ -1,0 +1,18 @@
+import SocialService
+import Foundation
+import Logging
+import SNSPlatform
+
+// The social graph service executable: read configuration (exit 78 naming a bad variable), run until SIGTERM.
+do {
+    let configuration = try SocialConfiguration()
+    Observability.bootstrapLogging(level: configuration.platform.logLevel)
+    let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.social"))
+    try await app.runService()
+} catch let error as ConfigurationError {
+    FileHandle.standardError.write(Data("social: \(error)\n".utf8))
+    exit(78)  // EX_CONFIG
+} catch {
+    FileHandle.standardError.write(Data("social: stopped by an error: \(String(reflecting: error))\n".utf8))
+    exit(1)
+}

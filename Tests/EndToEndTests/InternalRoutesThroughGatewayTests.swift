@@ -1,0 +1,111 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SNSKafka
+import SNSPlatform
+import SNSTestSupport
+import Testing
+
+/// The internal endpoints of the profile edit against the running stack: the real media and auth processes
+/// serve them to a caller inside (as the social service calls them, with the user's token and `SesacKey`),
+/// and the nginx gateway never lets them through from outside, whatever the spelling of the path.
+@Suite("Internal profile routes: served inside, 444 through the gateway")
+struct InternalRoutesThroughGatewayTests {
+    /// A tiny valid PNG (1×1).
+    static let png: [UInt8] = [
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53,
+        0xDE, 0x00, 0x00, 0x00, 0x0C, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x60, 0x68, 0xF8, 0x0F,
+        0x00, 0x02, 0x03, 0x01, 0x80, 0x24, 0x61, 0xF5, 0x97, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E,
+        0x44, 0xAE, 0x42, 0x60, 0x82,
+    ]
+
+    @Test func profileEditCallsWorkInsideAndAreUnknownThroughTheGateway() async throws {
+        let gateway = try GatewayClient()
+        let services = try ServiceAddresses()
+        let name = TestEnvironment.unique("int")
+        let email = "\(name)@example.com"
+        #expect(try await gateway.send("POST", "/v1/users/join", json: #"{"email":"\#(email)","password":"password123","nick":"\#(name)"}"#).status == 200)
+        let login = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
+        let userId = try #require(try login.json.string("user_id"))
+        let token = try #require(try login.json.string("accessToken"))
+        let auth = ["Authorization": token]
+
+        // From outside, through the gateway: unknown routes, and nothing happens.
+        let outsideImage = try await gateway.send("POST", "/internal/v1/profile-images", body: Data(Self.png), contentType: "image/png", headers: auth)
+        #expect(outsideImage.status == 444)
+        #expect(try outsideImage.json.keys == ["message"])
+        let outsideEdit = try await gateway.send("PUT", "/internal/v1/profile", json: #"{"nick":"\#(name)x"}"#, headers: auth)
+        #expect(outsideEdit.status == 444)
+        for path in ["/internal", "/internal/", "/internal/v1/profile", "//internal/v1/profile", "/%69nternal/v1/profile",
+                     "/v1/%2e%2e/internal/v1/profile", "/v1/posts/..%2F..%2Finternal/v1/profile", "/internal/v1/../v1/profile"] {
+            let reply = try await gateway.send("PUT", path, json: #"{"nick":"\#(name)y"}"#, headers: auth)
+            #expect(reply.status == 444, "\(path) → \(reply.status) \(reply.text)")
+        }
+        let unchanged = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
+        #expect(try unchanged.json.string("nick") == name)
+
+        // Inside (as the social service calls them): media stores the image, auth accepts the path media issued.
+        let stored = try await services.send("POST", "\(services.media)/internal/v1/profile-images", body: Data(Self.png),
+                                             contentType: "application/octet-stream", token: token, apiKey: gateway.apiKey)
+        #expect(stored.status == 200, "\(stored.text)")
+        let path = try #require(try stored.json.string("path"))
+        #expect(path.hasPrefix("uploads/profiles/") && path.hasSuffix(".png"))
+        let newNick = name + "n"
+        let edited = try await services.send("PUT", "\(services.auth)/internal/v1/profile",
+                                             body: Data(#"{"nick":"\#(newNick)","profileImage":"\#(path)"}"#.utf8),
+                                             contentType: "application/json", token: token, apiKey: gateway.apiKey)
+        #expect(edited.status == 200, "\(edited.text)")
+        #expect(try edited.json.keys == ["user_id", "email", "nick", "profileImage", "updatedAt"])
+
+        // The client sees it: login answers the new nick and image, and the image downloads through the gateway.
+        let after = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
+        #expect(try after.json.string("nick") == newNick)
+        #expect(try after.json.string("profileImage") == path)
+        let image = try await gateway.send("GET", "/v1/" + path, headers: auth)
+        #expect(image.status == 200)
+        #expect(image.body == Self.png)
+
+        // And the change left auth through its outbox: user-registered, then user-updated with the new values.
+        let key = Array(userId.utf8)
+        let messages = try await TestPlatform.collect(topic: Topic.users) { seen in
+            seen.filter { $0.key == key }.count >= 2
+        }.filter { $0.key == key }
+        #expect(messages.map { $0.headers.first { $0.key == EventHeader.eventType }?.stringValue } == ["user-registered", "user-updated"])
+        let updated = try EventCoding.decoder().decode(EventEnvelope<UserUpdated>.self, from: Data(try #require(messages.last?.value)))
+        #expect(updated.payload.nick == newNick)
+        #expect(updated.payload.profileImage == path)
+    }
+}
+
+/// Calls the stack's auth and media processes directly (`SNS_TEST_AUTH_URL`, `SNS_TEST_MEDIA_URL`), the way the
+/// social service does: the user's token and `SesacKey`, no gateway in between.
+struct ServiceAddresses {
+    let auth: String
+    let media: String
+
+    struct Reply {
+        let status: Int
+        let body: [UInt8]
+        var json: JSONObject { get throws { try JSONObject(body) } }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    init() throws {
+        auth = try TestEnvironment.authURL()
+        media = try TestEnvironment.mediaURL()
+    }
+
+    func send(_ method: String, _ url: String, body: Data?, contentType: String, token: String, apiKey: String) async throws -> Reply {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        request.timeoutInterval = 30
+        request.setValue(apiKey, forHTTPHeaderField: "SesacKey")
+        request.setValue(token, forHTTPHeaderField: "Authorization")
+        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return Reply(status: (response as! HTTPURLResponse).statusCode, body: Array(data))
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import PostgresNIO
+import SNSKafka
+import SNSPlatform
+import SNSTestSupport
+import Testing
+
+@testable import SocialService
+
+/// Runs an in-process social service on a private schema (so its own consumer group projects every event of
+/// the real broker from the beginning into it) and hands a client to `body`. Profile edits call the test
+/// stack's real auth and media processes.
+func withSocialService(schema: String = TestEnvironment.unique("social_"), _ body: @Sendable (SocialClient) async throws -> Void) async throws {
+    try await TestPlatform.with { platform in
+        let configuration = SocialConfiguration(
+            platform: try TestEnvironment.platformConfiguration(serviceName: "social"),
+            authURL: try TestEnvironment.authURL(), mediaURL: try TestEnvironment.mediaURL(), schema: schema)
+        let app = try await buildApplication(configuration: configuration, logger: TestEnvironment.logger)
+        let apiKey = try TestEnvironment.apiKey()
+        let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
+        try await app.test(.router) { client in
+            try await body(SocialClient(client: client, apiKey: apiKey, signer: signer, platform: platform,
+                                        schema: try SQLIdentifier(schema)))
+        }
+    }
+}
+
+struct TestUser: Sendable {
+    let userId: String
+    let nick: String
+    let token: String
+}
+
+struct SocialClient: Sendable {
+    let client: any TestClientProtocol
+    let apiKey: String
+    let signer: AccessTokenSigner
+    let platform: TestPlatform
+    let schema: SQLIdentifier
+
+    struct Reply: Sendable {
+        let status: Int
+        let body: [UInt8]
+        var json: JSONObject { get throws { try JSONObject(body) } }
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var data: [[String: Any]] { (try? json["data"] as? [[String: Any]]) ?? [] }
+    }
+
+    func send(_ method: HTTPRequest.Method, _ path: String, as user: TestUser?, body: ByteBuffer? = nil,
+              contentType: String? = nil, apiKey: String?? = .none) async throws -> Reply {
+        var headers = HTTPFields()
+        let key: String? = switch apiKey { case .none: self.apiKey; case .some(let value): value }
+        if let key { headers[HTTPField.Name("SesacKey")!] = key }
+        if let user { headers[.authorization] = user.token }
+        if let contentType { headers[.contentType] = contentType }
+        let response = try await client.execute(uri: path, method: method, headers: headers, body: body)
+        return Reply(status: Int(response.status.code), body: Array(buffer: response.body))
+    }
+
+    /// A user known only through a published `user-registered` (no account in auth); waits for the projection.
+    func user(nick: String? = nil) async throws -> TestUser {
+        let userId = ObjectID.generate()
+        let nick = nick ?? TestEnvironment.unique("n")
+        try await waitProcessed(try await publish(UserRegistered(
+            userId: userId, email: "\(nick)@example.com", nick: nick, phoneNum: nil, birthDay: nil, profileImage: nil,
+            registeredAt: Date()), key: userId))
+        let now = Date()
+        let token = try await signer.sign(AccessTokenClaims(userId: userId, sessionId: nil, issuedAt: now, expiresAt: now.addingTimeInterval(600)))
+        return TestUser(userId: userId, nick: nick, token: token)
+    }
+
+    /// A real account: joined and logged in through the gateway (auth process), projected here.
+    func account() async throws -> TestUser {
+        let gateway = try GatewayClient()
+        let nick = TestEnvironment.unique("a")
+        let joined = try await gateway.send("POST", "/v1/users/join", json: #"{"email":"\#(nick)@example.com","password":"password123","nick":"\#(nick)"}"#)
+        #expect(joined.status == 200, "\(joined.text)")
+        let login = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(nick)@example.com","password":"password123"}"#)
+        let json = try login.json
+        let user = TestUser(userId: json.string("user_id") ?? "", nick: nick, token: json.string("accessToken") ?? "")
+        try await eventually("\(nick) projected") { try await count("SELECT count(*)::int FROM \(table: schema, "users") WHERE user_id = \(user.userId)") == 1 }
+        return user
+    }
+
+    @discardableResult
+    func publish<P: EventPayload>(_ payload: P, key: String) async throws -> UUID {
+        let envelope = EventEnvelope(type: P.eventType.rawValue, schemaVersion: P.schemaVersion, aggregateId: key,
+                                     producer: "social-tests", requestId: nil, payload: payload)
+        _ = try await platform.producer.send(KafkaOutgoingMessage(
+            topic: P.eventType.topic, key: Array(key.utf8), value: Array(try EventCoding.encoder().encode(envelope))))
+        return envelope.eventId
+    }
+
+    func waitProcessed(_ eventId: UUID) async throws {
+        try await eventually("event \(eventId) processed") {
+            try await count("SELECT count(*)::int FROM \(table: schema, "processed_events") WHERE event_id = \(eventId)") >= 1
+        }
+    }
+
+    func count(_ query: PostgresQuery) async throws -> Int {
+        for try await value in try await platform.postgres.query(query, logger: TestEnvironment.logger).decode(Int.self) { return value }
+        return 0
+    }
+}
+
+/// Waits until `condition` holds (events travel through the real broker); fails only after a hang guard.
+func eventually(_ what: String, guard seconds: Double = 60, _ condition: @Sendable () async throws -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(25))
+    }
+    Issue.record("gave up waiting for: \(what)")
+    throw CancellationError()
+}
