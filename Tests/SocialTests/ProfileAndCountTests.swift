@@ -44,11 +44,11 @@ struct ProfileAndCountTests {
             let gone = ObjectID.generate()
             let now = Date()
             let c1 = ObjectID.generate(), c2 = ObjectID.generate()
-            var last = UUID()
+            var published: [UUID] = []
             // The deletion of `gone` and of comment c2 arrive before their creations; everything is sent twice.
             for _ in 0..<2 {
                 try await api.publish(PostDeleted(postId: gone, userId: author.userId, productId: "uriBoard", files: [], deletedAt: now), key: gone)
-                try await api.publish(PostCreated(post: snapshot(gone, author.userId)), key: gone)
+                published.append(try await api.publish(PostCreated(post: snapshot(gone, author.userId)), key: gone))
                 try await api.publish(PostCreated(post: snapshot(kept, author.userId)), key: kept)
                 try await api.publish(CommentCreated(commentId: c1, postId: kept, userId: fan.userId, postUserId: author.userId, productId: "uriBoard", createdAt: now), key: kept)
                 try await api.publish(CommentDeleted(commentId: c2, postId: kept, userId: fan.userId, productId: "uriBoard", deletedAt: now), key: kept)
@@ -58,9 +58,10 @@ struct ProfileAndCountTests {
                 let unliked = LikeChange(postId: kept, userId: fan.userId, postUserId: author.userId, productId: "uriBoard", kind: .like2, at: now)
                 try await api.publish(PostLiked(like: liked), key: kept)
                 try await api.publish(PostUnliked(like: LikeChange(postId: kept, userId: fan.userId, postUserId: author.userId, productId: "uriBoard", kind: .like2, at: now.addingTimeInterval(1))), key: kept)
-                last = try await api.publish(PostLiked(like: unliked), key: kept)
+                published.append(try await api.publish(PostLiked(like: unliked), key: kept))
             }
-            try await api.waitProcessed(last)
+            // Each post's events are ordered on its partition; the last of each was waited for.
+            for eventId in published { try await api.waitProcessed(eventId) }
             let authorProfile = try await api.send(.get, "/v1/users/\(author.userId)/profile", as: fan).json
             #expect(authorProfile["posts"] as? [String] == [kept])
             #expect(authorProfile["postCount"] as? Int == 1)
@@ -83,26 +84,30 @@ struct ProfileAndCountTests {
             let fan = try await api.user()
             try await api.publish(UserRegistered(userId: author, email: "\(author)@example.com", nick: "author\(author.prefix(6))",
                                                  phoneNum: nil, birthDay: nil, profileImage: nil, registeredAt: Date()), key: author)
-            var last = UUID()
+            var published: [UUID] = []
             for index in 0..<6 {
                 let postId = ObjectID.generate()
-                try await api.publish(PostCreated(post: snapshot(postId, author, product: product, tags: ["tag\(index % 2)"])), key: postId)
+                published.append(try await api.publish(PostCreated(post: snapshot(postId, author, product: product, tags: ["tag\(index % 2)"])), key: postId))
                 for _ in 0...index {
-                    try await api.publish(CommentCreated(commentId: ObjectID.generate(), postId: postId, userId: fan.userId, postUserId: author,
-                                                         productId: product, createdAt: Date()), key: postId)
+                    published.append(try await api.publish(CommentCreated(commentId: ObjectID.generate(), postId: postId, userId: fan.userId,
+                                                                          postUserId: author, productId: product, createdAt: Date()), key: postId))
                 }
-                last = try await api.publish(PostLiked(like: LikeChange(postId: postId, userId: fan.userId, postUserId: author,
-                                                                        productId: product, kind: .like, at: Date())), key: postId)
+                published.append(try await api.publish(PostLiked(like: LikeChange(postId: postId, userId: fan.userId, postUserId: author,
+                                                                                  productId: product, kind: .like, at: Date())), key: postId))
             }
-            try await api.waitProcessed(last)
+            // Different posts travel on different partitions: wait for every event, not just the last one sent.
+            for eventId in published { try await api.waitProcessed(eventId) }
             state.first = try await snapshotOf(api, product: product, asOf: asOf, author: author)
         }
         try await withSocialService { api in
             // Fresh schema, fresh group: everything comes from the topics' beginning.
-            try await eventually("rebuilt") {
-                try await snapshotOf(api, product: product, asOf: asOf, author: author) == state.first
+            let deadline = Date().addingTimeInterval(90)
+            var rebuilt = try await snapshotOf(api, product: product, asOf: asOf, author: author)
+            while rebuilt != state.first && Date() < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+                rebuilt = try await snapshotOf(api, product: product, asOf: asOf, author: author)
             }
-            #expect(try await snapshotOf(api, product: product, asOf: asOf, author: author) == state.first)
+            #expect(rebuilt == state.first)
             #expect(state.first?.posts.count == 6)
         }
     }

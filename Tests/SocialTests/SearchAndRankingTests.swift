@@ -36,7 +36,7 @@ struct SearchAndRankingTests {
             do {
                 try await api.platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
                     try await connection.query("""
-                        INSERT INTO \(table: s, "users") (user_id, nick) SELECT 'u' || g, '유저' || md5(g::text) FROM generate_series(1, 20000) g
+                        INSERT INTO \(table: s, "users") (user_id, nick) SELECT 'u' || g, '유저' || md5(g::text) FROM generate_series(1, 200000) g
                         """, logger: TestEnvironment.logger)
                     try await connection.query("ANALYZE \(table: s, "users")", logger: TestEnvironment.logger)
                     let rows = try await connection.query("""
@@ -60,19 +60,20 @@ struct SearchAndRankingTests {
             let product = TestEnvironment.unique("rank")
             let now = Date()
             let hot = ObjectID.generate(), cold = ObjectID.generate(), old = ObjectID.generate()
+            var published: [UUID] = []
             for (postId, tag) in [(hot, "Hot"), (cold, "cold"), (old, "old")] {
-                try await api.publish(PostCreated(post: PostSnapshot(postId: postId, userId: author.userId, productId: product, title: nil, price: nil,
+                published.append(try await api.publish(PostCreated(post: PostSnapshot(postId: postId, userId: author.userId, productId: product, title: nil, price: nil,
                                                                       files: [], hashTags: [tag], createdAt: now.addingTimeInterval(-7200),
-                                                                      updatedAt: now.addingTimeInterval(-7200))), key: postId)
+                                                                      updatedAt: now.addingTimeInterval(-7200))), key: postId))
             }
             // hot: 2 comments now; cold: 2 comments 5 hours ago (decayed); old: liked 2 days ago (outside 24h).
             for (postId, at) in [(hot, now), (hot, now), (cold, now.addingTimeInterval(-18_000)), (cold, now.addingTimeInterval(-18_000))] {
-                try await api.publish(CommentCreated(commentId: ObjectID.generate(), postId: postId, userId: fan.userId, postUserId: author.userId,
-                                                     productId: product, createdAt: at), key: postId)
+                published.append(try await api.publish(CommentCreated(commentId: ObjectID.generate(), postId: postId, userId: fan.userId,
+                                                                      postUserId: author.userId, productId: product, createdAt: at), key: postId))
             }
             let last = try await api.publish(PostLiked(like: LikeChange(postId: old, userId: fan.userId, postUserId: author.userId,
                                                                         productId: product, kind: .like, at: now.addingTimeInterval(-172_800))), key: old)
-            try await api.waitProcessed(last)
+            for eventId in published + [last] { try await api.waitProcessed(eventId) }
 
             let posts = try await api.send(.get, "/v1/rankings/posts?product_id=\(product)&window=24h", as: fan)
             #expect(posts.status == 200, "\(posts.text)")
