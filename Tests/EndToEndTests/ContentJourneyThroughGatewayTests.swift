@@ -82,7 +82,7 @@ struct ContentJourneyThroughGatewayTests {
     }
 
     func eventuallyTrue(_ what: String, _ condition: @Sendable () async throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(180)
         while Date() < deadline {
             if try await condition() { return }
             try await Task.sleep(for: .milliseconds(50))

@@ -23,6 +23,7 @@ struct ServiceProcessTests {
             "SNS_API_KEY": try TestEnvironment.apiKey(),
             "SNS_JWT_PUBLIC_KEY_FILE": env["SNS_TEST_JWT_PUBLIC_KEY_FILE"] ?? "",
             "SNS_JWT_PRIVATE_KEY_FILE": env["SNS_TEST_JWT_PRIVATE_KEY_FILE"] ?? "",
+            "SNS_MEDIA_SIGNING_KEY_FILE": env["SNS_TEST_MEDIA_SIGNING_KEY_FILE"] ?? "",
             "SNS_LOG_LEVEL": "warning",
         ]
     }
@@ -38,7 +39,7 @@ struct ServiceProcessTests {
         return (process, errors)
     }
 
-    @Test(arguments: ["SNS_DATABASE_URL", "SNS_API_KEY", "SNS_JWT_PRIVATE_KEY_FILE"])
+    @Test(arguments: ["SNS_DATABASE_URL", "SNS_API_KEY", "SNS_JWT_PRIVATE_KEY_FILE", "SNS_MEDIA_SIGNING_KEY_FILE"])
     func missingConfigurationExits78NamingTheVariable(variable: String) async throws {
         var environment = try validEnvironment(port: 1)
         environment[variable] = nil

@@ -74,7 +74,7 @@ struct SocialJourneyThroughGatewayTests {
     }
 
     func poll(_ what: String, _ condition: @Sendable () async throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(180)
         while Date() < deadline {
             if try await condition() { return }
             try await Task.sleep(for: .milliseconds(50))

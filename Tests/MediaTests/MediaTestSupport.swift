@@ -68,10 +68,12 @@ func withMediaService(
 ) async throws {
     let rootPath = FileManager.default.temporaryDirectory.path + "/" + TestEnvironment.unique("sns-media-test-")
     defer { try? FileManager.default.removeItem(atPath: rootPath) }
-    let configuration = MediaConfiguration(
+    var settings = MediaConfiguration(
         platform: try TestEnvironment.platformConfiguration(serviceName: "media"),
         root: rootPath, signingKey: "test-signing-key-" + UUID().uuidString + UUID().uuidString,
         maxFileBytes: maxFileBytes, maxFiles: maxFiles, schema: TestEnvironment.unique("media_"))
+    settings.consumesEvents = false  // tests apply events to the handler themselves
+    let configuration = settings
     let app = try await buildApplication(configuration: configuration, logger: TestEnvironment.logger)
     let respond = try await responderFunction(app)
     let apiKey = try TestEnvironment.apiKey()

@@ -19,9 +19,11 @@ let testMediaSigningKey = "posts-tests-media-signing-key-0123456789"
 /// events are published to the real broker and reach the service's read model through its consumer.
 func withPostsService(_ body: @Sendable (PostsClient) async throws -> Void) async throws {
     try await TestPlatform.with { platform in
-        let configuration = PostsConfiguration(
+        var configuration = PostsConfiguration(
             platform: try TestEnvironment.platformConfiguration(serviceName: "posts"), mediaSigningKey: testMediaSigningKey)
-        let app = try await buildApplication(configuration: configuration, logger: TestEnvironment.logger)
+        configuration.consumesEvents = false  // the stack's posts process projects the events into the shared schema
+        let settings = configuration
+        let app = try await buildApplication(configuration: settings, logger: TestEnvironment.logger)
         let apiKey = try TestEnvironment.apiKey()
         let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
         try await app.test(.router) { client in
@@ -126,7 +128,7 @@ struct PostsClient: Sendable {
 
 /// Waits until `condition` holds (events travel through the real broker). Not a timing assumption: it
 /// passes as soon as the condition is true and fails only after a generous hang guard.
-func eventually(_ what: String, guard seconds: Double = 60, _ condition: @Sendable () async throws -> Bool) async throws {
+func eventually(_ what: String, guard seconds: Double = 180, _ condition: @Sendable () async throws -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try await condition() { return }

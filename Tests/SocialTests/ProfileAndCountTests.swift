@@ -68,7 +68,7 @@ struct ProfileAndCountTests {
             let fanProfile = try await api.send(.get, "/v1/users/me/profile", as: fan).json
             #expect(fanProfile["commentCount"] as? Int == 1, "c2 was deleted, even though its deletion came first")
             #expect(fanProfile["likeCount"] as? Int == 1)
-            #expect(try await api.count("SELECT count(*)::int FROM \(table: api.schema, "likes") WHERE active AND kind = 'like2'") == 0,
+            #expect(try await api.count("SELECT count(*)::int FROM \(table: api.schema, "likes") WHERE post_id = \(kept) AND active AND kind = 'like2'") == 0,
                     "the later unlike wins over the late like-2")
         }
     }
@@ -77,10 +77,9 @@ struct ProfileAndCountTests {
     /// exactly the same counts and rankings (what the replay tooling relies on).
     @Test func aRebuildFromScratchGivesTheSameCountsAndRankings() async throws {
         let product = TestEnvironment.unique("rebuild")
-        let asOf = Date().addingTimeInterval(5)
         let state = ResultBox()
         let author = ObjectID.generate()
-        try await withSocialService { api in
+        try await withSocialService(schema: TestEnvironment.unique("social_")) { api in
             let fan = try await api.user()
             try await api.publish(UserRegistered(userId: author, email: "\(author)@example.com", nick: "author\(author.prefix(6))",
                                                  phoneNum: nil, birthDay: nil, profileImage: nil, registeredAt: Date()), key: author)
@@ -97,11 +96,14 @@ struct ProfileAndCountTests {
             }
             // Different posts travel on different partitions: wait for every event, not just the last one sent.
             for eventId in published { try await api.waitProcessed(eventId) }
-            state.first = try await snapshotOf(api, product: product, asOf: asOf, author: author)
+            // One fixed instant for both computations, after every event of this test.
+            state.asOf = Date().addingTimeInterval(60)
+            state.first = try await snapshotOf(api, product: product, asOf: state.asOf, author: author)
         }
-        try await withSocialService { api in
+        try await withSocialService(schema: TestEnvironment.unique("social_")) { api in
             // Fresh schema, fresh group: everything comes from the topics' beginning.
             let deadline = Date().addingTimeInterval(90)
+            let asOf = state.asOf
             var rebuilt = try await snapshotOf(api, product: product, asOf: asOf, author: author)
             while rebuilt != state.first && Date() < deadline {
                 try await Task.sleep(for: .milliseconds(100))
@@ -134,4 +136,5 @@ struct RankingSnapshot: Equatable, Sendable {
 final class ResultBox: @unchecked Sendable {
     // Safety: written once by the first service block and read afterwards, sequentially in one test.
     var first: RankingSnapshot?
+    var asOf = Date()
 }

@@ -12,15 +12,19 @@ import Testing
 
 @testable import SocialService
 
-/// Runs an in-process social service on a private schema (so its own consumer group projects every event of
-/// the real broker from the beginning into it) and hands a client to `body`. Profile edits call the test
-/// stack's real auth and media processes.
-func withSocialService(schema: String = TestEnvironment.unique("social_"), _ body: @Sendable (SocialClient) async throws -> Void) async throws {
+/// Runs an in-process social service and hands a client to `body`. By default it shares the schema `social`
+/// with the stack's social process, which projects the events (tests use their own users and products); a
+/// private schema gets its own consumer group, which projects every event of the broker from the beginning
+/// into it (the rebuild test). Profile edits call the test stack's real auth and media processes.
+func withSocialService(schema: String = "social", _ body: @Sendable (SocialClient) async throws -> Void) async throws {
     try await TestPlatform.with { platform in
-        let configuration = SocialConfiguration(
+        var configuration = SocialConfiguration(
             platform: try TestEnvironment.platformConfiguration(serviceName: "social"),
             authURL: try TestEnvironment.authURL(), mediaURL: try TestEnvironment.mediaURL(), schema: schema)
-        let app = try await buildApplication(configuration: configuration, logger: TestEnvironment.logger)
+        // On the shared schema the stack's social process projects the events; a private schema needs its own consumer.
+        configuration.consumesEvents = schema != "social"
+        let settings = configuration
+        let app = try await buildApplication(configuration: settings, logger: TestEnvironment.logger)
         let apiKey = try TestEnvironment.apiKey()
         let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
         try await app.test(.router) { client in
@@ -109,7 +113,7 @@ struct SocialClient: Sendable {
 }
 
 /// Waits until `condition` holds (events travel through the real broker); fails only after a hang guard.
-func eventually(_ what: String, guard seconds: Double = 60, _ condition: @Sendable () async throws -> Bool) async throws {
+func eventually(_ what: String, guard seconds: Double = 180, _ condition: @Sendable () async throws -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try await condition() { return }

@@ -53,7 +53,7 @@ public struct TestPlatform: Sendable {
 
     /// Reads `topic` from the beginning in a fresh group until `done` says stop (or the hang guard fires).
     public func collect(
-        topic: String, guardTimeout: Duration = .seconds(60),
+        topic: String, guardTimeout: Duration = .seconds(180),
         until done: @escaping @Sendable ([KafkaConsumerMessage]) -> Bool
     ) async throws -> [KafkaConsumerMessage] {
         try await Self.collect(topic: topic, guardTimeout: guardTimeout, until: done)
@@ -61,7 +61,7 @@ public struct TestPlatform: Sendable {
 
     /// Reads `topic` of the test broker from the beginning in a fresh group until `done` says stop.
     public static func collect(
-        topic: String, guardTimeout: Duration = .seconds(60),
+        topic: String, guardTimeout: Duration = .seconds(180),
         until done: @escaping @Sendable ([KafkaConsumerMessage]) -> Bool
     ) async throws -> [KafkaConsumerMessage] {
         let consumer = try KafkaConsumer(

@@ -8,9 +8,12 @@ BIN="$ROOT/.build/$BUILD_CONFIGURATION"
 if [ "$PROFILE" = test ]; then
   PG_PORT="${SNS_TEST_PG_PORT:-54330}"; GATEWAY_PORT="${SNS_TEST_GATEWAY_PORT:-18080}"; PORT_BASE=18100
   API_KEY="${SNS_TEST_API_KEY:-sns-test-key}"
+  # Swift Testing runs tests in parallel, each in-process service with its own pool.
+  PG_MAX_CONNECTIONS=1000
 else
   PG_PORT="${SNS_PG_PORT:-54320}"; GATEWAY_PORT="${SNS_GATEWAY_PORT:-8080}"; PORT_BASE="${SNS_PORT_BASE:-8100}"
   API_KEY="${SNS_API_KEY:-sns-dev-key}"
+  PG_MAX_CONNECTIONS=200
 fi
 DB_NAME="sns"; DB_USER="sns"; DB_PASSWORD="sns"
 DATABASE_URL="postgres://$DB_USER:$DB_PASSWORD@127.0.0.1:$PG_PORT/$DB_NAME"
@@ -68,7 +71,7 @@ start_postgres() {
   if ! as_pg "$bin/pg_ctl" -D "$pgdata" status >/dev/null 2>&1; then
     log "starting PostgreSQL on 127.0.0.1:$PG_PORT"
     as_pg "$bin/pg_ctl" -D "$pgdata" -l "$STATE/logs/postgres.log" -w -t 60 \
-      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=$STATE/run -c max_connections=200 -c fsync=off" start >/dev/null
+      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=$STATE/run -c max_connections=$PG_MAX_CONNECTIONS -c fsync=off" start >/dev/null
   fi
   local psql=("$bin/psql" -h "$STATE/run" -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qAt)
   if [ "$(as_pg "${psql[@]}" -d postgres -c "SELECT 1 FROM pg_roles WHERE rolname='$DB_USER'")" != 1 ]; then

@@ -42,5 +42,5 @@ public func buildApplication(configuration: MediaConfiguration, logger: Logger) 
     let collection = MediaGarbageCollectionService(
         collector: collector, interval: configuration.gcInterval, startGate: platform.startGate, logger: platform.logger)
 
-    return platform.makeApplication(router: router, consumers: [references], extraServices: [collection])
+    return platform.makeApplication(router: router, consumers: configuration.consumesEvents ? [references] : [], extraServices: [collection])
 }

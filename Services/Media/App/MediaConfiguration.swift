@@ -24,6 +24,9 @@ public struct MediaConfiguration: Sendable {
     public var gcMaxBatchesPerPass: Int
     /// The PostgreSQL schema (always `media` in deployments; tests use a private one each).
     public var schema: String
+    /// Whether the references consumer runs (always in deployments). Tests on a private schema feed the
+    /// handler directly instead of replaying every topic from the beginning once per test.
+    public var consumesEvents: Bool = true
 
     public static let serviceName = "media"
     public static let defaultPort = 8103

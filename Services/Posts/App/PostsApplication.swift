@@ -38,5 +38,5 @@ public func buildApplication(configuration: PostsConfiguration, logger: Logger) 
 
     let readModels = try platform.makeConsumer(
         name: "posts-read-models", topics: [Topic.users, Topic.follows, Topic.payments], handler: ReadModelHandler())
-    return platform.makeApplication(router: router, consumers: [readModels])
+    return platform.makeApplication(router: router, consumers: configuration.consumesEvents ? [readModels] : [])
 }

@@ -8,6 +8,9 @@ import SNSPlatform
 public struct PostsConfiguration: Sendable {
     public var platform: PlatformConfiguration
     public var mediaSigningKey: String
+    /// Whether the read-model consumer runs (always in deployments). In-process test instances leave it to the
+    /// stack's posts process, so the consumer group is not rebalanced by every test.
+    public var consumesEvents: Bool = true
 
     public static let serviceName = "posts"
     public static let defaultPort = 8102

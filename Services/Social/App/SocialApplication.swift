@@ -39,5 +39,5 @@ public func buildApplication(configuration: SocialConfiguration, logger: Logger)
     // Replicas share one consumer group per schema (tests with private schemas get their own).
     let group = schema.name == "social" ? "social-projections" : "social-projections-\(schema.name)"
     let projections = try platform.makeConsumer(name: group, topics: ProjectionHandler.topics, handler: ProjectionHandler(schema: schema))
-    return platform.makeApplication(router: router, consumers: [projections])
+    return platform.makeApplication(router: router, consumers: configuration.consumesEvents ? [projections] : [])
 }

@@ -15,6 +15,9 @@ public struct SocialConfiguration: Sendable {
     public var internalTimeout: Duration
     /// The database schema (tests use private ones; the consumer group follows it).
     public var schema: String
+    /// Whether the projection consumer runs (always in deployments). In-process test instances on the shared
+    /// schema leave it to the stack's social process, so the consumer group is not rebalanced by every test.
+    public var consumesEvents: Bool = true
     /// Largest profile image accepted before it is forwarded to media (which applies its own limit too).
     public var maxProfileImageBytes: Int = 5 * 1024 * 1024
 
