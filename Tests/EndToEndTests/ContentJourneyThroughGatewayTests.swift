@@ -48,7 +48,7 @@ struct ContentJourneyThroughGatewayTests {
         let postId = try #require(try created.json.string("post_id"))
 
         // The feed shows it, with the creator's nick from the posts service's read model of users.
-        try await eventuallyTrue("creator nick reaches the posts read model") {
+        try await eventually("creator nick reaches the posts read model") {
             let feed = try await gateway.send("GET", "/v1/posts?next=&limit=5&product_id=\(product)", headers: auth)
             let first = (try feed.json["data"] as? [[String: Any]])?.first
             return first?["post_id"] as? String == postId && (first?["creator"] as? [String: Any])?["nick"] as? String == name
@@ -79,14 +79,5 @@ struct ContentJourneyThroughGatewayTests {
             .filter { $0.key == key }
         let types = messages.map { $0.headers.first { $0.key == EventHeader.eventType }?.stringValue }
         #expect(types == ["post-created", "post-liked", "comment-created", "post-deleted"])
-    }
-
-    func eventuallyTrue(_ what: String, _ condition: @Sendable () async throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(180)
-        while Date() < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("gave up waiting for: \(what)")
     }
 }

@@ -28,7 +28,7 @@ struct SocialJourneyThroughGatewayTests {
         let bob = try await signUp(gateway)
 
         // Search finds bob once the social service has projected his registration.
-        try await poll("bob searchable") {
+        try await eventually("bob searchable") {
             let found = try await gateway.send("GET", "/v1/users/search?nick=\(bob.nick)", headers: alice.headers)
             return ((try? found.json["data"] as? [[String: Any]]) ?? []).first?["user_id"] as? String == bob.id
         }
@@ -41,7 +41,7 @@ struct SocialJourneyThroughGatewayTests {
         #expect(try await gateway.send("POST", "/v1/posts/\(postId)/like", json: #"{"like_status":true}"#, headers: alice.headers).status == 200)
         #expect(try await gateway.send("POST", "/v1/posts/\(postId)/comments", json: #"{"content":"반가워요"}"#, headers: alice.headers).status == 200)
 
-        try await poll("profiles and rankings show it") {
+        try await eventually("profiles and rankings show it") {
             let bobs = try await gateway.send("GET", "/v1/users/\(bob.id)/profile", headers: alice.headers).json
             let alices = try await gateway.send("GET", "/v1/users/me/profile", headers: alice.headers).json
             let ranking = try await gateway.send("GET", "/v1/rankings/posts?product_id=\(product)&window=1h", headers: alice.headers)
@@ -49,12 +49,10 @@ struct SocialJourneyThroughGatewayTests {
                 && alices["commentCount"] as? Int == 1 && alices["likeCount"] as? Int == 1
                 && ((try? ranking.json["data"] as? [[String: Any]]) ?? []).first?["post_id"] as? String == postId
         }
-        let feed = try await gateway.send("GET", "/v1/posts/feed/following?product_id=\(product)", headers: alice.headers)
-        try await poll("following feed") {
+        try await eventually("following feed") {
             let page = try await gateway.send("GET", "/v1/posts/feed/following?product_id=\(product)", headers: alice.headers)
             return ((try? page.json["data"] as? [[String: Any]]) ?? []).first?["post_id"] as? String == postId
         }
-        _ = feed
 
         // Bob renames himself (multipart, like the apps); his post's creator follows.
         let renamed = TestEnvironment.unique("renamed")
@@ -64,21 +62,12 @@ struct SocialJourneyThroughGatewayTests {
                                             contentType: "multipart/form-data; boundary=\(boundary)", headers: bob.headers)
         #expect(edited.status == 200, "\(edited.text)")
         #expect(try edited.json.string("nick") == renamed)
-        try await poll("the post's creator shows the new nick") {
+        try await eventually("the post's creator shows the new nick") {
             let post = try await gateway.send("GET", "/v1/posts/\(postId)", headers: alice.headers).json
             return (post["creator"] as? [String: Any])?["nick"] as? String == renamed
         }
         let taken = try await gateway.send("PUT", "/v1/users/me/profile", body: Data(body.replacingOccurrences(of: renamed, with: alice.nick).utf8),
                                            contentType: "multipart/form-data; boundary=\(boundary)", headers: bob.headers)
         #expect(taken.status == 409, "\(taken.text)")
-    }
-
-    func poll(_ what: String, _ condition: @Sendable () async throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(180)
-        while Date() < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("gave up waiting for: \(what)")
     }
 }

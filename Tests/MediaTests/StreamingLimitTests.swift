@@ -118,12 +118,14 @@ struct StreamingLimitTests {
         }
     }
 
-    /// Over real HTTP (a live server on a loopback port): the client that sends 50 MB gets a proper 400 with a
-    /// JSON message, and the connection stays usable for the next request.
-    @Test func aFiftyMegabyteUploadGetsA400OverHTTP() async throws {
+    /// Over real HTTP (a live server on a loopback port): a client that sends an oversized file gets a proper
+    /// 400 with a JSON message, and the connection stays usable for the next request. (12 MB: the 50 MB case is
+    /// proven above without a socket; through one, a debug build under the parallel suite needs minutes to
+    /// push and drain 50 MB, which only made this test slow.)
+    @Test func anOversizedUploadGetsA400OverHTTP() async throws {
         try await withMediaService(setup: .live) { media in
             let user = try await testUser()
-            let big = ImageFixtures.largeJPEG(size: Self.fiftyMegabytes)
+            let big = ImageFixtures.largeJPEG(size: 12 * 1024 * 1024)
             let reply = try await media.client.upload([.file(big)], token: user.token)
             #expect(reply.status == 400)
             #expect(try reply.json.keys == ["message"])

@@ -87,11 +87,7 @@ struct PostsClient: Sendable {
     /// Publishes an event the way another service's outbox relay would.
     @discardableResult
     func publish<P: EventPayload>(_ payload: P, key: String) async throws -> UUID {
-        let envelope = EventEnvelope(type: P.eventType.rawValue, schemaVersion: P.schemaVersion, aggregateId: key,
-                                     producer: "posts-tests", requestId: nil, payload: payload)
-        _ = try await platform.producer.send(KafkaOutgoingMessage(
-            topic: P.eventType.topic, key: Array(key.utf8), value: Array(try EventCoding.encoder().encode(envelope))))
-        return envelope.eventId
+        try await platform.publish(payload, key: key, producerName: "posts-tests")
     }
 
     /// Waits until the posts consumer has applied (or skipped) the event.
@@ -124,16 +120,4 @@ struct PostsClient: Sendable {
         #expect(reply.status == 200, "create: \(reply.text)")
         return try reply.json
     }
-}
-
-/// Waits until `condition` holds (events travel through the real broker). Not a timing assumption: it
-/// passes as soon as the condition is true and fails only after a generous hang guard.
-func eventually(_ what: String, guard seconds: Double = 180, _ condition: @Sendable () async throws -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(25))
-    }
-    Issue.record("gave up waiting for: \(what)")
-    throw CancellationError()
 }

@@ -93,11 +93,7 @@ struct SocialClient: Sendable {
 
     @discardableResult
     func publish<P: EventPayload>(_ payload: P, key: String) async throws -> UUID {
-        let envelope = EventEnvelope(type: P.eventType.rawValue, schemaVersion: P.schemaVersion, aggregateId: key,
-                                     producer: "social-tests", requestId: nil, payload: payload)
-        _ = try await platform.producer.send(KafkaOutgoingMessage(
-            topic: P.eventType.topic, key: Array(key.utf8), value: Array(try EventCoding.encoder().encode(envelope))))
-        return envelope.eventId
+        try await platform.publish(payload, key: key, producerName: "social-tests")
     }
 
     func waitProcessed(_ eventId: UUID) async throws {
@@ -110,15 +106,4 @@ struct SocialClient: Sendable {
         for try await value in try await platform.postgres.query(query, logger: TestEnvironment.logger).decode(Int.self) { return value }
         return 0
     }
-}
-
-/// Waits until `condition` holds (events travel through the real broker); fails only after a hang guard.
-func eventually(_ what: String, guard seconds: Double = 180, _ condition: @Sendable () async throws -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(25))
-    }
-    Issue.record("gave up waiting for: \(what)")
-    throw CancellationError()
 }
