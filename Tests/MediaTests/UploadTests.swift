@@ -55,6 +55,17 @@ struct UploadTests {
         }
     }
 
+    /// Once media has the `user-withdrawn` event, the user's still-valid token opens nothing here.
+    @Test func aWithdrawnUsersTokenIsRefused() async throws {
+        try await withMediaService { media in
+            let user = try await testUser()
+            let files = try await media.client.upload([.file(ImageFixtures.png)], token: user.token).files
+            try await media.apply(UserWithdrawn(userId: user.userId, withdrawnAt: Date()), aggregateId: user.userId)
+            #expect(try await media.client.upload([.file(ImageFixtures.png)], token: user.token).status == 401)
+            #expect(try await media.client.download(files[0], token: user.token).status == 401)
+        }
+    }
+
     @Test func noFilesIs400() async throws {
         try await withMediaService { media in
             let user = try await testUser()

@@ -24,7 +24,10 @@ public func buildApplication(configuration: MediaConfiguration, logger: Logger) 
         rawReceiver: RawFileReceiver(root: root, maxFileBytes: configuration.maxFileBytes), store: store, catalog: catalog, root: root)
 
     let router = platform.makeRouter()
-    let authenticated = router.group().add(middleware: AuthenticationMiddleware(verifier: platform.verifier))
+    // A withdrawn user's still-valid token is refused as soon as this service has the `user-withdrawn` event.
+    let authenticated = router.group().add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
+        try await !catalog.isWithdrawn(userId: user.userId, logger: logger)
+    })
     authenticated.post("/v1/posts/files", use: UploadHandler(deps: deps).handle)
     authenticated.get("/v1/uploads/**", use: DownloadHandler(deps: deps).handle)
     // Internal: called by the social service for the public profile edit; the gateway answers 444 for /internal/.

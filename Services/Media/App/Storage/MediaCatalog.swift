@@ -124,6 +124,14 @@ public struct MediaCatalog: Sendable {
             """, logger: logger)
     }
 
+    /// Whether the user withdrew (outside a transaction: the authentication check of every request).
+    func isWithdrawn(userId: String, logger: Logger) async throws -> Bool {
+        let rows = try await client.query(
+            "SELECT 1 FROM \(table: schema, "withdrawn_users") WHERE user_id = \(userId)", logger: logger)
+        for try await _ in rows.decode(Int.self) { return true }
+        return false
+    }
+
     func isWithdrawn(userId: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         let rows = try await connection.query(
             "SELECT 1 FROM \(table: schema, "withdrawn_users") WHERE user_id = \(userId)", logger: logger)
