@@ -35,6 +35,11 @@ public struct Migrator: Sendable {
     public func migrate(client: PostgresClient, logger: Logger) async throws -> [Int] {
         let schema = self.schema
         let migrations = self.migrations
+        // Fast path: a schema that is already current needs no lock. Replicas (and the test suite's many
+        // in-process instances) then start without queueing on the advisory lock one after another.
+        if try await appliedVersions(client: client, logger: logger).isSuperset(of: migrations.map(\.version)) {
+            return []
+        }
         return try await client.transaction(logger: logger) { connection -> [Int] in
             let lockKey = "sns.migrate.\(schema.name)"
             try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey), 0))", logger: logger)
@@ -66,6 +71,20 @@ public struct Migrator: Sendable {
             }
             return done
         }
+    }
+
+    /// The versions recorded in the schema (none if it does not exist yet), read without locking.
+    func appliedVersions(client: PostgresClient, logger: Logger) async throws -> Set<Int> {
+        let table = "\"\(schema.name)\".schema_migrations"
+        var exists = false
+        for try await name in try await client.query("SELECT to_regclass(\(table))::text", logger: logger).decode(String?.self) {
+            exists = name != nil
+        }
+        guard exists else { return [] }
+        var applied = Set<Int>()
+        let rows = try await client.query("SELECT version FROM \(table: schema, "schema_migrations")", logger: logger)
+        for try await version in rows.decode(Int.self) { applied.insert(version) }
+        return applied
     }
 }
 
