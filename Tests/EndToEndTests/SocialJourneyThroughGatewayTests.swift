@@ -27,10 +27,13 @@ struct SocialJourneyThroughGatewayTests {
         let alice = try await signUp(gateway)
         let bob = try await signUp(gateway)
 
-        // Search finds bob once the social service has projected his registration.
-        try await eventually("bob searchable") {
-            let found = try await gateway.send("GET", "/v1/users/search?nick=\(bob.nick)", headers: alice.headers)
-            return ((try? found.json["data"] as? [[String: Any]]) ?? []).first?["user_id"] as? String == bob.id
+        // Search finds each of them once the social service has projected their registrations (two users'
+        // events travel on different partitions, so wait for both).
+        for person in [alice, bob] {
+            try await eventually("\(person.nick) searchable") {
+                let found = try await gateway.send("GET", "/v1/users/search?nick=\(person.nick)", headers: alice.headers)
+                return ((try? found.json["data"] as? [[String: Any]]) ?? []).first?["user_id"] as? String == person.id
+            }
         }
         #expect(try await gateway.send("POST", "/v1/follow/\(bob.id)", headers: alice.headers).status == 200)
         #expect(try await gateway.send("POST", "/v1/follow/\(alice.id)", headers: bob.headers).status == 200)
