@@ -53,12 +53,12 @@ struct ProfileAndCountTests {
                 try await api.publish(CommentCreated(commentId: c1, postId: kept, userId: fan.userId, postUserId: author.userId, productId: "uriBoard", createdAt: now), key: kept)
                 try await api.publish(CommentDeleted(commentId: c2, postId: kept, userId: fan.userId, productId: "uriBoard", deletedAt: now), key: kept)
                 try await api.publish(CommentCreated(commentId: c2, postId: kept, userId: fan.userId, postUserId: author.userId, productId: "uriBoard", createdAt: now), key: kept)
-                // Liked, then unliked later, then the older "liked" again (redelivered late).
+                // A like; a like-2 unmarked at now+1; then the older like-2 mark (at `now`) arriving late.
                 let liked = LikeChange(postId: kept, userId: fan.userId, postUserId: author.userId, productId: "uriBoard", kind: .like, at: now)
-                let unliked = LikeChange(postId: kept, userId: fan.userId, postUserId: author.userId, productId: "uriBoard", kind: .like2, at: now)
+                let lateLike2 = LikeChange(postId: kept, userId: fan.userId, postUserId: author.userId, productId: "uriBoard", kind: .like2, at: now)
                 try await api.publish(PostLiked(like: liked), key: kept)
                 try await api.publish(PostUnliked(like: LikeChange(postId: kept, userId: fan.userId, postUserId: author.userId, productId: "uriBoard", kind: .like2, at: now.addingTimeInterval(1))), key: kept)
-                published.append(try await api.publish(PostLiked(like: unliked), key: kept))
+                published.append(try await api.publish(PostLiked(like: lateLike2), key: kept))
             }
             // Each post's events are ordered on its partition; the last of each was waited for.
             for eventId in published { try await api.waitProcessed(eventId) }
@@ -111,6 +111,7 @@ struct ProfileAndCountTests {
             }
             #expect(rebuilt == state.first)
             #expect(state.first?.posts.count == 6)
+            #expect(state.first?.counts.posts == 6, "the rebuilt profile counts the same six posts")
         }
     }
 
@@ -130,7 +131,7 @@ struct RankingSnapshot: Equatable, Sendable {
     var posts: [RankingQueries.PostRank]
     var users: [RankingQueries.UserRank]
     var hashtags: [RankingQueries.HashtagRank]
-    var counts: [Int]
+    var counts: SocialStore.Counts
 }
 
 final class ResultBox: @unchecked Sendable {

@@ -20,8 +20,8 @@ struct ProfileService: Sendable {
             userId: user.userId, email: includePrivate ? user.email : nil, nick: user.nick,
             phoneNum: includePrivate ? user.phoneNum : nil, birthDay: includePrivate ? user.birthDay : nil,
             profileImage: user.profileImage, followers: lists.followers, following: lists.following, posts: lists.posts,
-            postCount: lists.counts[0], commentCount: lists.counts[1], likeCount: lists.counts[2],
-            followerCount: lists.counts[3], followingCount: lists.counts[4])
+            postCount: lists.counts.posts, commentCount: lists.counts.comments, likeCount: lists.counts.likes,
+            followerCount: lists.counts.followers, followingCount: lists.counts.following)
     }
 
     /// Applies an edit through auth (and media for the image) and records the result locally.

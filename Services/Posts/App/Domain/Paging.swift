@@ -60,9 +60,7 @@ enum Cursor {
     static let end = "0"
 
     static func encode(_ position: Int64) -> String {
-        Data("c1:\(position)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data("c1:\(position)".utf8).base64URLEncoded()
     }
 
     static func decode(_ cursor: String) -> Int64? {

@@ -83,7 +83,7 @@ struct InternalClient: Sendable {
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {
-            response = try await HTTPClient.shared.execute(request, timeout: .init(timeout))
+            response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout.milliseconds)))
             body = try await response.body.collect(upTo: 1 << 20)
         } catch {
             logger.error("internal call failed", metadata: ["service": "\(service)", "error": "\(error)"])
@@ -104,12 +104,5 @@ struct InternalClient: Sendable {
         }
         logger.error("internal call failed", metadata: ["service": "\(service)", "status": "\(status)"])
         throw APIError.unavailable("\(service) 서비스가 일시적으로 응답하지 않습니다. (\(service) failed, try again)")
-    }
-}
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

@@ -75,7 +75,11 @@ struct SocialStore: Sendable {
 
     /// Followers and following (active users, newest edge first, bounded), the user's post ids (newest first,
     /// bounded) and the exact counts, in one round trip.
-    func profileLists(of userId: String, logger: Logger) async throws -> (followers: [UserJSON], following: [UserJSON], posts: [String], counts: [Int]) {
+    struct Counts: Sendable, Equatable {
+        var posts = 0, comments = 0, likes = 0, followers = 0, following = 0
+    }
+
+    func profileLists(of userId: String, logger: Logger) async throws -> (followers: [UserJSON], following: [UserJSON], posts: [String], counts: Counts) {
         let s = schema
         let limit = Self.listLimit
         let rows = try await client.query("""
@@ -104,9 +108,10 @@ struct SocialStore: Sendable {
         for try await row in rows.decode((String, String, [String], Int, Int, Int, Int, Int).self) {
             let followers = try decoder.decode([UserJSON].self, from: Data(row.0.utf8))
             let following = try decoder.decode([UserJSON].self, from: Data(row.1.utf8))
-            return (followers, following, row.2, [row.3, row.4, row.5, row.6, row.7])
+            return (followers, following, row.2,
+                    Counts(posts: row.3, comments: row.4, likes: row.5, followers: row.6, following: row.7))
         }
-        return ([], [], [], [0, 0, 0, 0, 0])
+        return ([], [], [], Counts())
     }
 
     // MARK: Search
