@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "media", targets: ["MediaServer"]),
         .executable(name: "posts", targets: ["PostsServer"]),
         .executable(name: "social", targets: ["SocialServer"]),
+        .executable(name: "market", targets: ["MarketServer"]),
+        .executable(name: "sns-portone-test-server", targets: ["PortOneTestServerMain"]),
         .executable(name: "sns-dev-broker", targets: ["DevBroker"]),
     ],
     dependencies: [
@@ -139,6 +141,44 @@ let package = Package(
             path: "Services/Social/Main",
             swiftSettings: swiftSettings
         ),
+        // Market & payment verification service: product price read model, payments verified with PortOne.
+        .target(
+            name: "MarketService",
+            dependencies: [
+                "SNSPlatform",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Services/Market/App",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "MarketServer",
+            dependencies: ["MarketService"],
+            path: "Services/Market/Main",
+            swiftSettings: swiftSettings
+        ),
+        // A PortOne (iamport REST API v1) compatible test server: tokens, payment lookups, cancels, webhook
+        // delivery, with payments and faults configured by tests (in process) or over its sandbox admin API.
+        .target(
+            name: "PortOneTestServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/PortOneTestServer/Server",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "PortOneTestServerMain",
+            dependencies: [
+                "PortOneTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/PortOneTestServer/Main",
+            swiftSettings: swiftSettings
+        ),
         // Development Kafka-protocol broker: librdkafka's in-memory mock cluster as a process.
         .executableTarget(
             name: "DevBroker",
@@ -209,6 +249,25 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/SocialTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MarketTests",
+            dependencies: [
+                "MarketService", "PortOneTestServer", "SNSTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/MarketTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PortOneTestServerTests",
+            dependencies: [
+                "PortOneTestServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/PortOneTestServerTests",
             swiftSettings: swiftSettings
         ),
         // Client journeys through the running stack's gateway (started by ./sns test).

@@ -19,7 +19,7 @@ DB_NAME="sns"; DB_USER="sns"; DB_PASSWORD="sns"
 DATABASE_URL="postgres://$DB_USER:$DB_PASSWORD@127.0.0.1:$PG_PORT/$DB_NAME"
 
 # service name → port offset; one line per service (later services add themselves here).
-SERVICES=("auth:1" "posts:2" "media:3" "social:4")
+SERVICES=("auth:1" "posts:2" "media:3" "social:4" "market:5")
 
 log() { printf '[sns %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -113,6 +113,23 @@ ensure_keys() {
   fi
 }
 
+# The PortOne-compatible test server (Tools/PortOneTestServer) stands in for api.iamport.kr unless
+# SNS_PORTONE_URL points the market service elsewhere (then it is not started; see README "Payments").
+PORTONE_TEST_KEY="sns_test_imp_key"
+portone_port() { echo $((PORT_BASE + 90)); }
+uses_portone_test_server() { [ -z "${SNS_PORTONE_URL:-}" ]; }
+
+start_portone_test_server() {
+  uses_portone_test_server || { log "market uses PortOne at $SNS_PORTONE_URL"; return 0; }
+  pid_alive portone && return 0
+  [ -s "$STATE/keys/portone-test-secret" ] || (umask 077; openssl rand -hex 16 >"$STATE/keys/portone-test-secret")
+  log "starting the PortOne test server on 127.0.0.1:$(portone_port)"
+  SNS_PORTONE_IMP_KEY="$PORTONE_TEST_KEY" SNS_PORTONE_IMP_SECRET="$(cat "$STATE/keys/portone-test-secret")" \
+    start_process portone "$BIN/sns-portone-test-server" --host 127.0.0.1 --port "$(portone_port)" \
+      --webhook-url "http://127.0.0.1:$GATEWAY_PORT/v1/payments/webhook"
+  wait_for "portone test server" 30 curl -s -o /dev/null "http://127.0.0.1:$(portone_port)/__sandbox/payments/none"
+}
+
 service_port() {
   local entry
   for entry in "${SERVICES[@]}"; do
@@ -133,6 +150,10 @@ service_env() {
                SNS_ACCESS_TOKEN_TTL="${SNS_ACCESS_TOKEN_TTL:-600}" SNS_REFRESH_TOKEN_TTL="${SNS_REFRESH_TOKEN_TTL:-1209600}" \
                SNS_BCRYPT_COST="${SNS_BCRYPT_COST:-10}" ;;
     posts) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" ;;
+    market) echo SNS_PORTONE_URL="${SNS_PORTONE_URL:-http://127.0.0.1:$(portone_port)}" \
+                 SNS_PORTONE_IMP_KEY="${SNS_PORTONE_IMP_KEY:-$PORTONE_TEST_KEY}" \
+                 SNS_PORTONE_IMP_SECRET_FILE="${SNS_PORTONE_IMP_SECRET_FILE:-$STATE/keys/portone-test-secret}" \
+                 SNS_PAYMENT_REVERIFY_INTERVAL_MS="${SNS_PAYMENT_REVERIFY_INTERVAL_MS:-10000}" ;;
     social) echo SNS_AUTH_URL="http://127.0.0.1:$(service_port auth)" SNS_MEDIA_URL="http://127.0.0.1:$(service_port media)" ;;
     media) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" SNS_MEDIA_ROOT="$STATE/media" \
                 SNS_MEDIA_GC_GRACE="${SNS_MEDIA_GC_GRACE:-86400}" SNS_MEDIA_GC_INTERVAL="${SNS_MEDIA_GC_INTERVAL:-600}" ;;
@@ -225,6 +246,7 @@ start_stack() {
   start_postgres
   ensure_keys
   start_broker
+  start_portone_test_server
   start_services
   start_gateway
 }
@@ -236,6 +258,7 @@ stop_stack() {
     stop_pid gateway
   fi
   for entry in "${SERVICES[@]}"; do stop_pid "${entry%%:*}"; done
+  stop_pid portone
   stop_pid broker
   stop_postgres
   log "stopped ($PROFILE)"
@@ -244,6 +267,7 @@ stop_stack() {
 check_alive() {
   local entry
   pid_alive broker || return 1
+  if uses_portone_test_server; then pid_alive portone || return 1; fi
   for entry in "${SERVICES[@]}"; do pid_alive "${entry%%:*}" || return 1; done
   [ -s "$STATE/nginx/nginx.pid" ] && kill -0 "$(cat "$STATE/nginx/nginx.pid")" 2>/dev/null
 }
@@ -253,6 +277,7 @@ stack_status() {
   printf '%-10s %s\n' profile "$PROFILE"
   if as_pg "$(pg_bin)/pg_ctl" -D "$STATE/postgres" status >/dev/null 2>&1; then printf '%-10s running on 127.0.0.1:%s\n' postgres "$PG_PORT"; else printf '%-10s stopped\n' postgres; fi
   if pid_alive broker; then printf '%-10s running on %s\n' broker "$(cat "$STATE/broker.addr")"; else printf '%-10s stopped\n' broker; fi
+  if pid_alive portone; then printf '%-10s PortOne test server on 127.0.0.1:%s\n' portone "$(portone_port)"; elif uses_portone_test_server; then printf '%-10s stopped\n' portone; else printf '%-10s real PortOne at %s\n' portone "$SNS_PORTONE_URL"; fi
   for entry in "${SERVICES[@]}"; do
     name="${entry%%:*}"; port="$(service_port "$name")"
     if pid_alive "$name"; then printf '%-10s running on 127.0.0.1:%s, ready: %s\n' "$name" "$port" "$(curl -s "http://127.0.0.1:$port/ready" || echo no)"; else printf '%-10s stopped\n' "$name"; fi
@@ -281,6 +306,7 @@ run_tests() {
   FRESH_DATABASE=1 start_postgres
   ensure_keys
   start_broker
+  start_portone_test_server
   start_services
   start_gateway
   export SNS_TEST_DATABASE_URL="$DATABASE_URL"
@@ -292,6 +318,7 @@ run_tests() {
   export SNS_TEST_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key"
   export SNS_TEST_AUTH_URL="http://127.0.0.1:$(service_port auth)"
   export SNS_TEST_MEDIA_URL="http://127.0.0.1:$(service_port media)"
+  export SNS_TEST_PORTONE_URL="http://127.0.0.1:$(portone_port)"
   export SNS_TEST_STATE_DIR="$STATE"
   export SNS_TEST_BIN_DIR="$BIN"
   log "running swift test"

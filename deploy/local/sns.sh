@@ -15,7 +15,7 @@ usage: ./sns <command>
   start     the same, detached (for scripts); then: status, stop, logs [service]
   status    show what runs and whether each part is ready
   stop      stop everything this profile started
-  logs      tail the logs (all, or one: postgres, broker, gateway, auth, posts, media, social)
+  logs      tail the logs (all, or one: postgres, broker, portone, gateway, auth, posts, media, social, market)
   test      run the whole test suite (own profile, ports and fresh database; cleans up after itself)
 environment: SNS_GATEWAY_PORT (8080), SNS_API_KEY (dev default), SNS_ACCESS_TOKEN_TTL, SNS_REFRESH_TOKEN_TTL,
              SNS_BUILD_CONFIGURATION (debug|release), SNS_PROFILE (dev)

@@ -50,13 +50,16 @@ public struct ServicePlatform: Sendable {
 
     /// A router with the standard chain: request id → metrics → access log (after error mapping, so it sees the final status) → error mapping → `SesacKey`,
     /// plus `/health`, `/ready`, `/metrics`. Add routes after this call (middleware applies to later routes).
-    public func makeRouter() -> Router<APIRequestContext> {
+    /// - Parameter sesacKeyExemptPaths: routes called by third parties that cannot send `SesacKey` (the payment
+    ///   gateway's webhook), on top of the operational endpoints.
+    public func makeRouter(sesacKeyExemptPaths: Set<String> = []) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ErrorMiddleware())
-        router.add(middleware: SesacKeyMiddleware(apiKey: configuration.apiKey))
+        router.add(middleware: SesacKeyMiddleware(
+            apiKey: configuration.apiKey, exemptPaths: SesacKeyMiddleware.operationalPaths.union(sesacKeyExemptPaths)))
         router.addOperationalRoutes(readiness: ReadinessCheck(startGate: startGate, postgres: postgres, producer: producer, logger: logger))
         return router
     }

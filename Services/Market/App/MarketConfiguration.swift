@@ -1,0 +1,59 @@
+import Foundation
+import SNSPlatform
+
+/// The market & payment verification service's configuration: the shared platform settings plus
+///
+/// | variable | meaning | default |
+/// |---|---|---|
+/// | `SNS_PORTONE_URL` | PortOne REST API v1 base URL (the local stack points it at its PortOne test server) | `https://api.iamport.kr` |
+/// | `SNS_PORTONE_IMP_KEY` | REST API key | required |
+/// | `SNS_PORTONE_IMP_SECRET` / `_FILE` | REST API secret | required |
+/// | `SNS_PORTONE_TIMEOUT_MS` | deadline of each PortOne call | 5000 |
+/// | `SNS_PORTONE_ATTEMPTS` | attempts per PortOne call (transport failures, timeouts, 5xx, 429) | 3 |
+/// | `SNS_PAYMENT_REVERIFY_INTERVAL_MS` | how often pending claims and refunds are retried (and the backoff base) | 10000 |
+/// | `SNS_PAYMENT_CLAIM_MAX_AGE` | seconds after which an unsettled claim is given up (logged) | 86400 |
+public struct MarketConfiguration: Sendable {
+    public var platform: PlatformConfiguration
+    public var portOneURL: String
+    public var impKey: String
+    public var impSecret: String
+    public var portOneTimeout: Duration = .seconds(5)
+    public var portOneAttempts: Int = 3
+    public var portOneRetryBase: Duration = .milliseconds(200)
+    public var reverifyInterval: Duration = .seconds(10)
+    public var claimMaxAge: TimeInterval = 86_400
+    /// The database schema (tests use private ones; the consumer group follows it).
+    public var schema: String = "market"
+    /// Whether the product read-model consumer runs (always in deployments; in-process tests fill the read model themselves).
+    public var consumesEvents: Bool = true
+    /// Whether the background re-verifier runs (tests call it directly).
+    public var runsReverifier: Bool = true
+
+    public static let serviceName = "market"
+    public static let defaultPort = 8105
+
+    public init(platform: PlatformConfiguration, portOneURL: String, impKey: String, impSecret: String) {
+        self.platform = platform
+        self.portOneURL = portOneURL
+        self.impKey = impKey
+        self.impSecret = impSecret
+    }
+
+    public init(environment env: Environment = Environment()) throws {
+        self.platform = try PlatformConfiguration(serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
+        self.portOneURL = try Self.url(env.string("SNS_PORTONE_URL", default: "https://api.iamport.kr"), variable: "SNS_PORTONE_URL")
+        self.impKey = try env.string("SNS_PORTONE_IMP_KEY")
+        self.impSecret = try env.secret("SNS_PORTONE_IMP_SECRET")
+        self.portOneTimeout = .milliseconds(try env.int("SNS_PORTONE_TIMEOUT_MS", default: 5_000, range: 100...60_000))
+        self.portOneAttempts = try env.int("SNS_PORTONE_ATTEMPTS", default: 3, range: 1...10)
+        self.reverifyInterval = .milliseconds(try env.int("SNS_PAYMENT_REVERIFY_INTERVAL_MS", default: 10_000, range: 100...3_600_000))
+        self.claimMaxAge = TimeInterval(try env.int("SNS_PAYMENT_CLAIM_MAX_AGE", default: 86_400, range: 60...2_592_000))
+    }
+
+    static func url(_ raw: String, variable: String) throws -> String {
+        guard let url = URL(string: raw), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw ConfigurationError(variable: variable, reason: "must be an http(s) URL, got '\(raw)'")
+        }
+        return raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+import SNSPlatform
+import ServiceLifecycle
+
+/// Finishes what could not be finished while someone waited: pending claims (PortOne was unreachable, the
+/// payment was not paid yet, the post was not known yet) are verified again with exponential backoff until
+/// they settle or grow older than `maxAge`; refunds that could not reach PortOne are retried the same way.
+/// Replicas share the work: each due row is leased (its next attempt pushed ahead) before it is worked on.
+struct PaymentReverifier: Service {
+    let verification: PaymentVerification
+    let store: MarketStore
+    let interval: Duration
+    let maxAge: TimeInterval
+    let batchSize: Int = 20
+    let logger: Logger
+
+    func run() async throws {
+        logger.info("payment re-verifier started", metadata: ["interval_ms": "\(Int(interval.milliseconds))"])
+        await withGracefulShutdownHandler {
+            while !Task.isCancelled && !Task.isShuttingDownGracefully {
+                do {
+                    let report = try await runOnce()
+                    if report.worked > 0 { logger.info("re-verified pending payments", metadata: report.metadata) }
+                } catch {
+                    logger.error("payment re-verification round failed", metadata: ["error": "\(String(reflecting: error))"])
+                }
+                try? await Task.sleep(for: interval)
+            }
+        } onGracefulShutdown: {}
+        logger.info("payment re-verifier stopped")
+    }
+
+    struct Report: Sendable, Equatable {
+        var recorded = 0, rejected = 0, postponed = 0, expired = 0, cancelsDone = 0, cancelsPending = 0
+        var worked: Int { recorded + rejected + postponed + expired + cancelsDone + cancelsPending }
+        var metadata: Logger.Metadata {
+            ["recorded": "\(recorded)", "rejected": "\(rejected)", "postponed": "\(postponed)", "expired": "\(expired)",
+             "cancels_done": "\(cancelsDone)", "cancels_pending": "\(cancelsPending)"]
+        }
+    }
+
+    /// One round. `asOf` lets tests treat every scheduled retry as due without waiting for it.
+    func runOnce(asOf: Date = Date()) async throws -> Report {
+        var report = Report()
+        let lease = Duration.seconds(120)
+        for (claim, attempts, age) in try await store.leaseDueClaims(limit: batchSize, lease: lease, asOf: asOf, logger: logger) {
+            var logger = logger
+            logger[metadataKey: "imp_uid"] = .string(claim.impUid)
+            if age > maxAge {
+                try await store.settleClaim(impUid: claim.impUid, state: .expired, reason: "not settled within \(Int(maxAge)) s", logger: logger)
+                logger.warning("pending payment claim expired unsettled", metadata: ["post_id": "\(claim.postId)"])
+                report.expired += 1
+                continue
+            }
+            let settlement = try await verification.settle(claim, recordedBy: .reverifier, trace: TraceContext(requestId: nil), logger: logger)
+            switch settlement {
+            case .recorded, .alreadyRecorded:
+                try await store.settleClaim(impUid: claim.impUid, state: .completed, reason: nil, logger: logger)
+                report.recorded += 1
+            case .rejected:
+                report.rejected += 1
+            case .notYetPaid, .productUnknown, .unreachable:
+                let delay = Backoff.delay(attempt: attempts + 1, base: interval, cap: .seconds(3600))
+                try await store.postponeClaim(impUid: claim.impUid, delay: delay, reason: "\(settlement)", logger: logger)
+                report.postponed += 1
+            }
+        }
+        for (impUid, paidAmount, attempts) in try await store.leaseDueCancels(limit: batchSize, lease: lease, asOf: asOf, logger: logger) {
+            switch try await verification.retryCancel(impUid: impUid, paidAmount: paidAmount, attempts: attempts, retryBase: interval, logger: logger) {
+            case .done, .refused, .notNeeded: report.cancelsDone += 1
+            case .pending: report.cancelsPending += 1
+            }
+        }
+        return report
+    }
+}

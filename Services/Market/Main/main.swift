@@ -1,0 +1,19 @@
+import Foundation
+import Logging
+import MarketService
+import SNSPlatform
+
+// The market & payment verification service executable: read configuration (exit 78 naming a bad variable),
+// run until SIGTERM.
+do {
+    let configuration = try MarketConfiguration()
+    Observability.bootstrapLogging(level: configuration.platform.logLevel)
+    let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.market"))
+    try await app.runService()
+} catch let error as ConfigurationError {
+    FileHandle.standardError.write(Data("market: \(error)\n".utf8))
+    exit(78)  // EX_CONFIG
+} catch {
+    FileHandle.standardError.write(Data("market: stopped by an error: \(String(reflecting: error))\n".utf8))
+    exit(1)
+}
