@@ -26,6 +26,12 @@ public struct GatewayClient: Sendable {
         self.apiKey = try TestEnvironment.apiKey()
     }
 
+    /// A client of another HTTP server of the test stack (e.g. the PortOne test server's sandbox API).
+    public init(baseURL: URL, apiKey: String = "") {
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+    }
+
     public func send(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:], withKey: Bool = true) async throws -> Reply {
         try await send(method, path, body: json.map { Data($0.utf8) }, contentType: json == nil ? nil : "application/json",
                        headers: headers, withKey: withKey)

@@ -26,6 +26,8 @@ public enum TestEnvironment {
     /// The running auth and media processes, for services that call them directly (not through the gateway).
     public static func authURL() throws -> String { try value("SNS_TEST_AUTH_URL") }
     public static func mediaURL() throws -> String { try value("SNS_TEST_MEDIA_URL") }
+    /// The stack's PortOne test server (its `/__sandbox/` API creates payments and delivers webhooks).
+    public static func portOneURL() throws -> String { try value("SNS_TEST_PORTONE_URL") }
     /// Where the built executables are (`.build/debug`), for tests that run the real processes.
     public static func binaryDirectory() throws -> String { try value("SNS_TEST_BIN_DIR") }
 

@@ -127,7 +127,7 @@ start_portone_test_server() {
   SNS_PORTONE_IMP_KEY="$PORTONE_TEST_KEY" SNS_PORTONE_IMP_SECRET="$(cat "$STATE/keys/portone-test-secret")" \
     start_process portone "$BIN/sns-portone-test-server" --host 127.0.0.1 --port "$(portone_port)" \
       --webhook-url "http://127.0.0.1:$GATEWAY_PORT/v1/payments/webhook"
-  wait_for "portone test server" 30 curl -s -o /dev/null "http://127.0.0.1:$(portone_port)/__sandbox/payments/none"
+  wait_for "portone test server" 30 curl -fsS -o /dev/null "http://127.0.0.1:$(portone_port)/__sandbox/health"
 }
 
 service_port() {

@@ -33,12 +33,12 @@ struct PaymentVerification: Sendable {
 
     enum RecordedBy: String, Sendable { case app, webhook, reverifier }
 
-    func settle(_ claim: Claim, recordedBy: RecordedBy, prefetched: PortOnePayment? = nil, trace: TraceContext,
+    func settle(_ claim: Claim, recordedBy: RecordedBy, prefetched: PortOnePaymentResponse? = nil, trace: TraceContext,
                 logger: Logger) async throws -> Settlement {
         if let existing = try await store.payment(impUid: claim.impUid, logger: logger) { return .alreadyRecorded(existing) }
         guard let product = try await store.product(claim.postId, logger: logger) else { return .productUnknown }
 
-        let payment: PortOnePayment
+        let payment: PortOnePaymentResponse
         do {
             var found = prefetched
             if found == nil { found = try await portOne.payment(claim.impUid, logger: logger) }
@@ -102,7 +102,7 @@ struct PaymentVerification: Sendable {
 
     // MARK: Refusals
 
-    private func reject(_ claim: Claim, reason: String, payment: PortOnePayment?, expected: Int?, cancel: Rejection.CancelState,
+    private func reject(_ claim: Claim, reason: String, payment: PortOnePaymentResponse?, expected: Int?, cancel: Rejection.CancelState,
                         lastError: String? = nil, logger: Logger) async throws {
         try await store.recordRejection(Rejection(
             impUid: claim.impUid, merchantUid: payment?.merchantUid, buyerId: claim.buyerId, postId: claim.postId, reason: reason,
@@ -112,7 +112,7 @@ struct PaymentVerification: Sendable {
 
     /// Gives the money back for a payment we refuse. If PortOne cannot be reached now, the cancel is left pending
     /// for the re-verifier. Returns whether the payment is cancelled now.
-    private func refund(_ claim: Claim, payment: PortOnePayment, reason: String, expected: Int?, message: String,
+    private func refund(_ claim: Claim, payment: PortOnePaymentResponse, reason: String, expected: Int?, message: String,
                         logger: Logger) async throws -> Bool {
         let state: Rejection.CancelState
         var lastError: String?

@@ -28,11 +28,11 @@ struct WebhookHandler: Sendable {
         if try await deps.store.payment(impUid: impUid, logger: logger) != nil {
             return try message("already recorded")
         }
-        var prefetched: PortOnePayment?
+        var prefetched: PortOnePaymentResponse?
         var claim = try await deps.store.existingClaim(impUid: impUid, logger: logger)
         if claim == nil {
             // Nobody asked for this payment yet: the payment itself may say whose and for what (custom_data).
-            let payment: PortOnePayment?
+            let payment: PortOnePaymentResponse?
             do {
                 payment = try await deps.verification.portOne.payment(impUid, logger: logger)
             } catch let error as PortOneError {

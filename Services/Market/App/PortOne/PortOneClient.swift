@@ -29,12 +29,12 @@ struct PortOneClient: Sendable {
     }
 
     /// The payment, or nil if PortOne does not know `impUid` (404).
-    func payment(_ impUid: String, logger: Logger) async throws -> PortOnePayment? {
+    func payment(_ impUid: String, logger: Logger) async throws -> PortOnePaymentResponse? {
         let path = "/payments/" + impUid  // impUid is validated as [A-Za-z0-9_-] by the caller
         let (status, body) = try await authorizedCall(.GET, path: path, body: nil, logger: logger)
         if status == 404 { return nil }
         guard status == 200 else { throw PortOneError.unexpected("GET /payments answered \(status)") }
-        let envelope = try decode(PortOneEnvelope<PortOnePayment>.self, body, what: "payment")
+        let envelope = try decode(PortOneEnvelope<PortOnePaymentResponse>.self, body, what: "payment")
         guard envelope.code == 0, let payment = envelope.response else {
             if envelope.code != 0 && envelope.response == nil { return nil }
             throw PortOneError.unexpected("payment lookup code \(envelope.code)")
@@ -45,7 +45,7 @@ struct PortOneClient: Sendable {
 
     /// Cancels (refunds) the whole payment. `checksum` is the amount we believe is refundable, so PortOne refuses a
     /// cancel that would refund anything else; a repeated cancel is answered "already cancelled".
-    func cancel(_ impUid: String, checksum: Int, reason: String, logger: Logger) async throws -> PortOneCancelOutcome {
+    func cancel(_ impUid: String, checksum: Int, reason: String, logger: Logger) async throws -> PortOneCancelResult {
         struct CancelBody: Encodable {
             var impUid: String
             var checksum: Int
@@ -133,7 +133,7 @@ struct PortOneClient: Sendable {
     }
 
     /// `POST /users/getToken`, retried like the other calls (it has no side effects).
-    static func issueToken(settings: Settings) async throws -> PortOneAccessToken {
+    static func issueToken(settings: Settings) async throws -> PortOneTokenResponse {
         struct Credentials: Encodable {
             var impKey: String
             var impSecret: String
@@ -153,7 +153,7 @@ struct PortOneClient: Sendable {
                 let body = try await response.body.collect(upTo: 1 << 16)
                 let status = Int(response.status.code)
                 if status == 200 {
-                    let envelope = try JSONDecoder().decode(PortOneEnvelope<PortOneAccessToken>.self, from: Data(buffer: body))
+                    let envelope = try JSONDecoder().decode(PortOneEnvelope<PortOneTokenResponse>.self, from: Data(buffer: body))
                     guard envelope.code == 0, let token = envelope.response else {
                         throw PortOneError.credentialsRejected(envelope.message ?? "code \(envelope.code)")
                     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A payment as PortOne (iamport REST API v1) reports it from `GET /payments/{imp_uid}`. Only what verification
 /// needs is decoded; `amount` may arrive as `1000` or `1000.0`, `custom_data` as a JSON string.
-struct PortOnePayment: Decodable, Sendable, Equatable {
+struct PortOnePaymentResponse: Decodable, Sendable, Equatable {
     var impUid: String
     var merchantUid: String
     var amount: Int
@@ -81,7 +81,7 @@ struct PortOneEnvelope<Response: Decodable & Sendable>: Decodable, Sendable {
 }
 
 /// `POST /users/getToken` → `response`.
-struct PortOneAccessToken: Decodable, Sendable {
+struct PortOneTokenResponse: Decodable, Sendable {
     var accessToken: String
     var now: Int
     var expiredAt: Int
@@ -108,7 +108,7 @@ enum PortOneError: Error, CustomStringConvertible {
 }
 
 /// The outcome of `POST /payments/cancel`, after confirming with a lookup when PortOne answered `code != 0`.
-enum PortOneCancelOutcome: Sendable, Equatable {
+enum PortOneCancelResult: Sendable, Equatable {
     case cancelled
     case alreadyCancelled
     case refused(String)

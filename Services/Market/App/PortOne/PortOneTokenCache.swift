@@ -9,7 +9,7 @@ actor PortOneTokenCache {
         let refreshAfter: Date
     }
 
-    typealias Fetch = @Sendable () async throws -> PortOneAccessToken
+    typealias Fetch = @Sendable () async throws -> PortOneTokenResponse
 
     private let fetch: Fetch
     /// How long before PortOne's expiry a token is replaced (at most half its lifetime).
@@ -31,7 +31,7 @@ actor PortOneTokenCache {
         let task = Task<Token, any Error> {
             let issued = try await fetch()
             let lifetime = TimeInterval(max(issued.expiredAt - issued.now, 0))
-            return Token(value: issued.accessToken, refreshAfter: Date().addingTimeInterval(lifetime - min(margin, lifetime / 2)))
+            return Token(value: issued.accessToken, refreshAfter: now.addingTimeInterval(lifetime - min(margin, lifetime / 2)))
         }
         inFlight = task
         fetches += 1
