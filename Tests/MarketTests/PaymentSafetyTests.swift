@@ -49,6 +49,26 @@ struct PaymentSafetyTests {
         }
     }
 
+    @Test func aMerchantUidIsRecordedOnceAndUnknownImpUidsCannotBeSquatted() async throws {
+        try await MarketHarness.run { market in
+            let buyer = try await market.buyer()
+            let postId = try await market.product(price: 5000)
+            let first = try await market.paid(5000)
+            #expect(try await market.validate(first, post: postId, as: buyer).status == 200)
+            let merchantUid = try #require(await market.ledger.payment(first)?.merchantUid)
+            let second = await market.ledger.createPayment(merchantUid: merchantUid, amount: 5000).impUid
+            #expect(try await market.validate(second, post: postId, as: buyer).status == 409)
+            #expect(try await market.payments(impUid: second) == 0)
+
+            // Someone validating an imp_uid PortOne has not issued does not own it when PortOne issues it later.
+            let squatter = try await market.buyer()
+            let future = "imp_\(Int.random(in: 100_000_000_000...999_999_999_999))"
+            #expect(try await market.validate(future, post: postId, as: squatter).status == 400)
+            await market.ledger.createPayment(merchantUid: "ios_\(TestEnvironment.unique(""))", amount: 5000, impUid: future)
+            #expect(try await market.validate(future, post: postId, as: buyer).status == 200)
+        }
+    }
+
     @Test func concurrentValidationsOfOneImpUidRecordItOnce() async throws {
         try await MarketHarness.run { market in
             let buyer = try await market.buyer()

@@ -18,6 +18,8 @@ struct PaymentVerification: Sendable {
         case notPaid(status: String)
         case amountMismatch(paid: Int, expected: Int, refunded: Bool)
         case postUnavailable(refunded: Bool)
+        /// PortOne's `merchant_uid` for this payment is already recorded for another `imp_uid`.
+        case merchantUidReused
     }
 
     enum Settlement: Sendable, Equatable {
@@ -43,7 +45,11 @@ struct PaymentVerification: Sendable {
             var found = prefetched
             if found == nil { found = try await portOne.payment(claim.impUid, logger: logger) }
             guard let found else {
-                try await reject(claim, reason: "unknown_payment", payment: nil, expected: product.price, cancel: .notNeeded, logger: logger)
+                // The claim is dropped (not kept as rejected), so nobody can hold on to an imp_uid PortOne has not issued yet.
+                try await store.recordRejection(Rejection(
+                    impUid: claim.impUid, merchantUid: nil, buyerId: claim.buyerId, postId: claim.postId, reason: "unknown_payment",
+                    paidAmount: nil, expectedAmount: product.price, cancelState: .notNeeded, lastError: nil), logger: logger)
+                try await store.deleteClaim(impUid: claim.impUid, logger: logger)
                 return .rejected(.unknownPayment)
             }
             payment = found
@@ -90,9 +96,10 @@ struct PaymentVerification: Sendable {
         guard inserted else {
             // Someone recorded it between our first look and now: by imp_uid (a racing call), or by merchant_uid.
             if let existing = try await store.payment(impUid: claim.impUid, logger: logger) { return .alreadyRecorded(existing) }
-            logger.error("payment's merchant_uid is already recorded for another imp_uid", metadata: [
+            logger.error("payment's merchant_uid is already recorded for another imp_uid; not recorded", metadata: [
                 "imp_uid": "\(claim.impUid)", "merchant_uid": "\(payment.merchantUid)"])
-            throw APIError.conflict("이미 처리된 주문번호입니다. (merchant_uid already recorded)")
+            try await reject(claim, reason: "merchant_uid_reused", payment: payment, expected: price, cancel: .notNeeded, logger: logger)
+            return .rejected(.merchantUidReused)
         }
         logger.info("payment recorded", metadata: [
             "imp_uid": "\(record.impUid)", "payment_id": "\(record.paymentId)", "post_id": "\(record.postId)",

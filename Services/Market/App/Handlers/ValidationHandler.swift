@@ -56,6 +56,8 @@ struct ValidationHandler: Sendable {
             throw APIError.gone(refunded
                 ? "게시글이 삭제되었거나 판매 중이 아니어서 결제를 취소했습니다. (post deleted or not for sale; the payment was cancelled)"
                 : "게시글이 삭제되었거나 판매 중이 아닙니다. 결제 취소를 진행 중입니다. (post deleted or not for sale; it will be cancelled)")
+        case .rejected(.merchantUidReused):
+            throw APIError.conflict("이미 처리된 주문번호입니다. (merchant_uid already recorded for another payment)")
         case .notYetPaid(let status):
             throw APIError.badRequest("결제가 아직 완료되지 않았습니다. (payment status is '\(status)'; it is recorded once paid)")
         case .productUnknown:

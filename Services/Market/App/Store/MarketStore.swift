@@ -137,6 +137,11 @@ struct MarketStore: Sendable {
         if let connection { try await connection.query(query, logger: logger) } else { try await client.query(query, logger: logger) }
     }
 
+    func deleteClaim(impUid: String, logger: Logger) async throws {
+        let s = schema
+        try await client.query("DELETE FROM \(table: s, "claims") WHERE imp_uid = \(impUid) AND state <> 'completed'", logger: logger)
+    }
+
     /// Leaves a claim pending and schedules its next verification after `delay`.
     func postponeClaim(impUid: String, delay: Duration, reason: String, logger: Logger) async throws {
         let s = schema

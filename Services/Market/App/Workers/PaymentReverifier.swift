@@ -17,17 +17,20 @@ struct PaymentReverifier: Service {
 
     func run() async throws {
         logger.info("payment re-verifier started", metadata: ["interval_ms": "\(Int(interval.milliseconds))"])
-        await withGracefulShutdownHandler {
-            while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                do {
-                    let report = try await runOnce()
-                    if report.worked > 0 { logger.info("re-verified pending payments", metadata: report.metadata) }
-                } catch {
-                    logger.error("payment re-verification round failed", metadata: ["error": "\(String(reflecting: error))"])
-                }
-                try? await Task.sleep(for: interval)
+        // A round in progress is finished; only the wait between rounds is cut short by a graceful shutdown.
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            do {
+                let report = try await runOnce()
+                if report.worked > 0 { logger.info("re-verified pending payments", metadata: report.metadata) }
+            } catch {
+                logger.error("payment re-verification round failed", metadata: ["error": "\(String(reflecting: error))"])
             }
-        } onGracefulShutdown: {}
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: self.interval) }
+            } catch {
+                break
+            }
+        }
         logger.info("payment re-verifier stopped")
     }
 
