@@ -5,7 +5,7 @@ import FoundationNetworking
 import SNSTestSupport
 import Testing
 
-/// The real `auth` executable: refuses bad configuration with a message naming the variable, becomes ready,
+/// The real `auth` (and `market`) executables: refuse bad configuration with a message naming the variable, becomes ready,
 /// and shuts down cleanly on SIGTERM.
 @Suite("Service process lifecycle")
 struct ServiceProcessTests {
@@ -50,9 +50,32 @@ struct ServiceProcessTests {
         #expect(message.contains(variable.replacingOccurrences(of: "_FILE", with: "")), "\(message)")
     }
 
-    @Test func startsReadyAndStopsCleanlyOnSIGTERM() async throws {
+    /// The market executable's own settings: PortOne credentials are required, and the URL must be http(s).
+    @Test(arguments: [("SNS_PORTONE_IMP_KEY", nil), ("SNS_PORTONE_IMP_SECRET", nil), ("SNS_PORTONE_URL", "ftp://pg")] as [(String, String?)])
+    func marketRefusesBadPortOneSettings(variable: String, value: String?) async throws {
+        var environment = try marketEnvironment(port: 1)
+        environment[variable] = value
+        let (process, errors) = try run(try binary("market"), environment: environment)
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 78)
+        #expect(message.contains(variable), "\(message)")
+        #expect(!message.contains("market-test-secret"))
+    }
+
+    func marketEnvironment(port: Int) throws -> [String: String] {
+        var environment = try validEnvironment(port: port)
+        environment["SNS_PORTONE_URL"] = try TestEnvironment.portOneURL()
+        environment["SNS_PORTONE_IMP_KEY"] = "sns_test_imp_key"
+        environment["SNS_PORTONE_IMP_SECRET"] = "market-test-secret"
+        return environment
+    }
+
+    @Test(arguments: ["auth", "market"])
+    func startsReadyAndStopsCleanlyOnSIGTERM(service: String) async throws {
         let port = Int.random(in: 20_000..<30_000)
-        let (process, _) = try run(try binary("auth"), environment: try validEnvironment(port: port))
+        let environment = service == "market" ? try marketEnvironment(port: port) : try validEnvironment(port: port)
+        let (process, _) = try run(try binary(service), environment: environment)
         defer { if process.isRunning { process.terminate() } }
         var ready = false
         for _ in 0..<300 where !ready {  // hang guard: 30 s
