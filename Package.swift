@@ -148,6 +148,7 @@ let package = Package(
                 "SNSPlatform",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Services/Market/App",
             swiftSettings: swiftSettings

@@ -33,6 +33,8 @@ struct ValidationContractTests {
                 #expect(try await market.purchaseEvents(impUid: impUid) == 1)
                 #expect(try await market.claimState(impUid) == "completed")
             }
+            let metrics = try await market.send(.get, "/metrics", as: nil, apiKey: false)
+            #expect(metrics.text.contains("sns_payments_recorded_total"), "\(metrics.text.prefix(300))")
         }
     }
 

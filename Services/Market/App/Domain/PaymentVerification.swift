@@ -46,6 +46,7 @@ struct PaymentVerification: Sendable {
             if found == nil { found = try await portOne.payment(claim.impUid, logger: logger) }
             guard let found else {
                 // The claim is dropped (not kept as rejected), so nobody can hold on to an imp_uid PortOne has not issued yet.
+                PaymentMetrics.rejected("unknown_payment")
                 try await store.recordRejection(Rejection(
                     impUid: claim.impUid, merchantUid: nil, buyerId: claim.buyerId, postId: claim.postId, reason: "unknown_payment",
                     paidAmount: nil, expectedAmount: product.price, cancelState: .notNeeded, lastError: nil), logger: logger)
@@ -101,6 +102,7 @@ struct PaymentVerification: Sendable {
             try await reject(claim, reason: "merchant_uid_reused", payment: payment, expected: price, cancel: .notNeeded, logger: logger)
             return .rejected(.merchantUidReused)
         }
+        PaymentMetrics.recorded(by: recordedBy)
         logger.info("payment recorded", metadata: [
             "imp_uid": "\(record.impUid)", "payment_id": "\(record.paymentId)", "post_id": "\(record.postId)",
             "price": "\(record.price)", "by": "\(recordedBy.rawValue)"])
@@ -111,6 +113,7 @@ struct PaymentVerification: Sendable {
 
     private func reject(_ claim: Claim, reason: String, payment: PortOnePaymentResponse?, expected: Int?, cancel: Rejection.CancelState,
                         lastError: String? = nil, logger: Logger) async throws {
+        PaymentMetrics.rejected(reason.hasPrefix("not_paid") ? "not_paid" : reason)
         try await store.recordRejection(Rejection(
             impUid: claim.impUid, merchantUid: payment?.merchantUid, buyerId: claim.buyerId, postId: claim.postId, reason: reason,
             paidAmount: payment?.amount, expectedAmount: expected, cancelState: cancel, lastError: lastError), logger: logger)
@@ -138,6 +141,7 @@ struct PaymentVerification: Sendable {
             state = .pending
             lastError = error.description
         }
+        PaymentMetrics.refunds(state.rawValue)
         try await reject(claim, reason: reason, payment: payment, expected: expected, cancel: state, lastError: lastError, logger: logger)
         return state == .done
     }
@@ -163,6 +167,11 @@ struct PaymentVerification: Sendable {
     }
 
     private func logPortOne(_ error: PortOneError, logger: Logger) {
+        switch error {
+        case .unreachable: PaymentMetrics.portOneFailure("unreachable")
+        case .credentialsRejected: PaymentMetrics.portOneFailure("credentials")
+        case .unexpected: PaymentMetrics.portOneFailure("unexpected")
+        }
         switch error {
         case .credentialsRejected:
             logger.critical("PortOne rejected our credentials: check SNS_PORTONE_IMP_KEY / SNS_PORTONE_IMP_SECRET", metadata: ["error": "\(error)"])
