@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "market", targets: ["MarketServer"]),
         .executable(name: "sns-portone-test-server", targets: ["PortOneTestServerMain"]),
         .executable(name: "sns-dev-broker", targets: ["DevBroker"]),
+        .executable(name: "sns-admin", targets: ["AdminMain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -190,6 +191,26 @@ let package = Package(
             path: "Tools/DevBroker",
             swiftSettings: swiftSettings
         ),
+        // The operator's tool for the event pipeline: outbox status, republish, topics, tail, replay, dead letters.
+        .target(
+            name: "SNSAdmin",
+            dependencies: [
+                "SNSPlatform", "SNSKafka",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/Admin/Library",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "AdminMain",
+            dependencies: [
+                "SNSAdmin",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/Admin/Main",
+            swiftSettings: swiftSettings
+        ),
         // Shared test helpers: environment (database, broker, gateway), HTTP client, fixtures.
         .target(
             name: "SNSTestSupport",
@@ -269,6 +290,12 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/PortOneTestServerTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AdminTests",
+            dependencies: ["SNSAdmin", "SNSKafka", "SNSTestSupport"],
+            path: "Tests/AdminTests",
             swiftSettings: swiftSettings
         ),
         // Client journeys through the running stack's gateway (started by ./sns test).

@@ -34,6 +34,9 @@ struct MarketHarness: Sendable {
         /// PortOne at an address where nothing listens (PG down), instead of the test server.
         var unreachablePortOne = false
         var tokenTTL = 1800
+        /// Run the product read-model consumer (a private group reading the topics from the beginning) instead of
+        /// filling the read model directly.
+        var consumesEvents = false
     }
 
     static func run(_ options: Options = Options(), _ body: @Sendable (MarketHarness) async throws -> Void) async throws {
@@ -46,7 +49,7 @@ struct MarketHarness: Sendable {
                 portOneURL: options.unreachablePortOne ? "http://127.0.0.1:9" : baseURL.absoluteString,
                 impKey: impKey, impSecret: impSecret)
             configuration.schema = schema.name
-            configuration.consumesEvents = false
+            configuration.consumesEvents = options.consumesEvents
             configuration.runsReverifier = false
             configuration.portOneAttempts = options.attempts
             configuration.portOneTimeout = options.timeout
@@ -142,6 +145,18 @@ struct MarketHarness: Sendable {
             SELECT count(*)::int FROM \(table: schema, "outbox")
             WHERE event_type = 'purchase-completed' AND payload->'payload'->>'imp_uid' = \(impUid)
             """)
+    }
+
+    /// Whether this market's consumer has applied the event `eventId`.
+    func processed(_ eventId: UUID) async throws -> Bool {
+        try await count("SELECT count(*)::int FROM \(table: schema, "processed_events") WHERE event_id = \(eventId)") == 1
+    }
+
+    func price(of postId: String) async throws -> Int? {
+        let rows = try await postgres.query("SELECT price FROM \(table: schema, "products") WHERE post_id = \(postId)",
+                                            logger: TestEnvironment.logger)
+        for try await price in rows.decode(Int?.self) { return price }
+        return nil
     }
 
     func claimState(_ impUid: String) async throws -> String? {

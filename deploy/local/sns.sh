@@ -17,6 +17,7 @@ usage: ./sns <command>
   stop      stop everything this profile started
   logs      tail the logs (all, or one: postgres, broker, portone, gateway, auth, posts, media, social, market)
   test      run the whole test suite (own profile, ports and fresh database; cleans up after itself)
+  admin     the event-pipeline tool against this profile's stack: ./sns admin outbox status, republish … (see README)
 environment: SNS_GATEWAY_PORT (8080), SNS_API_KEY (dev default), SNS_ACCESS_TOKEN_TTL, SNS_REFRESH_TOKEN_TTL,
              SNS_BUILD_CONFIGURATION (debug|release), SNS_PROFILE (dev)
 USAGE
@@ -52,6 +53,11 @@ case "$cmd" in
     export SNS_PROFILE=test
     source "$ROOT/deploy/local/lib.sh"   # re-derive ports and paths for the test profile
     run_tests "$@"
+    ;;
+  admin)
+    [ -x "$BIN/sns-admin" ] || swift build -c "$BUILD_CONFIGURATION" --product sns-admin >/dev/null
+    [ -s "$STATE/broker.addr" ] || die "no broker address for the $PROFILE profile: start the stack first (./sns start)"
+    SNS_DATABASE_URL="$DATABASE_URL" SNS_KAFKA_BROKERS="$(cat "$STATE/broker.addr")" exec "$BIN/sns-admin" "$@"
     ;;
   ""|-h|--help|help) usage ;;
   *) usage; exit 2 ;;

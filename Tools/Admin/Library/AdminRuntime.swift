@@ -1,0 +1,84 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SNSKafka
+import SNSPlatform
+
+/// Connections the tool's commands use: a PostgreSQL pool and (when needed) a Kafka producer, running for the
+/// duration of one command and shut down afterwards.
+public enum AdminRuntime {
+    public static func logger(verbose: Bool) -> Logger {
+        var logger = Logger(label: "sns-admin")
+        logger.logLevel = verbose ? .info : .error
+        return logger
+    }
+
+    public static func withDatabase<T: Sendable>(url: String, logger: Logger, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        let configuration: DatabaseConfiguration
+        do {
+            configuration = try DatabaseConfiguration(url: url, maxConnections: 4)
+        } catch {
+            throw AdminError("bad database URL: \(error)")
+        }
+        let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { await client.run(); return nil }
+                defer { group.cancelAll() }
+                return try await body(client)
+            }
+        } catch let error as AdminError {
+            throw error
+        } catch let error as PSQLError {
+            throw AdminError("database error: \(error.serverInfo?[.message] ?? String(reflecting: error.code))")
+        } catch {
+            let text = String(reflecting: error)
+            if text.contains("ConnectionPool") || text.contains("connect") {
+                throw AdminError("cannot connect to PostgreSQL at \(configuration.host):\(configuration.port) (\(text))")
+            }
+            throw error
+        }
+    }
+
+    public static func withProducer<T: Sendable>(brokers: String, logger: Logger, _ body: @Sendable (KafkaProducer) async throws -> T) async throws -> T {
+        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: brokers, clientId: "sns-admin"), logger: logger)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await producer.run(); return nil }
+            do {
+                let result = try await body(producer)
+                await producer.shutdown()
+                group.cancelAll()
+                return result
+            } catch {
+                await producer.shutdown()
+                group.cancelAll()
+                throw error
+            }
+        }
+    }
+}
+
+/// A one-line progress bar on stderr (only when stderr is a terminal or `force` is set), so scripts reading
+/// stdout (`--json`) are never disturbed.
+public struct ProgressLine: Sendable {
+    let label: String
+    let enabled: Bool
+
+    public init(label: String, enabled: Bool = isatty(STDERR_FILENO) == 1) {
+        self.label = label
+        self.enabled = enabled
+    }
+
+    public func update(_ done: Int, of total: Int) {
+        guard enabled else { return }
+        let width = 30
+        let filled = total > 0 ? min(width, done * width / total) : width
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(done)/\(total)".utf8))
+    }
+
+    public func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+}
