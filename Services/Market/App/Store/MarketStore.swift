@@ -102,17 +102,13 @@ struct MarketStore: Sendable {
     /// Records that `claim.buyerId` asked for `claim.impUid` (first claimant wins) and returns the stored claim.
     func claim(_ claim: Claim, logger: Logger) async throws -> Claim {
         let s = schema
+        // ON CONFLICT DO UPDATE (a no-op update) returns the row that won, also when a concurrent transaction
+        // inserted it after this statement's snapshot was taken (DO NOTHING + a SELECT would see nothing then).
         let rows = try await client.query("""
-            WITH inserted AS (
-                INSERT INTO \(table: s, "claims") (imp_uid, buyer_id, post_id, product_name, source)
-                VALUES (\(claim.impUid), \(claim.buyerId), \(claim.postId), \(claim.productName), \(claim.source.rawValue))
-                ON CONFLICT (imp_uid) DO NOTHING
-                RETURNING imp_uid, buyer_id, post_id, product_name, source, state
-            )
-            SELECT * FROM inserted
-            UNION ALL
-            SELECT imp_uid, buyer_id, post_id, product_name, source, state FROM \(table: s, "claims")
-            WHERE imp_uid = \(claim.impUid) AND NOT EXISTS (SELECT 1 FROM inserted)
+            INSERT INTO \(table: s, "claims") (imp_uid, buyer_id, post_id, product_name, source)
+            VALUES (\(claim.impUid), \(claim.buyerId), \(claim.postId), \(claim.productName), \(claim.source.rawValue))
+            ON CONFLICT (imp_uid) DO UPDATE SET updated_at = \(table: s, "claims").updated_at
+            RETURNING imp_uid, buyer_id, post_id, product_name, source, state
             """, logger: logger)
         for try await row in rows.decode(Claim.Row.self) { return Claim(row) }
         throw PostgresDecodingFailure.missingClaim

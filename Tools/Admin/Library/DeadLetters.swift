@@ -1,0 +1,147 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SNSKafka
+import SNSPlatform
+
+/// `dlq list / show / retry / drop`. Dead letters live on `sns.dead-letter` (a consumer parks a message there
+/// after its retries, with `sns-dlq-*` headers saying why). Kafka cannot delete or edit them, so what operators
+/// did with each one (retried, dropped) is kept in the tool's own table `ops.dlq_actions`, keyed by the dead
+/// letter's partition and offset. `retry` sends the original message (key, value, headers without `sns-dlq-*`)
+/// back to its original topic: every consumer group sees it again, and the idempotent consumers that had applied
+/// it skip it, so only the one that failed applies it now (after the events of its aggregate that came since —
+/// retrying is for effects that do not depend on that order, or after the cause was fixed).
+public struct DeadLetter: Codable, Sendable, Equatable {
+    public var id: String
+    public var partition: Int32
+    public var offset: Int64
+    public var consumer: String?
+    public var reason: String?
+    public var attempts: Int?
+    public var failedAt: String?
+    public var originalTopic: String?
+    public var originalPartition: Int?
+    public var originalOffset: Int?
+    public var eventType: String?
+    public var eventId: String?
+    public var key: String?
+    public var state: String
+    public var payload: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, partition, offset, consumer, reason, attempts, state, key, payload
+        case failedAt = "failed_at", originalTopic = "original_topic", originalPartition = "original_partition"
+        case originalOffset = "original_offset", eventType = "event_type", eventId = "event_id"
+    }
+}
+
+public struct DeadLetterStore: Sendable {
+    public let client: PostgresClient
+    public let logger: Logger
+    static let schema = "ops"
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Creates `ops.dlq_actions` if needed (the tool's only table).
+    public func prepare() async throws {
+        let schema = try SQLIdentifier(Self.schema)
+        _ = try await Migrator(schema: schema, migrations: [
+            Migration(version: 1, name: "dlq_actions", sql: """
+                CREATE TABLE ops.dlq_actions (
+                    dlq_partition integer NOT NULL,
+                    dlq_offset bigint NOT NULL,
+                    action text NOT NULL CHECK (action IN ('retried', 'dropped')),
+                    detail text,
+                    at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (dlq_partition, dlq_offset)
+                );
+                """),
+        ]).migrate(client: client, logger: logger)
+    }
+
+    func actions() async throws -> [String: String] {
+        let rows = try await client.query("SELECT dlq_partition, dlq_offset, action FROM ops.dlq_actions", logger: logger)
+        var actions: [String: String] = [:]
+        for try await (partition, offset, action) in rows.decode((Int, Int64, String).self) { actions["\(partition):\(offset)"] = action }
+        return actions
+    }
+
+    /// Records an action; false if the dead letter was already retried or dropped.
+    func record(_ letter: DeadLetter, action: String, detail: String?) async throws -> Bool {
+        let rows = try await client.query("""
+            INSERT INTO ops.dlq_actions (dlq_partition, dlq_offset, action, detail)
+            VALUES (\(Int(letter.partition)), \(letter.offset), \(action), \(detail))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """, logger: logger)
+        for try await _ in rows.decode(Int.self) { return true }
+        return false
+    }
+
+    func forget(_ letter: DeadLetter) async throws {
+        try await client.query("DELETE FROM ops.dlq_actions WHERE dlq_partition = \(Int(letter.partition)) AND dlq_offset = \(letter.offset)",
+                               logger: logger)
+    }
+}
+
+public enum DeadLetters {
+    /// Every dead letter on the topic, with what was done with it (`open`, `retried`, `dropped`).
+    public static func list(messages: [KafkaConsumerMessage], store: DeadLetterStore) async throws -> [DeadLetter] {
+        let actions = try await store.actions()
+        return messages.map { message in
+            var letter = parse(message)
+            letter.state = actions[letter.id] ?? "open"
+            return letter
+        }.sorted { ($0.failedAt ?? "", $0.id) < ($1.failedAt ?? "", $1.id) }
+    }
+
+    static func parse(_ message: KafkaConsumerMessage) -> DeadLetter {
+        func header(_ name: String) -> String? { message.headers.last { $0.key == name }?.stringValue }
+        return DeadLetter(
+            id: "\(message.partition):\(message.offset)", partition: message.partition, offset: message.offset,
+            consumer: header(EventHeader.dlqConsumer), reason: header(EventHeader.dlqReason),
+            attempts: header(EventHeader.dlqAttempts).flatMap { Int($0) }, failedAt: header(EventHeader.dlqFailedAt),
+            originalTopic: header(EventHeader.dlqOriginalTopic),
+            originalPartition: header(EventHeader.dlqOriginalPartition).flatMap { Int($0) },
+            originalOffset: header(EventHeader.dlqOriginalOffset).flatMap { Int($0) },
+            eventType: header(EventHeader.eventType), eventId: header(EventHeader.eventId),
+            key: message.key.map { String(decoding: $0, as: UTF8.self) }, state: "open",
+            payload: String(decoding: message.value, as: UTF8.self))
+    }
+
+    /// Sends dead letters back to their original topics and records them as retried. Returns the ids retried
+    /// (already retried or dropped ones are skipped).
+    public static func retry(_ letters: [DeadLetter], messages: [KafkaConsumerMessage], store: DeadLetterStore,
+                             producer: KafkaProducer) async throws -> [String] {
+        var retried: [String] = []
+        for letter in letters {
+            guard let message = messages.first(where: { $0.partition == letter.partition && $0.offset == letter.offset }) else {
+                throw AdminError("dead letter \(letter.id) not found on \(Topic.deadLetter)")
+            }
+            guard let topic = letter.originalTopic else { throw AdminError("dead letter \(letter.id) has no original topic header") }
+            // Record first: if the send then fails, the record is removed again, so a retry is never lost or doubled silently.
+            guard try await store.record(letter, action: "retried", detail: "to \(topic)") else { continue }
+            do {
+                _ = try await producer.send(KafkaOutgoingMessage(
+                    topic: topic, key: message.key, value: message.value,
+                    headers: message.headers.filter { !$0.key.hasPrefix("sns-dlq-") }))
+            } catch {
+                try await store.forget(letter)
+                throw AdminError("could not send \(letter.id) back to \(topic): \(error)")
+            }
+            retried.append(letter.id)
+        }
+        return retried
+    }
+
+    /// Marks dead letters as dropped (they stay on the topic, hidden from `dlq list` unless `--all`).
+    public static func drop(_ letters: [DeadLetter], reason: String?, store: DeadLetterStore) async throws -> [String] {
+        var dropped: [String] = []
+        for letter in letters where try await store.record(letter, action: "dropped", detail: reason) {
+            dropped.append(letter.id)
+        }
+        return dropped
+    }
+}
