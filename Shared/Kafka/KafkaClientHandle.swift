@@ -3,10 +3,12 @@ internal import CRDKafka
 /// Owns one `rd_kafka_t *`.
 ///
 /// `@unchecked Sendable` is safe because the pointer is immutable and every use is serialised by the
-/// owner (`KafkaProducer` / `KafkaConsumer` cores): librdkafka documents `rd_kafka_t` as thread-safe
-/// for produce/poll/flush/commit; the one non-thread-safe call, `rd_kafka_destroy`, is made exactly
-/// once by the owner's dedicated thread (producer) or serial queue (consumer) after the owner's
-/// state machine has stopped handing the pointer to anyone else.
+/// owner (`KafkaProducer` / `KafkaConsumer` / `KafkaPartitionReader` / `KafkaAdmin` cores): librdkafka
+/// documents `rd_kafka_t` as thread-safe for produce/poll/flush/commit; the one non-thread-safe call,
+/// `rd_kafka_destroy`, is made exactly once by the owner's dedicated thread (producer) or serial queue
+/// (consumer, reader, admin) after the owner's state machine has stopped handing the pointer to anyone
+/// else. The admin's short-lived per-group handles are created and destroyed within one block on the
+/// admin's queue, or handed whole to one Dispatch worker that only destroys them.
 final class KafkaClientHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 

@@ -90,16 +90,14 @@ public final class KafkaConsumer: Service, Sendable {
             case .message(let message):
                 // A record polled while shutting down is dropped: it is uncommitted, so redelivered later.
                 return core.isClosing ? nil : message
+            case .endOfPartition(let topic, let partition, let offset):
+                core.logger.debug("Kafka consumer: end of \(topic)[\(partition)] at \(offset)")
             case .error(let error, let fatal):
                 if fatal {
                     core.logger.error("Kafka consumer failed: \(error)")
                     throw error
                 }
-                if error.code == KafkaError.partitionEOF {
-                    core.logger.debug("Kafka consumer: \(error)")
-                } else {
-                    core.logger.warning("Kafka consumer: \(error)")
-                }
+                core.logger.warning("Kafka consumer: \(error)")
             }
         }
         return nil

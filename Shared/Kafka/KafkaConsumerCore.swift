@@ -15,13 +15,16 @@ private final class KafkaConsumerSlot: @unchecked Sendable {
     }
 }
 
-/// The consumer's handle, serial queue and lifecycle. Every librdkafka call (poll, commit, close,
-/// destroy) runs on `queue`, never on the Swift cooperative pool.
+/// The consumer's (or partition reader's) handle, serial queue and lifecycle. Every librdkafka call
+/// (poll, commit, close, destroy) runs on `queue`, never on the Swift cooperative pool.
 final class KafkaConsumerCore: Sendable {
     enum PollOutcome: Sendable {
         case closed
         case idle
         case message(KafkaConsumerMessage)
+        /// Reached the end of a partition (`enable.partition.eof=true` only); `offset` is the next
+        /// offset, i.e. the high watermark the fetch saw.
+        case endOfPartition(topic: String, partition: Int32, offset: Int64)
         case error(KafkaError, fatal: Bool)
     }
 
@@ -67,6 +70,27 @@ final class KafkaConsumerCore: Sendable {
         return KafkaConsumerCore(queue: DispatchQueue(label: label), handle: handle, context: context)
     }
 
+    /// Creates the handle and assigns explicit partitions and start offsets (`rd_kafka_assign`): no
+    /// group membership, no rebalances. Plain throwing factory, as above.
+    static func make(
+        settings: [(String, String)], assignment: [KafkaTopicPartitionOffset], context: KafkaClientContext, label: String
+    ) throws(KafkaError) -> KafkaConsumerCore {
+        let handle = try KafkaClientHandle.make(type: RD_KAFKA_CONSUMER, settings: settings, context: context)
+        let rk = handle.pointer
+        _ = rd_kafka_poll_set_consumer(rk)
+        let list = rd_kafka_topic_partition_list_new(Int32(assignment.count))
+        for entry in assignment {
+            rd_kafka_topic_partition_list_add(list, entry.topic, entry.partition)!.pointee.offset = entry.offset.librdkafkaValue
+        }
+        let err = rd_kafka_assign(rk, list)
+        rd_kafka_topic_partition_list_destroy(list)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            rd_kafka_destroy(rk)
+            throw KafkaError(err, "assign \(assignment.map(\.description))")
+        }
+        return KafkaConsumerCore(queue: DispatchQueue(label: label), handle: handle, context: context)
+    }
+
     /// Runs `body` on the serial queue and returns its result.
     private func onQueue<T: Sendable>(_ body: @escaping @Sendable (KafkaConsumerCore) -> T) async -> T {
         await withCheckedContinuation { continuation in
@@ -76,16 +100,21 @@ final class KafkaConsumerCore: Sendable {
         }
     }
 
-    /// One `rd_kafka_consumer_poll` with a short timeout.
-    func poll() async -> PollOutcome {
-        await onQueue { core in core.pollOnQueue() }
+    /// One `rd_kafka_consumer_poll` with a short timeout (at most `pollTimeoutMilliseconds`).
+    func poll(timeoutMilliseconds: Int32 = KafkaConsumerCore.pollTimeoutMilliseconds) async -> PollOutcome {
+        let milliseconds = min(max(timeoutMilliseconds, 0), Self.pollTimeoutMilliseconds)
+        return await onQueue { core in core.pollOnQueue(timeoutMilliseconds: milliseconds) }
     }
 
-    private func pollOnQueue() -> PollOutcome {
+    private func pollOnQueue(timeoutMilliseconds: Int32) -> PollOutcome {
         guard let rk = slot.handle?.pointer, !isClosing else { return .closed }
-        guard let record = rd_kafka_consumer_poll(rk, Self.pollTimeoutMilliseconds) else { return .idle }
+        guard let record = rd_kafka_consumer_poll(rk, timeoutMilliseconds) else { return .idle }
         defer { rd_kafka_message_destroy(record) }
         let err = record.pointee.err
+        if err == RD_KAFKA_RESP_ERR__PARTITION_EOF {
+            let topic = record.pointee.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
+            return .endOfPartition(topic: topic, partition: record.pointee.partition, offset: record.pointee.offset)
+        }
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
             return .error(describe(err, rk: rk, record: record), fatal: Self.isFatal(err))
         }
@@ -105,9 +134,12 @@ final class KafkaConsumerCore: Sendable {
     }
 
     /// Errors after which the consumer cannot make progress; everything else is retried by librdkafka.
+    /// `_AUTO_OFFSET_RESET`: a start offset out of range with `auto.offset.reset=error` (the partition
+    /// reader's default); the partition stops fetching.
     private static func isFatal(_ err: rd_kafka_resp_err_t) -> Bool {
         switch err {
         case RD_KAFKA_RESP_ERR__FATAL, RD_KAFKA_RESP_ERR__AUTHENTICATION, RD_KAFKA_RESP_ERR__INVALID_ARG,
+            RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET,
             RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED, RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED:
             true
         default:

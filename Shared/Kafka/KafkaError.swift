@@ -29,6 +29,19 @@ public struct KafkaError: Error, Sendable, CustomStringConvertible {
     public static let queueFull: Int32 = RD_KAFKA_RESP_ERR__QUEUE_FULL.rawValue
     /// Reached the end of a partition (only with `enable.partition.eof=true`).
     public static let partitionEOF: Int32 = RD_KAFKA_RESP_ERR__PARTITION_EOF.rawValue
+    /// A blocking call did not complete within its timeout.
+    public static let timedOut: Int32 = RD_KAFKA_RESP_ERR__TIMED_OUT.rawValue
+    /// The broker does not implement the request (e.g. ListGroups on librdkafka's mock cluster).
+    public static let unsupportedFeature: Int32 = RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE.rawValue
+    /// The topic or partition does not exist.
+    public static let unknownTopicOrPartition: Int32 = RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART.rawValue
+    /// The broker refused a group request from a client that is not a member of the group. For
+    /// `KafkaAdmin.commitOffsets`: the group has members (see there).
+    public static let unknownMemberId: Int32 = RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID.rawValue
+    /// A requested offset is outside the partition's range (a reader with `auto.offset.reset=error`).
+    public static let offsetOutOfRange: Int32 = RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET.rawValue
+    /// An argument was rejected before anything was sent.
+    public static let invalidArgument: Int32 = RD_KAFKA_RESP_ERR__INVALID_ARG.rawValue
 }
 
 extension KafkaError {
