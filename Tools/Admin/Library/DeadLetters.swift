@@ -99,6 +99,8 @@ public enum DeadLetters {
 
     static func parse(_ message: KafkaConsumerMessage) -> DeadLetter {
         func header(_ name: String) -> String? { message.headers.last { $0.key == name }?.stringValue }
+        // The envelope says what the event is when the producer set no headers.
+        let metadata = try? EventCoding.decoder().decode(EventMetadata.self, from: Data(message.value))
         return DeadLetter(
             id: "\(message.partition):\(message.offset)", partition: message.partition, offset: message.offset,
             consumer: header(EventHeader.dlqConsumer), reason: header(EventHeader.dlqReason),
@@ -106,7 +108,8 @@ public enum DeadLetters {
             originalTopic: header(EventHeader.dlqOriginalTopic),
             originalPartition: header(EventHeader.dlqOriginalPartition).flatMap { Int($0) },
             originalOffset: header(EventHeader.dlqOriginalOffset).flatMap { Int($0) },
-            eventType: header(EventHeader.eventType), eventId: header(EventHeader.eventId),
+            eventType: header(EventHeader.eventType) ?? metadata?.type,
+            eventId: header(EventHeader.eventId) ?? metadata?.eventId.uuidString.lowercased(),
             key: message.key.map { String(decoding: $0, as: UTF8.self) }, state: "open",
             payload: String(decoding: message.value, as: UTF8.self))
     }
