@@ -29,7 +29,8 @@ public struct MarketApplication: Sendable {
         self.configuration = configuration
         self.deps = MarketDependencies(store: store, verification: verification, reverifyDelay: configuration.reverifyInterval)
         self.reverifier = PaymentReverifier(verification: verification, store: store, interval: configuration.reverifyInterval,
-                                            maxAge: configuration.claimMaxAge, logger: platform.logger)
+                                            maxAge: configuration.claimMaxAge, logger: platform.logger,
+                                            startGate: platform.startGate)
     }
 
     /// One re-verification round, as the background worker runs it (`asOf`: treat retries scheduled before it as due).

@@ -14,8 +14,13 @@ struct PaymentReverifier: Service {
     let maxAge: TimeInterval
     let batchSize: Int = 20
     let logger: Logger
+    /// Opened once the migrations ran: the first round must not run before the tables exist.
+    var startGate: StartGate? = nil
 
     func run() async throws {
+        if let startGate {
+            do { try await startGate.wait() } catch { return }
+        }
         logger.info("payment re-verifier started", metadata: ["interval_ms": "\(Int(interval.milliseconds))"])
         // A round in progress is finished; only the wait between rounds is cut short by a graceful shutdown.
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
