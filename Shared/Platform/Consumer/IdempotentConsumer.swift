@@ -12,7 +12,9 @@ import ServiceLifecycle
 /// offset. A crash between the database commit and the offset commit redelivers the message, which the
 /// processed-event row turns into a no-op. A failing handler is retried with exponential backoff; after
 /// `maxAttempts` the message goes to the dead-letter topic with the failure in headers, and the partition
-/// moves on. A message that is not an event envelope at all is dead-lettered at once.
+/// moves on. A message that is not an event envelope at all is dead-lettered at once. An envelope of an event
+/// type this build does not know (a newer producer) is skipped and counted, not applied and not recorded, so a
+/// later replay applies it once the consumer understands it (compatibility rules: decision 0001).
 public final class IdempotentConsumer: Service, Sendable {
     public struct Options: Sendable {
         public var maxAttempts: Int
@@ -32,6 +34,8 @@ public final class IdempotentConsumer: Service, Sendable {
         case applied
         case duplicate
         case deadLettered(reason: String)
+        /// An event type this build does not know: skipped (counted in `sns_consumer_skipped_total`).
+        case skipped(type: String)
     }
 
     public let name: String
@@ -89,6 +93,8 @@ public final class IdempotentConsumer: Service, Sendable {
                     case .applied: self.appliedCounter.increment()
                     case .duplicate: self.duplicateCounter.increment()
                     case .deadLettered: self.deadLetterCounter.increment()
+                    case .skipped(let type):
+                        Counter(label: "sns_consumer_skipped_total", dimensions: [("consumer", self.name), ("type", type)]).increment()
                     }
                     do {
                         try await self.consumer.commit(message)
@@ -119,6 +125,10 @@ public final class IdempotentConsumer: Service, Sendable {
         }
         var logger = self.logger
         logger[metadataKey: "event_id"] = .string(event.metadata.eventId.uuidString.lowercased())
+        guard event.eventType != nil else {
+            logger.warning("skipping an event of a type this build does not know", metadata: ["event_type": "\(event.type)"])
+            return .skipped(type: String(event.type.prefix(64)))
+        }
         logger[metadataKey: "event_type"] = .string(event.type)
         if let requestId = event.metadata.requestId { logger[metadataKey: "request_id"] = .string(requestId) }
 
