@@ -147,6 +147,23 @@ final class KafkaConsumerCore: Sendable {
         }
     }
 
+    /// The partitions currently assigned to this member (empty before the first rebalance completes).
+    func assignment() async -> [KafkaTopicPartitionOffset] {
+        await onQueue { core in core.assignmentOnQueue() }
+    }
+
+    private func assignmentOnQueue() -> [KafkaTopicPartitionOffset] {
+        guard let rk = slot.handle?.pointer else { return [] }
+        var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
+        guard rd_kafka_assignment(rk, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
+        // The list is ours to free; a leaked one makes rd_kafka_destroy hang.
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        return (0..<Int(list.pointee.cnt)).map { index in
+            let entry = list.pointee.elems[index]
+            return KafkaTopicPartitionOffset(topic: String(cString: entry.topic), partition: entry.partition, offset: .absolute(entry.offset))
+        }
+    }
+
     /// Synchronously commits `offset` (the next offset to read) for one partition.
     func commit(topic: String, partition: Int32, offset: Int64) async -> KafkaError? {
         await onQueue { core in core.commitOnQueue(topic: topic, partition: partition, offset: offset) }

@@ -23,6 +23,22 @@ public enum ServiceCatalog {
         Service(name: "market", schema: "market", consumers: ["market-products"]),
     ]
 
+    /// The topics each consumer group subscribes to (as the services configure them).
+    public static let consumerTopics: [String: [String]] = [
+        "posts-read-models": [Topic.users, Topic.follows, Topic.payments],
+        "media-references": [Topic.posts, Topic.users],
+        "social-projections": [Topic.users, Topic.posts],
+        "market-products": [Topic.posts, Topic.users],
+    ]
+
+    /// The service whose schema records `group`'s processed events.
+    public static func owner(ofConsumer group: String) throws -> Service {
+        guard let service = services.first(where: { $0.consumers.contains(group) }) else {
+            throw AdminError("unknown consumer group '\(group)' (known: \(services.flatMap(\.consumers).joined(separator: ", ")))")
+        }
+        return service
+    }
+
     public static func service(named name: String) throws -> Service {
         guard let service = services.first(where: { $0.name == name }) else {
             throw AdminError("unknown service '\(name)' (known: \(services.map(\.name).joined(separator: ", ")))")

@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SNSAdmin
+import SNSKafka
+@testable import SNSPlatform
+import SNSTestSupport
+import Testing
+
+/// `replay` with a real idempotent consumer group: from the beginning with `reapply` every event is applied
+/// again once the consumers start; without it the re-delivered events are skipped as duplicates; while a
+/// consumer is live the replay is refused; `since` resolves offsets from the group's processed records.
+@Suite("Admin tool: replay")
+struct ReplayToolTests {
+    struct Step: EventPayload, Equatable {
+        static let eventType = EventType.mediaStored
+        var sequence: Int
+    }
+
+    func applications(_ platform: TestPlatform) async throws -> Int {
+        let rows = try await platform.postgres.query("SELECT count(*)::int FROM \(table: platform.schema, "effects")", logger: TestEnvironment.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    /// Runs the group's consumer until `applied` effects exist in total, then stops it (it leaves the group).
+    func consume(_ platform: TestPlatform, group: String, topic: String, until applied: Int, andWhile body: (() async throws -> Void)? = nil) async throws {
+        let schema = platform.schema
+        let consumer = try IdempotentConsumer(
+            name: group, schema: schema, topics: [topic],
+            kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: group, properties: TestPlatform.fastConsumerProperties),
+            client: platform.postgres, producer: platform.producer,
+            handler: ClosureEventHandler { event, connection, logger in
+                let step = try event.payload(as: Step.self)
+                try await connection.query("INSERT INTO \(table: schema, "effects") (sequence) VALUES (\(step.sequence))", logger: logger)
+            },
+            options: .init(maxAttempts: 2, retryBase: .milliseconds(5)), logger: TestEnvironment.logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await consumer.run() }
+            try await eventually("\(applied) applications") { try await applications(platform) >= applied }
+            try await body?()
+            await consumer.consumer.shutdown()
+            tasks.cancelAll()
+        }
+    }
+
+    @Test func replayReappliesOnlyWhenAskedAndRefusesWhileConsumersRun() async throws {
+        try await TestPlatform.with { platform in
+            try await platform.postgres.query("CREATE TABLE \(table: platform.schema, "effects") (sequence int)", logger: TestEnvironment.logger)
+            let topic = TestEnvironment.unique("test.replay.")
+            let group = TestEnvironment.unique("replay-")
+            let encoder = EventCoding.encoder()
+            _ = try await platform.producer.send(try (1...6).map { n in
+                KafkaOutgoingMessage(topic: topic, key: Array("k\(n)".utf8), value: Array(try encoder.encode(EventEnvelope(
+                    type: Step.eventType.rawValue, aggregateId: "k\(n)", producer: "test", requestId: nil, payload: Step(sequence: n)))))
+            })
+            let kafka = KafkaConfiguration(bootstrapServers: platform.brokers, clientId: "replay-test", properties: TestPlatform.fastConsumerProperties)
+            let logger = TestEnvironment.logger
+            func plan(_ start: ReplayStart, reapply: Bool) async throws -> ReplayPlan {
+                try await Replay.plan(group: group, topics: [], start: start, reapply: reapply, schema: platform.schema.name,
+                                      subscribedTopics: [topic], kafka: kafka, client: platform.postgres, logger: logger)
+            }
+
+            // First pass: everything applied once. While the consumer runs, a replay is refused.
+            try await consume(platform, group: group, topic: topic, until: 6) {
+                let running = try await plan(.beginning, reapply: true)
+                await #expect(throws: AdminError.self) {
+                    _ = try await Replay.apply(running, kafka: kafka, client: platform.postgres, logger: logger, joinTimeout: .seconds(8))
+                }
+            }
+            #expect(try await applications(platform) == 6)
+
+            // Nothing was applied after an hour from now: nothing to re-deliver.
+            #expect(try await plan(.since(Date().addingTimeInterval(3600)), reapply: false).total == 0)
+
+            // From the beginning with reapply: offsets back to 0, records forgotten, all six applied again.
+            let again = try await plan(.beginning, reapply: true)
+            #expect(again.total == 6)
+            #expect(again.entries.allSatisfy { $0.committed == $0.high })
+            #expect(try await Replay.apply(again, kafka: kafka, client: platform.postgres, logger: logger) == 6)
+            try await consume(platform, group: group, topic: topic, until: 12)
+            #expect(try await applications(platform) == 12)
+
+            // Without reapply: re-delivered, skipped as duplicates (the committed offsets reach the end again).
+            let plain = try await plan(.beginning, reapply: false)
+            #expect(try await Replay.apply(plain, kafka: kafka, client: platform.postgres, logger: logger) == 0)
+            let admin = try KafkaAdmin(configuration: kafka, logger: logger)
+            let partitions = Int32(try await admin.watermarks(topic: topic).count)
+            try await consume(platform, group: group, topic: topic, until: 12) {
+                try await eventually("the group read everything again") {
+                    let committed = try await admin.committedOffsets(group: group, topic: topic, partitions: partitions)
+                    return committed.values.reduce(0, +) == 6
+                }
+            }
+            await admin.close()
+            #expect(try await applications(platform) == 12)
+        }
+    }
+}
