@@ -96,4 +96,39 @@ struct ReplayToolTests {
             #expect(try await applications(platform) == 12)
         }
     }
+
+    @Test func aRebuiltProjectionIsIdenticalToTheOriginal() async throws {
+        try await TestPlatform.with { platform in
+            let schema = platform.schema
+            try await platform.postgres.query("CREATE TABLE \(table: schema, "effects") (sequence int)", logger: TestEnvironment.logger)
+            let topic = TestEnvironment.unique("test.rebuild.")
+            let group = TestEnvironment.unique("rebuild-")
+            let encoder = EventCoding.encoder()
+            _ = try await platform.producer.send(try (1...20).map { n in
+                KafkaOutgoingMessage(topic: topic, key: Array("k\(n % 7)".utf8), value: Array(try encoder.encode(EventEnvelope(
+                    type: Step.eventType.rawValue, aggregateId: "k\(n % 7)", producer: "test", requestId: nil, payload: Step(sequence: n)))))
+            })
+            let kafka = KafkaConfiguration(bootstrapServers: platform.brokers, clientId: "rebuild-test", properties: TestPlatform.fastConsumerProperties)
+            let table = "\"\(schema.name)\".effects"
+            let projection = Projection(name: "test", group: group, schema: schema.name, topics: [topic],
+                                        clear: ["TRUNCATE \(table)"], tables: [table])
+            try await consume(platform, group: group, topic: topic, until: 20)
+            let before = try await Rebuild.summary(projection, client: platform.postgres, logger: TestEnvironment.logger)
+            #expect(before.rows == [table: 20])
+
+            #expect(try await Rebuild.start(projection, kafka: kafka, client: platform.postgres, logger: TestEnvironment.logger) == 20)
+            let emptied = try await Rebuild.summary(projection, client: platform.postgres, logger: TestEnvironment.logger)
+            #expect(emptied.rows == [table: 0])
+            #expect(try await Rebuild.progress(projection, kafka: kafka, logger: TestEnvironment.logger) == (0, 20))
+
+            try await consume(platform, group: group, topic: topic, until: 20) {
+                try await eventually("the group caught up") {
+                    let (done, total) = try await Rebuild.progress(projection, kafka: kafka, logger: TestEnvironment.logger)
+                    return done == total
+                }
+            }
+            let after = try await Rebuild.summary(projection, client: platform.postgres, logger: TestEnvironment.logger)
+            #expect(after == before)
+        }
+    }
 }
