@@ -37,6 +37,8 @@ struct MarketHarness: Sendable {
         /// Run the product read-model consumer (a private group reading the topics from the beginning) instead of
         /// filling the read model directly.
         var consumesEvents = false
+        /// Seconds after which the re-verifier gives a claim up (0: at its next round).
+        var claimMaxAge: TimeInterval = 86_400
     }
 
     static func run(_ options: Options = Options(), _ body: @Sendable (MarketHarness) async throws -> Void) async throws {
@@ -54,6 +56,7 @@ struct MarketHarness: Sendable {
             configuration.portOneAttempts = options.attempts
             configuration.portOneTimeout = options.timeout
             configuration.portOneRetryBase = .milliseconds(10)
+            configuration.claimMaxAge = options.claimMaxAge
             let market = try await MarketApplication(configuration: configuration, logger: TestEnvironment.logger)
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
             let apiKey = try TestEnvironment.apiKey()

@@ -57,8 +57,9 @@ struct PaymentSafetyTests {
             #expect(try await market.validate(first, post: postId, as: buyer).status == 200)
             let merchantUid = try #require(await market.ledger.payment(first)?.merchantUid)
             let second = await market.ledger.createPayment(merchantUid: merchantUid, amount: 5000).impUid
-            #expect(try await market.validate(second, post: postId, as: buyer).status == 409)
+            #expect(try await market.validate(second, post: postId, as: buyer).status == 400)
             #expect(try await market.payments(impUid: second) == 0)
+            #expect(await market.ledger.payment(second)?.status == .cancelled)  // paid, never recorded: refunded
 
             // Someone validating an imp_uid PortOne has not issued does not own it when PortOne issues it later.
             let squatter = try await market.buyer()
@@ -66,6 +67,45 @@ struct PaymentSafetyTests {
             #expect(try await market.validate(future, post: postId, as: squatter).status == 400)
             await market.ledger.createPayment(merchantUid: "ios_\(TestEnvironment.unique(""))", amount: 5000, impUid: future)
             #expect(try await market.validate(future, post: postId, as: buyer).status == 200)
+        }
+    }
+
+    /// The claim is the gate between recording and refunding: a payment refused while its refund could not reach
+    /// PortOne is never recorded later, even when the price then matches (a retry, a webhook, the re-verifier).
+    @Test func aRefusedPaymentIsNeverRecordedLaterEvenIfThePriceNowMatches() async throws {
+        try await MarketHarness.run(.init(attempts: 1)) { market in
+            let buyer = try await market.buyer()
+            let postId = try await market.product(price: 4000)  // the market still has the old price
+            let impUid = try await market.paid(5000)
+            _ = await market.ledger.addFault(.cancel(impUid, .error(status: 500)))
+            #expect(try await market.validate(impUid, post: postId, as: buyer).status == 400)
+            #expect(try await market.cancelState(impUid) == "pending")
+
+            try await market.postgres.query("UPDATE \(table: market.schema, "products") SET price = 5000 WHERE post_id = \(postId)",
+                                            logger: TestEnvironment.logger)
+            #expect(try await market.validate(impUid, post: postId, as: buyer).status == 400)
+            #expect(try await market.webhook(impUid).status == 200)
+            await market.ledger.clearFaults()
+            _ = try await market.market.reverifyOnce(asOf: Date().addingTimeInterval(3600))
+            #expect(try await market.payments(impUid: impUid) == 0)
+            #expect(try await market.purchaseEvents(impUid: impUid) == 0)
+            #expect(await market.ledger.payment(impUid)?.status == .cancelled)
+            #expect(try await market.claimState(impUid) == "rejected")
+        }
+    }
+
+    /// A claim that cannot be settled in time (here: a post the market never learns of) is not left holding the
+    /// buyer's money: at expiry a paid, unrecorded payment is refunded.
+    @Test func anExpiringClaimRefundsAPaidUnrecordedPayment() async throws {
+        try await MarketHarness.run(.init(claimMaxAge: 0)) { market in
+            let buyer = try await market.buyer()
+            let impUid = try await market.paid(5000)
+            #expect(try await market.validate(impUid, post: ObjectID.generate(), as: buyer).status == 410)
+            let round = try await market.market.reverifyOnce(asOf: Date().addingTimeInterval(3600))
+            #expect(round.expired == 1)
+            #expect(await market.ledger.payment(impUid)?.status == .cancelled)
+            #expect(try await market.cancelState(impUid) == "done")
+            #expect(try await market.payments(impUid: impUid) == 0)
         }
     }
 

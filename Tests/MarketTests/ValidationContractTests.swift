@@ -88,10 +88,11 @@ struct ValidationContractTests {
                 #expect(reply.status == 400, "\(body) → \(reply.text)")
                 #expect(try reply.json.keys == ["message"])
             }
-            // A post the market has never seen: 410, and nothing is claimed or cancelled.
+            // A post the market has never seen: 410, nothing cancelled, but the claim is kept (recorded if the post
+            // arrives, refunded when the claim expires).
             let impUid = try await market.paid(5000)
             #expect(try await market.validate(impUid, post: ObjectID.generate(), as: buyer).status == 410)
-            #expect(try await market.claimState(impUid) == nil)
+            #expect(try await market.claimState(impUid) == "pending")
             #expect(await market.ledger.payment(impUid)?.status == .paid)
             // An imp_uid PortOne does not know: 400.
             #expect(try await market.validate("imp_000000000000", post: postId, as: buyer).status == 400)

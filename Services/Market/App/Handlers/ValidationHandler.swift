@@ -9,7 +9,8 @@ import SNSPlatform
 ///   recorded in the background by a webhook / the re-verifier and not yet answered to this buyer);
 /// - 400: unknown `imp_uid`, not paid, or an amount other than the price (the payment is then cancelled);
 /// - 409: this `imp_uid` was already validated (also: claimed by another account);
-/// - 410: the post is unknown, deleted, or not for sale (a payment taken for a deleted post is refunded);
+/// - 410: the post is unknown, deleted, or not for sale (a payment taken for a deleted post is refunded; for an
+///   unknown post the claim is kept: recorded if the post appears, refunded when the claim expires);
 /// - 429: PortOne cannot be reached now. Nothing is recorded twice: the app may retry, and the claim is completed
 ///   in the background when PortOne is back (decision 0007).
 struct ValidationHandler: Sendable {
@@ -27,19 +28,25 @@ struct ValidationHandler: Sendable {
         if let existing = try await deps.store.payment(impUid: impUid, logger: logger) {
             return try await answerRecorded(existing, me: me.userId, logger: logger)
         }
-        guard try await deps.store.product(postId, logger: logger) != nil else {
-            throw APIError.gone("게시글을 찾을 수 없습니다. (post not found)")
-        }
+        let known = try await deps.store.product(postId, logger: logger) != nil
+        // The claim is kept even for a post the market does not know (yet): if the buyer has paid, the re-verifier
+        // records the purchase once the post arrives, or refunds it when the claim expires.
         let claim = try await deps.store.claim(
-            Claim(impUid: impUid, buyerId: me.userId, postId: postId, productName: body.productName, source: .app), logger: logger)
+            Claim(impUid: impUid, buyerId: me.userId, postId: postId, productName: body.productName, source: .app),
+            firstRetry: deps.reverifyDelay, logger: logger)
         guard claim.buyerId == me.userId else {
             throw APIError.conflict("다른 계정이 검증 요청한 결제입니다. (imp_uid claimed by another account)")
         }
         guard claim.postId == postId else {
             throw APIError.badRequest("이 결제는 다른 게시글에 대해 검증 요청되었습니다. (imp_uid already claimed for another post)")
         }
+        guard known else { throw APIError.gone("게시글을 찾을 수 없습니다. (post not found)") }
 
-        switch try await deps.verification.settle(claim, recordedBy: .app, trace: context.trace, logger: logger) {
+        // A claim settled before (refused and refunded, or recorded) is answered from the record, never settled again.
+        let settlement = claim.state == .rejected || claim.state == .completed
+            ? try await deps.verification.outcome(ofSettled: claim, logger: logger)
+            : try await deps.verification.settle(claim, recordedBy: .app, trace: context.trace, logger: logger)
+        switch settlement {
         case .recorded(let record):
             return try .json(PaymentJSON(record))
         case .alreadyRecorded(let record):
@@ -57,7 +64,7 @@ struct ValidationHandler: Sendable {
                 ? "게시글이 삭제되었거나 판매 중이 아니어서 결제를 취소했습니다. (post deleted or not for sale; the payment was cancelled)"
                 : "게시글이 삭제되었거나 판매 중이 아닙니다. 결제 취소를 진행 중입니다. (post deleted or not for sale; it will be cancelled)")
         case .rejected(.merchantUidReused):
-            throw APIError.conflict("이미 처리된 주문번호입니다. (merchant_uid already recorded for another payment)")
+            throw APIError.badRequest("이미 처리된 주문번호의 결제라서 취소했습니다. (merchant_uid already used; the payment is cancelled)")
         case .notYetPaid(let status):
             throw APIError.badRequest("결제가 아직 완료되지 않았습니다. (payment status is '\(status)'; it is recorded once paid)")
         case .productUnknown:

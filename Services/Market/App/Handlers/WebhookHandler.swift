@@ -48,15 +48,17 @@ struct WebhookHandler: Sendable {
             prefetched = payment
             claim = try await deps.store.claim(
                 Claim(impUid: impUid, buyerId: attribution.buyerId, postId: attribution.postId, productName: payment.name, source: .customData),
-                logger: logger)
+                firstRetry: deps.reverifyDelay, logger: logger)
         }
         guard let claim else { return try message("nothing to do") }
+        // Settled before (refused and refunded, or recorded): a repeated or forged notification changes nothing.
+        guard claim.state == .pending || claim.state == .expired else { return try message("already settled") }
 
         switch try await deps.verification.settle(claim, recordedBy: .webhook, prefetched: prefetched, trace: context.trace, logger: logger) {
         case .recorded, .alreadyRecorded:
             return try message("recorded")
-        case .rejected(let why):
-            return try message("refused: \(why)")
+        case .rejected:
+            return try message("refused")
         case .notYetPaid(let status):
             return try message("not paid yet (\(status)); waiting")
         case .productUnknown:

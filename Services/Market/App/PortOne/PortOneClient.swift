@@ -32,12 +32,19 @@ struct PortOneClient: Sendable {
     func payment(_ impUid: String, logger: Logger) async throws -> PortOnePaymentResponse? {
         let path = "/payments/" + impUid  // impUid is validated as [A-Za-z0-9_-] by the caller
         let (status, body) = try await authorizedCall(.GET, path: path, body: nil, logger: logger)
-        if status == 404 { return nil }
+        if status == 404 {
+            // Only PortOne's own "no such payment" counts (its envelope); any other 404 is a misconfigured URL or a
+            // proxy, which must not make a real payment look unknown.
+            struct Ignored: Decodable, Sendable {}
+            guard (try? JSONDecoder().decode(PortOneEnvelope<Ignored>.self, from: Data(buffer: body))) != nil else {
+                throw PortOneError.unexpected("GET /payments answered 404 without PortOne's envelope (check SNS_PORTONE_URL)")
+            }
+            return nil
+        }
         guard status == 200 else { throw PortOneError.unexpected("GET /payments answered \(status)") }
         let envelope = try decode(PortOneEnvelope<PortOnePaymentResponse>.self, body, what: "payment")
         guard envelope.code == 0, let payment = envelope.response else {
-            if envelope.code != 0 && envelope.response == nil { return nil }
-            throw PortOneError.unexpected("payment lookup code \(envelope.code)")
+            throw PortOneError.unexpected("payment lookup answered code \(envelope.code): \(envelope.message ?? "-")")
         }
         guard payment.impUid == impUid else { throw PortOneError.unexpected("payment lookup returned another imp_uid") }
         return payment

@@ -36,7 +36,10 @@ struct PortOnePaymentResponse: Decodable, Sendable, Equatable {
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         impUid = try c.decode(String.self, forKey: .impUid)
-        merchantUid = try c.decodeIfPresent(String.self, forKey: .merchantUid) ?? ""
+        merchantUid = try c.decode(String.self, forKey: .merchantUid)
+        guard !merchantUid.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .merchantUid, in: c, debugDescription: "empty merchant_uid")
+        }
         amount = try Self.wholeNumber(c, .amount) ?? 0
         cancelAmount = try Self.wholeNumber(c, .cancelAmount) ?? 0
         currency = try c.decodeIfPresent(String.self, forKey: .currency) ?? "KRW"
@@ -63,11 +66,10 @@ struct PortOnePaymentResponse: Decodable, Sendable, Equatable {
         struct Attribution: Decodable {
             var postId: String?
             var buyerId: String?
-            var userId: String?
-            enum CodingKeys: String, CodingKey { case postId = "post_id", buyerId = "buyer_id", userId = "user_id" }
+            enum CodingKeys: String, CodingKey { case postId = "post_id", buyerId = "buyer_id" }
         }
         guard let customData, let parsed = try? JSONDecoder().decode(Attribution.self, from: Data(customData.utf8)),
-              let postId = parsed.postId, let buyerId = parsed.buyerId ?? parsed.userId,
+              let postId = parsed.postId, let buyerId = parsed.buyerId,
               !postId.isEmpty, !buyerId.isEmpty, postId.count <= 64, buyerId.count <= 64 else { return nil }
         return (buyerId, postId)
     }

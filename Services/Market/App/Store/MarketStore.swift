@@ -100,13 +100,17 @@ struct MarketStore: Sendable {
     // MARK: Claims
 
     /// Records that `claim.buyerId` asked for `claim.impUid` (first claimant wins) and returns the stored claim.
-    func claim(_ claim: Claim, logger: Logger) async throws -> Claim {
+    /// - Parameter firstRetry: when the re-verifier may first look at a new claim (not while the call that made it
+    ///   is still settling it).
+    func claim(_ claim: Claim, firstRetry: Duration = .seconds(30), logger: Logger) async throws -> Claim {
         let s = schema
+        let delay = firstRetry.timeInterval
         // ON CONFLICT DO UPDATE (a no-op update) returns the row that won, also when a concurrent transaction
         // inserted it after this statement's snapshot was taken (DO NOTHING + a SELECT would see nothing then).
         let rows = try await client.query("""
-            INSERT INTO \(table: s, "claims") (imp_uid, buyer_id, post_id, product_name, source)
-            VALUES (\(claim.impUid), \(claim.buyerId), \(claim.postId), \(claim.productName), \(claim.source.rawValue))
+            INSERT INTO \(table: s, "claims") (imp_uid, buyer_id, post_id, product_name, source, next_attempt_at)
+            VALUES (\(claim.impUid), \(claim.buyerId), \(claim.postId), \(claim.productName), \(claim.source.rawValue),
+                    now() + make_interval(secs => \(delay)))
             ON CONFLICT (imp_uid) DO UPDATE SET updated_at = \(table: s, "claims").updated_at
             RETURNING imp_uid, buyer_id, post_id, product_name, source, state
             """, logger: logger)
@@ -131,6 +135,21 @@ struct MarketStore: Sendable {
             WHERE imp_uid = \(impUid) AND (state = 'pending' OR (\(state.rawValue) = 'completed' AND state <> 'completed'))
             """
         if let connection { try await connection.query(query, logger: logger) } else { try await client.query(query, logger: logger) }
+    }
+
+    /// The claim is the gate between recording and refunding: exactly one of them takes it out of `pending`
+    /// (or `expired`). Returns whether this caller took it.
+    func takeClaim(impUid: String, to state: Claim.State, reason: String?, on connection: PostgresConnection? = nil,
+                   logger: Logger) async throws -> Bool {
+        let s = schema
+        let query: PostgresQuery = """
+            UPDATE \(table: s, "claims") SET state = \(state.rawValue), last_error = coalesce(\(reason), last_error), updated_at = now()
+            WHERE imp_uid = \(impUid) AND state IN ('pending', 'expired')
+            RETURNING 1
+            """
+        let rows = if let connection { try await connection.query(query, logger: logger) } else { try await client.query(query, logger: logger) }
+        for try await _ in rows.decode(Int.self) { return true }
+        return false
     }
 
     func deleteClaim(impUid: String, logger: Logger) async throws {

@@ -52,32 +52,44 @@ struct PaymentReverifier: Service {
     func runOnce(asOf: Date = Date()) async throws -> Report {
         var report = Report()
         let lease = Duration.seconds(120)
+        // One claim at a time, each with its own error handling; a shutdown or a PortOne outage ends the round early
+        // (every step is idempotent, and what is left is leased again later).
         for (claim, attempts, age) in try await store.leaseDueClaims(limit: batchSize, lease: lease, asOf: asOf, logger: logger) {
+            if Task.isShuttingDownGracefully || Task.isCancelled { break }
             var logger = logger
             logger[metadataKey: "imp_uid"] = .string(claim.impUid)
-            if age > maxAge {
-                try await store.settleClaim(impUid: claim.impUid, state: .expired, reason: "not settled within \(Int(maxAge)) s", logger: logger)
-                logger.warning("pending payment claim expired unsettled", metadata: ["post_id": "\(claim.postId)"])
-                report.expired += 1
+            let settlement: PaymentVerification.Settlement
+            do {
+                settlement = age > maxAge
+                    ? try await verification.expire(claim, logger: logger)
+                    : try await verification.settle(claim, recordedBy: .reverifier, trace: TraceContext(requestId: nil), logger: logger)
+            } catch {
+                logger.error("could not re-verify a claim; it is retried later", metadata: ["error": "\(String(reflecting: error))"])
+                report.postponed += 1
                 continue
             }
-            let settlement = try await verification.settle(claim, recordedBy: .reverifier, trace: TraceContext(requestId: nil), logger: logger)
             switch settlement {
             case .recorded, .alreadyRecorded:
-                try await store.settleClaim(impUid: claim.impUid, state: .completed, reason: nil, logger: logger)
                 report.recorded += 1
             case .rejected:
-                report.rejected += 1
+                if age > maxAge { report.expired += 1 } else { report.rejected += 1 }
             case .notYetPaid, .productUnknown, .unreachable:
                 let delay = Backoff.delay(attempt: attempts + 1, base: interval, cap: .seconds(3600))
                 try await store.postponeClaim(impUid: claim.impUid, delay: delay, reason: "\(settlement)", logger: logger)
                 report.postponed += 1
+                if case .unreachable = settlement { return report }  // PortOne is down: the rest waits for the next round
             }
         }
         for (impUid, paidAmount, attempts) in try await store.leaseDueCancels(limit: batchSize, lease: lease, asOf: asOf, logger: logger) {
-            switch try await verification.retryCancel(impUid: impUid, paidAmount: paidAmount, attempts: attempts, retryBase: interval, logger: logger) {
-            case .done, .refused, .notNeeded: report.cancelsDone += 1
-            case .pending: report.cancelsPending += 1
+            if Task.isShuttingDownGracefully || Task.isCancelled { break }
+            do {
+                switch try await verification.retryCancel(impUid: impUid, paidAmount: paidAmount, attempts: attempts, retryBase: interval, logger: logger) {
+                case .done, .refused, .notNeeded: report.cancelsDone += 1
+                case .pending: report.cancelsPending += 1; return report
+                }
+            } catch {
+                logger.error("could not retry a refund; it is retried later", metadata: ["imp_uid": "\(impUid)", "error": "\(error)"])
+                report.cancelsPending += 1
             }
         }
         return report
