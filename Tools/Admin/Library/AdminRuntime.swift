@@ -7,7 +7,11 @@ import SNSPlatform
 /// Connections the tool's commands use: a PostgreSQL pool and (when needed) a Kafka producer, running for the
 /// duration of one command and shut down afterwards.
 public enum AdminRuntime {
+    /// Logs go to stderr, never into the stdout that `--json` scripts read.
+    private static let bootstrapped: Void = { LoggingSystem.bootstrap(StreamLogHandler.standardError) }()
+
     public static func logger(verbose: Bool) -> Logger {
+        _ = bootstrapped
         var logger = Logger(label: "sns-admin")
         logger.logLevel = verbose ? .info : .error
         return logger

@@ -50,40 +50,50 @@ public struct DeadLetterStore: Sendable {
         let schema = try SQLIdentifier(Self.schema)
         _ = try await Migrator(schema: schema, migrations: [
             Migration(version: 1, name: "dlq_actions", sql: """
+                -- Keyed by position *and* the dead letter's own failure time: after a broker lost its data, offsets
+                -- start again at 0, and a new dead letter must not inherit an old one's action.
                 CREATE TABLE ops.dlq_actions (
                     dlq_partition integer NOT NULL,
                     dlq_offset bigint NOT NULL,
+                    failed_at text NOT NULL,
                     action text NOT NULL CHECK (action IN ('retried', 'dropped')),
                     detail text,
                     at timestamptz NOT NULL DEFAULT now(),
-                    PRIMARY KEY (dlq_partition, dlq_offset)
+                    PRIMARY KEY (dlq_partition, dlq_offset, failed_at)
                 );
                 """),
         ]).migrate(client: client, logger: logger)
     }
 
     func actions() async throws -> [String: String] {
-        let rows = try await client.query("SELECT dlq_partition, dlq_offset, action FROM ops.dlq_actions", logger: logger)
+        let rows = try await client.query("SELECT dlq_partition, dlq_offset, failed_at, action FROM ops.dlq_actions", logger: logger)
         var actions: [String: String] = [:]
-        for try await (partition, offset, action) in rows.decode((Int, Int64, String).self) { actions["\(partition):\(offset)"] = action }
+        for try await (partition, offset, failedAt, action) in rows.decode((Int, Int64, String, String).self) {
+            actions["\(partition):\(offset)|\(failedAt)"] = action
+        }
         return actions
+    }
+
+    func action(for letter: DeadLetter) async throws -> String? {
+        let rows = try await client.query("""
+            SELECT action FROM ops.dlq_actions
+            WHERE dlq_partition = \(Int(letter.partition)) AND dlq_offset = \(letter.offset) AND failed_at = \(letter.failedAt ?? "")
+            """, logger: logger)
+        for try await action in rows.decode(String.self) { return action }
+        return nil
     }
 
     /// Records an action; false if the dead letter was already retried or dropped.
     func record(_ letter: DeadLetter, action: String, detail: String?) async throws -> Bool {
         let rows = try await client.query("""
-            INSERT INTO ops.dlq_actions (dlq_partition, dlq_offset, action, detail)
-            VALUES (\(Int(letter.partition)), \(letter.offset), \(action), \(detail))
+            INSERT INTO ops.dlq_actions (dlq_partition, dlq_offset, failed_at, action, detail)
+            VALUES (\(Int(letter.partition)), \(letter.offset), \(letter.failedAt ?? ""), \(action), \(detail))
             ON CONFLICT DO NOTHING RETURNING 1
             """, logger: logger)
         for try await _ in rows.decode(Int.self) { return true }
         return false
     }
 
-    func forget(_ letter: DeadLetter) async throws {
-        try await client.query("DELETE FROM ops.dlq_actions WHERE dlq_partition = \(Int(letter.partition)) AND dlq_offset = \(letter.offset)",
-                               logger: logger)
-    }
 }
 
 public enum DeadLetters {
@@ -92,7 +102,7 @@ public enum DeadLetters {
         let actions = try await store.actions()
         return messages.map { message in
             var letter = parse(message)
-            letter.state = actions[letter.id] ?? "open"
+            letter.state = actions["\(letter.id)|\(letter.failedAt ?? "")"] ?? "open"
             return letter
         }.sorted { ($0.failedAt ?? "", $0.id) < ($1.failedAt ?? "", $1.id) }
     }
@@ -124,16 +134,17 @@ public enum DeadLetters {
                 throw AdminError("dead letter \(letter.id) not found on \(Topic.deadLetter)")
             }
             guard let topic = letter.originalTopic else { throw AdminError("dead letter \(letter.id) has no original topic header") }
-            // Record first: if the send then fails, the record is removed again, so a retry is never lost or doubled silently.
-            guard try await store.record(letter, action: "retried", detail: "to \(topic)") else { continue }
+            guard try await store.action(for: letter) == nil else { continue }  // retried or dropped meanwhile
+            // Send first, then record: a crash in between leaves it open, and retrying it again only re-delivers an
+            // event the idempotent consumers skip. (Recording first could lose it.)
             do {
                 _ = try await producer.send(KafkaOutgoingMessage(
                     topic: topic, key: message.key, value: message.value,
                     headers: message.headers.filter { !$0.key.hasPrefix("sns-dlq-") }))
             } catch {
-                try await store.forget(letter)
-                throw AdminError("could not send \(letter.id) back to \(topic): \(error)")
+                throw AdminError("could not send \(letter.id) back to \(topic) (\(retried.count) sent before it: \(retried.joined(separator: " "))): \(error)")
             }
+            _ = try await store.record(letter, action: "retried", detail: "to \(topic)")
             retried.append(letter.id)
         }
         return retried

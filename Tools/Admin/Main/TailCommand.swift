@@ -4,6 +4,11 @@ import SNSAdmin
 import SNSKafka
 import SNSPlatform
 
+/// Unbuffered: each event appears at once, also in a pipe (`| jq`).
+private func writeLine(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 struct TailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tail",
@@ -18,6 +23,11 @@ struct TailCommand: AsyncParsableCommand {
     @Option(help: "Stop after printing this many events.") var limit: Int?
     @Flag(help: "Print each event's whole JSON too.") var payload = false
 
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if let last, last < 1 { throw ValidationError("--last must be at least 1") }
+    }
+
     func run() async throws {
         let logger = AdminRuntime.logger(verbose: connection.verbose)
         let configuration = KafkaConfiguration(bootstrapServers: try connection.kafka(), clientId: "sns-admin")
@@ -30,14 +40,19 @@ struct TailCommand: AsyncParsableCommand {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 encoder.dateEncodingStrategy = .custom(APIDateFormat.encode)
-                print(String(decoding: try encoder.encode(view), as: UTF8.self))
+                writeLine(String(decoding: try encoder.encode(view), as: UTF8.self))
             } else {
-                print(view.line)
-                if payload, let body = view.payload { print("    \(body)") }
+                writeLine(view.line)
+                if payload, let body = view.payload { writeLine("    \(body)") }
             }
             printed += 1
             return limit.map { printed < $0 } ?? true
         }
+        // The end of each partition before reading history: following starts after whatever history showed, or here.
+        let admin = try KafkaAdmin(configuration: configuration, logger: logger)
+        let marks: [Int32: KafkaWatermarks]
+        do { marks = try await admin.watermarks(topic: topic) } catch { await admin.close(); throw AdminError("cannot read \(topic): \(error)") }
+        await admin.close()
         let history: [KafkaConsumerMessage]
         do {
             history = try await KafkaPartitionReader.readAll(configuration: configuration, topic: topic, logger: logger, from: start)
@@ -48,12 +63,10 @@ struct TailCommand: AsyncParsableCommand {
             guard try emit(message) else { return }
         }
         guard follow else { return }
-        // Continue after what was printed: every partition from its end as read above.
-        let admin = try KafkaAdmin(configuration: configuration, logger: logger)
-        let marks = try await admin.watermarks(topic: topic)
-        await admin.close()
-        let reader = try KafkaPartitionReader(configuration: configuration, assignments: marks.map { partition, range in
-            KafkaTopicPartitionOffset(topic: topic, partition: partition, offset: .absolute(range.high))
+        var next: [Int32: Int64] = marks.mapValues(\.high)
+        for message in history { next[message.partition] = max(next[message.partition] ?? 0, message.offset + 1) }
+        let reader = try KafkaPartitionReader(configuration: configuration, assignments: next.map { partition, offset in
+            KafkaTopicPartitionOffset(topic: topic, partition: partition, offset: .absolute(offset))
         }, logger: logger)
         while !Task.isCancelled {
             guard let message = try await reader.next(timeout: .seconds(1)) else { continue }
