@@ -29,6 +29,7 @@ public enum AdminRuntime {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask { await client.run(); return nil }
                 defer { group.cancelAll() }
+                try await probe(client, configuration: configuration, logger: logger)
                 return try await body(client)
             }
         } catch let error as AdminError {
@@ -41,6 +42,20 @@ public enum AdminRuntime {
                 throw AdminError("cannot connect to PostgreSQL at \(configuration.host):\(configuration.port) (\(text))")
             }
             throw error
+        }
+    }
+
+    /// Fails within `connectTimeout` when PostgreSQL cannot be reached (the pool itself keeps retrying for a minute).
+    static func probe(_ client: PostgresClient, configuration: DatabaseConfiguration, logger: Logger,
+                      connectTimeout: Duration = .seconds(10)) async throws {
+        let reached = try await withThrowingTaskGroup(of: Bool.self) { probe in
+            probe.addTask { try await client.query("SELECT 1", logger: logger); return true }
+            probe.addTask { try await Task.sleep(for: connectTimeout); return false }
+            defer { probe.cancelAll() }
+            return try await probe.next() ?? false
+        }
+        guard reached else {
+            throw AdminError("cannot connect to PostgreSQL at \(configuration.host):\(configuration.port) within \(connectTimeout)")
         }
     }
 

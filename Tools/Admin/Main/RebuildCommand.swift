@@ -17,12 +17,14 @@ struct RebuildCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "The projection.") var projection: String
     @Flag(help: "Show what would be re-read and the current row counts, change nothing.") var dryRun = false
+    @Option(help: "Seconds to wait for every partition when joining the group before refusing.") var joinTimeout: Int = 30
     @Flag(help: "After emptying, wait for the consumers to catch up (progress bar), then print the counts.") var wait = false
     @Option(help: "With --wait: give up after this many seconds.") var timeout: Int = 3600
 
     func run() async throws {
         let projection = try Projection.named(self.projection)
         let logger = AdminRuntime.logger(verbose: connection.verbose)
+        let joinTimeout = self.joinTimeout
         let kafka = KafkaConfiguration(bootstrapServers: try connection.kafka(), clientId: "sns-admin")
         let (dryRun, wait, timeout, json) = (self.dryRun, self.wait, self.timeout, connection.json)
         struct Result: Encodable {
@@ -35,7 +37,7 @@ struct RebuildCommand: AsyncParsableCommand {
                 let total = try await Rebuild.progress(projection, kafka: kafka, logger: logger).total
                 return Result(projection: projection.name, group: projection.group, dryRun: true, messages: total, before: before, after: nil)
             }
-            let messages = try await Rebuild.start(projection, kafka: kafka, client: client, logger: logger)
+            let messages = try await Rebuild.start(projection, kafka: kafka, client: client, logger: logger, joinTimeout: .seconds(joinTimeout))
             guard wait else {
                 return Result(projection: projection.name, group: projection.group, dryRun: false, messages: messages, before: before, after: nil)
             }

@@ -22,6 +22,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "From the first message the group applied at or after this time (ISO-8601, or 30m / 2h / 1d ago).") var since: TimeArgument?
     @Flag(help: "Apply re-delivered events again (forget the group's processed records from there on).") var reapply = false
     @Flag(help: "Print the plan, change nothing.") var dryRun = false
+    @Option(help: "Seconds to wait for every partition when joining the group before refusing.") var joinTimeout: Int = 30
 
     func validate() throws {
         guard [fromBeginning, offset != nil, since != nil].filter({ $0 }).count == 1 else {
@@ -32,13 +33,14 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         let start: ReplayStart = fromBeginning ? .beginning : offset.map { .offset($0) } ?? .since(since!.date)
         let logger = AdminRuntime.logger(verbose: connection.verbose)
+        let joinTimeout = self.joinTimeout
         let kafka = KafkaConfiguration(bootstrapServers: try connection.kafka(), clientId: "sns-admin")
         let (group, topics, reapply, dryRun) = (self.group, self.topic, self.reapply, self.dryRun)
         let (plan, forgotten) = try await AdminRuntime.withDatabase(url: try connection.database(), logger: logger) { client in
             let plan = try await Replay.plan(group: group, topics: topics, start: start, reapply: reapply,
                                              kafka: kafka, client: client, logger: logger)
             if dryRun { return (plan, 0) }
-            return (plan, try await Replay.apply(plan, kafka: kafka, client: client, logger: logger))
+            return (plan, try await Replay.apply(plan, kafka: kafka, client: client, logger: logger, joinTimeout: .seconds(joinTimeout)))
         }
         if connection.json {
             struct Result: Encodable { var plan: ReplayPlan; var dryRun: Bool; var forgotten: Int; var redeliver: Int64

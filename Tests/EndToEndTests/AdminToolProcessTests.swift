@@ -1,0 +1,87 @@
+import Foundation
+import SNSTestSupport
+import Testing
+
+/// The real `sns-admin` executable against the test stack: JSON on stdout only, tables otherwise, clear errors
+/// with non-zero exit codes.
+@Suite("sns-admin executable")
+struct AdminToolProcessTests {
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    func admin(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try TestEnvironment.binaryDirectory()).appendingPathComponent("sns-admin")
+        process.arguments = arguments
+        process.environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "SNS_DATABASE_URL": try TestEnvironment.databaseURL(),
+            "SNS_KAFKA_BROKERS": try TestEnvironment.kafkaBrokers(),
+        ]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func jsonOutputsParseAndCoverEveryService() throws {
+        let status = try admin(["outbox", "status", "--json"])
+        #expect(status.status == 0, "\(status.stderr)")
+        let services = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
+        #expect(Set(services.compactMap { $0["service"] as? String }) == ["auth", "posts", "media", "social", "market"])
+        #expect(services.allSatisfy { $0["migrated"] as? Bool == true })
+
+        let topics = try admin(["topics", "--json"])
+        #expect(topics.status == 0, "\(topics.stderr)")
+        let names = (try JSONSerialization.jsonObject(with: Data(topics.stdout.utf8)) as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(Set(names ?? []).isSuperset(of: ["sns.users", "sns.posts", "sns.payments", "sns.dead-letter"]))
+
+        let plan = try admin(["republish", "--service", "all", "--dry-run", "--json"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect((try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [[String: Any]])?.count == 5)
+
+        let tail = try admin(["tail", "sns.users", "--last", "1", "--json"])
+        #expect(tail.status == 0, "\(tail.stderr)")
+        for line in tail.stdout.split(separator: "\n") {
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(event["topic"] as? String == "sns.users")
+        }
+
+        let replayPlan = try admin(["replay", "--group", "market-products", "--from-beginning", "--dry-run", "--json"])
+        #expect(replayPlan.status == 0, "\(replayPlan.stderr)")
+    }
+
+    @Test func mistakesExitNonZeroWithAReason() throws {
+        let unknownService = try admin(["republish", "--service", "nope", "--dry-run"])
+        #expect(unknownService.status != 0)
+        #expect(unknownService.stderr.contains("unknown service 'nope'"))
+
+        let noStart = try admin(["replay", "--group", "social-projections"])
+        #expect(noStart.status != 0)
+        #expect(noStart.stderr.contains("--from-beginning"))
+
+        let unknownGroup = try admin(["replay", "--group", "nobody", "--from-beginning", "--dry-run"])
+        #expect(unknownGroup.status != 0)
+        #expect(unknownGroup.stderr.contains("unknown consumer group"))
+
+        // The stack's social service is running: a real replay is refused, and nothing changes.
+        let live = try admin(["rebuild", "social", "--join-timeout", "5"])
+        #expect(live.status != 0)
+        #expect(live.stderr.contains("live members") || live.stderr.contains("refusing"), "\(live.stderr)")
+
+        let badType = try admin(["republish", "--service", "posts", "--type", "post-exploded", "--dry-run"])
+        #expect(badType.status != 0)
+        #expect(badType.stderr.contains("unknown event type"))
+
+        let noDatabase = try admin(["outbox", "status", "--database-url", "postgres://sns:sns@127.0.0.1:1/sns"])
+        #expect(noDatabase.status != 0)
+        #expect(noDatabase.stderr.contains("cannot connect to PostgreSQL"), "\(noDatabase.stderr)")
+    }
+}
