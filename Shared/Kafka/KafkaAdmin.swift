@@ -110,10 +110,17 @@ public final class KafkaAdmin: Sendable {
         let milliseconds = timeout.clampedMilliseconds
         return try await core.withHandle { core, _ throws(KafkaError) in
             let handle = try core.makeGroupHandle(group: group)
-            defer { core.destroyGroupHandle(handle) }
-            return try KafkaAdminCalls.committed(
-                handle.pointer, topic: topic, partitions: Array(0..<max(partitions, 0)), timeoutMilliseconds: milliseconds
-            )
+            do throws(KafkaError) {
+                let offsets = try KafkaAdminCalls.committed(
+                    handle.pointer, topic: topic, partitions: Array(0..<max(partitions, 0)), timeoutMilliseconds: milliseconds
+                )
+                core.destroyGroupHandle(handle)
+                return offsets
+            } catch {
+                // After a timed-out request, destroying the handle can block for a long time: not on this queue.
+                if error.code == KafkaError.timedOut { core.destroyGroupHandleDetached(handle) } else { core.destroyGroupHandle(handle) }
+                throw error
+            }
         }
     }
 
