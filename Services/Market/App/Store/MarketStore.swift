@@ -199,7 +199,11 @@ struct MarketStore: Sendable {
                     \(rejection.paidAmount), \(rejection.expectedAmount), \(rejection.cancelState.rawValue), \(rejection.lastError))
             ON CONFLICT (imp_uid) DO UPDATE SET
                 reason = EXCLUDED.reason, paid_amount = EXCLUDED.paid_amount, expected_amount = EXCLUDED.expected_amount,
-                cancel_state = CASE WHEN \(table: s, "rejections").cancel_state = 'done' THEN 'done' ELSE EXCLUDED.cancel_state END,
+                -- A finished refund stays finished; a pending one is only replaced by an outcome of that refund.
+                cancel_state = CASE
+                    WHEN \(table: s, "rejections").cancel_state = 'done' THEN 'done'
+                    WHEN \(table: s, "rejections").cancel_state = 'pending' AND EXCLUDED.cancel_state = 'not_needed' THEN 'pending'
+                    ELSE EXCLUDED.cancel_state END,
                 last_error = EXCLUDED.last_error, updated_at = now()
             """, logger: logger)
     }
