@@ -291,6 +291,8 @@ print_banner() {
   SNS backend is up ($PROFILE profile)
     base URL   http://127.0.0.1:$GATEWAY_PORT/v1
     SesacKey   $API_KEY
+    PortOne    $(if uses_portone_test_server; then echo "test server http://127.0.0.1:$(portone_port) (sandbox API: /__sandbox/)"; else echo "$SNS_PORTONE_URL"; fi)
+    admin      ./sns admin --help
     logs       $STATE/logs/
     stop       ./sns stop   (or Ctrl-C in './sns up')
 
