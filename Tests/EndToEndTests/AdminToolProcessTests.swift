@@ -47,15 +47,27 @@ struct AdminToolProcessTests {
         #expect(plan.status == 0, "\(plan.stderr)")
         #expect((try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [[String: Any]])?.count == 5)
 
-        let tail = try admin(["tail", "sns.users", "--last", "1", "--json"])
-        #expect(tail.status == 0, "\(tail.stderr)")
-        for line in tail.stdout.split(separator: "\n") {
-            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            #expect(event["topic"] as? String == "sns.users")
-        }
-
         let replayPlan = try admin(["replay", "--group", "market-products", "--from-beginning", "--dry-run", "--json"])
         #expect(replayPlan.status == 0, "\(replayPlan.stderr)")
+    }
+
+    /// A sign-up's `user-registered` found by `tail --key`, with its envelope's identity, and nothing else.
+    @Test func tailFiltersByKeyAndType() async throws {
+        let gateway = try GatewayClient()
+        let nick = TestEnvironment.unique("tail")
+        let joined = try await gateway.send("POST", "/v1/users/join", json: #"{"email":"\#(nick)@example.com","password":"password123","nick":"\#(nick)"}"#)
+        let userId = try #require(try joined.json.string("user_id"))
+        let filter = ["tail", "sns.users", "--key", userId, "--type", "user-registered", "--json"]
+        try await eventually("the sign-up's event on sns.users") { try !admin(filter).stdout.isEmpty }
+        let tail = try admin(filter)
+        #expect(tail.status == 0, "\(tail.stderr)")
+        let events = tail.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(events.count == 1)
+        #expect(events.first?["key"] as? String == userId)
+        #expect(events.first?["type"] as? String == "user-registered")
+        #expect((events.first?["event_id"] as? String)?.count == 36)
+        let other = try admin(["tail", "sns.users", "--key", userId, "--type", "user-withdrawn", "--json"])
+        #expect(other.status == 0 && other.stdout.isEmpty)
     }
 
     @Test func mistakesExitNonZeroWithAReason() throws {

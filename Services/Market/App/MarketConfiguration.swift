@@ -41,7 +41,7 @@ public struct MarketConfiguration: Sendable {
 
     public init(environment env: Environment = Environment()) throws {
         self.platform = try PlatformConfiguration(serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
-        self.portOneURL = try Self.url(env.string("SNS_PORTONE_URL", default: "https://api.iamport.kr"), variable: "SNS_PORTONE_URL")
+        self.portOneURL = try env.httpURL("SNS_PORTONE_URL", default: "https://api.iamport.kr")
         self.impKey = try env.string("SNS_PORTONE_IMP_KEY")
         self.impSecret = try env.secret("SNS_PORTONE_IMP_SECRET")
         self.portOneTimeout = .milliseconds(try env.int("SNS_PORTONE_TIMEOUT_MS", default: 5_000, range: 100...60_000))
@@ -50,10 +50,4 @@ public struct MarketConfiguration: Sendable {
         self.claimMaxAge = TimeInterval(try env.int("SNS_PAYMENT_CLAIM_MAX_AGE", default: 86_400, range: 60...2_592_000))
     }
 
-    static func url(_ raw: String, variable: String) throws -> String {
-        guard let url = URL(string: raw), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-            throw ConfigurationError(variable: variable, reason: "must be an http(s) URL, got '\(raw)'")
-        }
-        return raw.hasSuffix("/") ? String(raw.dropLast()) : raw
-    }
 }

@@ -35,16 +35,10 @@ public struct SocialConfiguration: Sendable {
 
     public init(environment env: Environment = Environment()) throws {
         self.platform = try PlatformConfiguration(serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
-        self.authURL = try Self.url(env.string("SNS_AUTH_URL", default: "http://127.0.0.1:8101"), variable: "SNS_AUTH_URL")
-        self.mediaURL = try Self.url(env.string("SNS_MEDIA_URL", default: "http://127.0.0.1:8103"), variable: "SNS_MEDIA_URL")
+        self.authURL = try env.httpURL("SNS_AUTH_URL", default: "http://127.0.0.1:8101")
+        self.mediaURL = try env.httpURL("SNS_MEDIA_URL", default: "http://127.0.0.1:8103")
         self.internalTimeout = .milliseconds(try env.int("SNS_INTERNAL_TIMEOUT_MS", default: 10_000, range: 100...120_000))
         self.schema = "social"
     }
 
-    static func url(_ raw: String, variable: String) throws -> String {
-        guard let url = URL(string: raw), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-            throw ConfigurationError(variable: variable, reason: "must be an http(s) URL, got '\(raw)'")
-        }
-        return raw.hasSuffix("/") ? String(raw.dropLast()) : raw
-    }
 }

@@ -46,6 +46,15 @@ public struct Environment: Sendable {
         }
     }
 
+    /// An http(s) base URL (default when unset), without a trailing slash.
+    public func httpURL(_ name: String, default defaultValue: String) throws -> String {
+        let raw = string(name, default: defaultValue)
+        guard let url = URL(string: raw), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw ConfigurationError(variable: name, reason: "must be an http(s) URL")
+        }
+        return raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+    }
+
     /// A secret given inline (`NAME`) or as a file path (`NAME_FILE`, the Docker-secrets convention).
     /// Exactly one of them must be set. The value itself is never part of an error message.
     public func secret(_ name: String) throws -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import SNSKafka
 
 /// Writes events into the service's transactional outbox, inside the caller's transaction.
 ///
@@ -18,6 +19,14 @@ public struct Outbox: Sendable {
     public init(schema: SQLIdentifier, producerName: String) {
         self.schema = schema
         self.producerName = producerName
+    }
+
+    /// The Kafka message for a stored outbox row (the relay's and `sns-admin republish`'s one conversion):
+    /// key = aggregate id, value = the envelope, headers from the row's JSON object, in a stable order.
+    public static func message(topic: String, partitionKey: String, payload: String, headersJSON: String) -> KafkaOutgoingMessage {
+        let headerMap = (try? JSONDecoder().decode([String: String].self, from: Data(headersJSON.utf8))) ?? [:]
+        let headers = headerMap.sorted { $0.key < $1.key }.map { KafkaHeader(key: $0.key, string: $0.value) }
+        return KafkaOutgoingMessage(topic: topic, key: Array(partitionKey.utf8), value: Array(payload.utf8), headers: headers)
     }
 
     /// The LISTEN/NOTIFY channel the relay waits on.

@@ -117,9 +117,7 @@ public final class OutboxRelay: Service, Sendable {
             var messages: [KafkaOutgoingMessage] = []
             for try await (id, topic, key, payload, headersJSON) in rows.decode((Int64, String, String, String, String).self) {
                 ids.append(id)
-                let headerMap = (try? JSONDecoder().decode([String: String].self, from: Data(headersJSON.utf8))) ?? [:]
-                let headers = headerMap.sorted { $0.key < $1.key }.map { KafkaHeader(key: $0.key, string: $0.value) }
-                messages.append(KafkaOutgoingMessage(topic: topic, key: Array(key.utf8), value: Array(payload.utf8), headers: headers))
+                messages.append(Outbox.message(topic: topic, partitionKey: key, payload: payload, headersJSON: headersJSON))
             }
             guard !ids.isEmpty else { return .idle }
             _ = try await producer.send(messages)

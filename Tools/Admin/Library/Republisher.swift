@@ -79,9 +79,7 @@ public struct Republisher: Sendable {
             var batch: [KafkaOutgoingMessage] = []
             for try await (id, topic, key, payload, headersJSON) in rows.decode((Int64, String, String, String, String).self) {
                 lastId = id
-                let headerMap = (try? JSONDecoder().decode([String: String].self, from: Data(headersJSON.utf8))) ?? [:]
-                let headers = headerMap.sorted { $0.key < $1.key }.map { KafkaHeader(key: $0.key, string: $0.value) }
-                batch.append(KafkaOutgoingMessage(topic: topic, key: Array(key.utf8), value: Array(payload.utf8), headers: headers))
+                batch.append(Outbox.message(topic: topic, partitionKey: key, payload: payload, headersJSON: headersJSON))
             }
             if batch.isEmpty { break }
             _ = try await producer.send(batch)

@@ -115,7 +115,7 @@ struct MarketStore: Sendable {
             RETURNING imp_uid, buyer_id, post_id, product_name, source, state
             """, logger: logger)
         for try await row in rows.decode(Claim.Row.self) { return Claim(row) }
-        throw PostgresDecodingFailure.missingClaim
+        throw MarketStoreError.noRowReturned("claim upsert")
     }
 
     func existingClaim(impUid: String, logger: Logger) async throws -> Claim? {
@@ -127,12 +127,12 @@ struct MarketStore: Sendable {
         return nil
     }
 
-    /// Settles a claim for good: `completed` (the payment is recorded), `rejected`, or `expired`.
+    /// Ends a pending claim as `rejected` or `expired` (a recording or a refund takes it with `takeClaim`).
     func settleClaim(impUid: String, state: Claim.State, reason: String?, on connection: PostgresConnection? = nil, logger: Logger) async throws {
         let s = schema
         let query: PostgresQuery = """
             UPDATE \(table: s, "claims") SET state = \(state.rawValue), last_error = coalesce(\(reason), last_error), updated_at = now()
-            WHERE imp_uid = \(impUid) AND (state = 'pending' OR (\(state.rawValue) = 'completed' AND state <> 'completed'))
+            WHERE imp_uid = \(impUid) AND state = 'pending'
             """
         if let connection { try await connection.query(query, logger: logger) } else { try await client.query(query, logger: logger) }
     }
@@ -249,4 +249,4 @@ struct MarketStore: Sendable {
     }
 }
 
-enum PostgresDecodingFailure: Error { case missingClaim }
+enum MarketStoreError: Error { case noRowReturned(String) }
