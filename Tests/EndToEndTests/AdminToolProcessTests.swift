@@ -1,4 +1,6 @@
 import Foundation
+import SNSKafka
+import SNSPlatform
 import SNSTestSupport
 import Testing
 
@@ -68,6 +70,38 @@ struct AdminToolProcessTests {
         #expect((events.first?["event_id"] as? String)?.count == 36)
         let other = try admin(["tail", "sns.users", "--key", userId, "--type", "user-withdrawn", "--json"])
         #expect(other.status == 0 && other.stdout.isEmpty)
+    }
+
+    /// A dead letter parked the way a consumer parks one, dropped by one operator: naming it in `dlq retry`
+    /// (or `drop`) again is refused with its state and sends nothing; `dlq list` shows it only with `--all`.
+    @Test func aHandledDeadLetterIsNotRetriedOrDroppedAgain() async throws {
+        let consumer = TestEnvironment.unique("dlq-proc-")
+        try await TestPlatform.with { platform in
+            _ = try await platform.producer.send(KafkaOutgoingMessage(
+                topic: Topic.deadLetter, key: Array("k".utf8), value: Array("not an envelope".utf8),
+                headers: [KafkaHeader(key: EventHeader.dlqReason, string: "test poison"),
+                          KafkaHeader(key: EventHeader.dlqConsumer, string: consumer),
+                          KafkaHeader(key: EventHeader.dlqOriginalTopic, string: "test.\(consumer)"),
+                          KafkaHeader(key: EventHeader.dlqFailedAt, string: APIDateFormat.string(from: Date()))]))
+        }
+        @Sendable func letters(_ extra: [String] = []) throws -> [[String: Any]] {
+            let list = try admin(["dlq", "list", "--consumer", consumer, "--json"] + extra)
+            return (try? JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]) ?? []
+        }
+        try await eventually("the parked message listed") { try letters().count == 1 }
+        let id = try #require(try letters().first?["id"] as? String)
+
+        let drop = try admin(["dlq", "drop", id, "--reason", "test", "--json"])
+        #expect(drop.status == 0, "\(drop.stderr)")
+        #expect(try letters().isEmpty)
+        #expect(try letters(["--all"]).first?["state"] as? String == "dropped")
+
+        let retry = try admin(["dlq", "retry", id])
+        #expect(retry.status != 0)
+        #expect(retry.stderr.contains("was already dropped"), "\(retry.stderr)")
+        let again = try admin(["dlq", "drop", id])
+        #expect(again.status != 0)
+        #expect(try letters(["--all"]).first?["state"] as? String == "dropped")
     }
 
     @Test func mistakesExitNonZeroWithAReason() throws {

@@ -31,7 +31,7 @@ struct DevBrokerCommand: ParsableCommand {
     }
 
     func run() throws {
-        let signals = TerminationSignals()
+        let signals = BrokerSignals()
         let cluster = try MockCluster.start(brokers: Int32(brokers), verbose: verbose)
         let catalog = (noDefaultTopics ? [] : Self.defaultTopics) + topics
         for topic in catalog {
@@ -46,10 +46,22 @@ struct DevBrokerCommand: ParsableCommand {
         fflush(nil)  // flush stdout (all C streams) so scripts reading the line see it now
 
         withExtendedLifetime(signals) {
-            log("received \(signals.wait()), shutting down")
-            cluster.destroy()
-            if let addressFile {
-                unlink(addressFile)  // a stale address would point at a dead broker
+            while true {
+                switch signals.wait() {
+                case .outageStart:
+                    cluster.setAllBrokers(up: false)
+                    log("SIGUSR1: simulated outage — connections dropped and refused until SIGUSR2 (data kept)")
+                case .outageEnd:
+                    cluster.setAllBrokers(up: true)
+                    log("SIGUSR2: outage over, accepting connections again")
+                case .terminate(let name):
+                    log("received \(name), shutting down")
+                    cluster.destroy()
+                    if let addressFile {
+                        unlink(addressFile)  // a stale address would point at a dead broker
+                    }
+                    return
+                }
             }
         }
     }

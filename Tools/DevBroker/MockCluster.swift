@@ -47,6 +47,14 @@ final class MockCluster {
         }
     }
 
+    /// `rd_kafka_mock_broker_set_down/up` for every broker: down drops all connections and refuses new
+    /// ones (clients see a broker that is not there); partitions, records and committed offsets are kept.
+    func setAllBrokers(up: Bool) {
+        guard let cluster else { return }
+        let err = up ? rd_kafka_mock_broker_set_up(cluster, -1) : rd_kafka_mock_broker_set_down(cluster, -1)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR { log("broker \(up ? "up" : "down") failed: \(String(cString: rd_kafka_err2str(err)))") }
+    }
+
     func destroy() {
         guard let cluster else { return }
         self.cluster = nil

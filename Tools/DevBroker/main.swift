@@ -25,5 +25,8 @@
 //   uses range.
 //
 // Runs until SIGTERM or SIGINT, then destroys the cluster, removes --address-file and exits 0.
+// SIGUSR1 starts a simulated outage (rd_kafka_mock_broker_set_down on every broker: connections are
+// dropped and new ones refused, data kept) and SIGUSR2 ends it — the fault-tolerance tests use this for
+// "the broker is away for a while"; killing the process instead loses everything (then: republish).
 
 DevBrokerCommand.main()

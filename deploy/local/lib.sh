@@ -77,6 +77,8 @@ start_postgres() {
   if [ "$(as_pg "${psql[@]}" -d postgres -c "SELECT 1 FROM pg_roles WHERE rolname='$DB_USER'")" != 1 ]; then
     as_pg "${psql[@]}" -d postgres -c "CREATE ROLE $DB_USER LOGIN PASSWORD '$DB_PASSWORD'"
   fi
+  # The fault-tolerance tests give each private mini-stack its own database (see Tests/EndToEndTests/FaultTolerance).
+  if [ "$PROFILE" = test ]; then as_pg "${psql[@]}" -d postgres -c "ALTER ROLE $DB_USER CREATEDB"; fi
   if [ "${FRESH_DATABASE:-0}" = 1 ]; then
     as_pg "${psql[@]}" -d postgres -c "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)"
   fi

@@ -65,7 +65,15 @@ public struct DeadLetterStore: Sendable {
         ]).migrate(client: client, logger: logger)
     }
 
+    /// Whether `ops.dlq_actions` exists: the read-only commands (`list`, `show`) do not create it.
+    func prepared() async throws -> Bool {
+        let rows = try await client.query("SELECT to_regclass('ops.dlq_actions') IS NOT NULL", logger: logger)
+        for try await exists in rows.decode(Bool.self) { return exists }
+        return false
+    }
+
     func actions() async throws -> [String: String] {
+        guard try await prepared() else { return [:] }
         let rows = try await client.query("SELECT dlq_partition, dlq_offset, failed_at, action FROM ops.dlq_actions", logger: logger)
         var actions: [String: String] = [:]
         for try await (partition, offset, failedAt, action) in rows.decode((Int, Int64, String, String).self) {
@@ -124,8 +132,8 @@ public enum DeadLetters {
             payload: String(decoding: message.value, as: UTF8.self))
     }
 
-    /// Sends dead letters back to their original topics and records them as retried. Returns the ids retried
-    /// (already retried or dropped ones are skipped).
+    /// Sends dead letters back to their original topics and records them as retried. Returns the ids retried;
+    /// one retried or dropped by someone else since it was listed is skipped (callers report the difference).
     public static func retry(_ letters: [DeadLetter], messages: [KafkaConsumerMessage], store: DeadLetterStore,
                              producer: KafkaProducer) async throws -> [String] {
         var retried: [String] = []

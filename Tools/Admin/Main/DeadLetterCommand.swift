@@ -9,9 +9,10 @@ struct DeadLetterCommand: AsyncParsableCommand {
         commandName: "dlq", abstract: "Dead-lettered messages: list, show, retry, drop.",
         subcommands: [List.self, Show.self, Retry.self, Drop.self], defaultSubcommand: List.self)
 
-    /// Reads the dead-letter topic and the tool's action table, then runs `body`.
+    /// Reads the dead-letter topic and the tool's action table, then runs `body`. Only commands that record
+    /// actions (`writes`) create the table; listing changes nothing in the database.
     static func withDeadLetters<T: Sendable>(
-        _ connection: ConnectionOptions,
+        _ connection: ConnectionOptions, writes: Bool = false,
         _ body: @Sendable ([KafkaConsumerMessage], [DeadLetter], DeadLetterStore, String) async throws -> T
     ) async throws -> T {
         let logger = AdminRuntime.logger(verbose: connection.verbose)
@@ -25,7 +26,7 @@ struct DeadLetterCommand: AsyncParsableCommand {
         }
         return try await AdminRuntime.withDatabase(url: try connection.database(), logger: logger) { client in
             let store = DeadLetterStore(client: client, logger: logger)
-            try await store.prepare()
+            if writes { try await store.prepare() }
             return try await body(messages, try await DeadLetters.list(messages: messages, store: store), store, brokers)
         }
     }
@@ -33,8 +34,12 @@ struct DeadLetterCommand: AsyncParsableCommand {
     static func select(_ ids: [String], all: Bool, consumer: String?, from letters: [DeadLetter]) throws -> [DeadLetter] {
         if all { return letters.filter { $0.state == "open" && (consumer == nil || $0.consumer == consumer) } }
         guard !ids.isEmpty else { throw ValidationError("name dead letters by id (partition:offset, see `dlq list`) or pass --all") }
+        // Named ones must all be open: otherwise nothing is done, so a typo or a stale id never half-applies.
         return try ids.map { id in
             guard let letter = letters.first(where: { $0.id == id }) else { throw AdminError("no dead letter \(id)") }
+            guard letter.state == "open" else {
+                throw AdminError("dead letter \(id) was already \(letter.state) (`dlq list --all` shows it); nothing done")
+            }
             return letter
         }
     }
@@ -89,14 +94,17 @@ struct DeadLetterCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (ids, all, consumer, verbose) = (self.ids, self.all, self.consumer, connection.verbose)
-            let retried = try await withDeadLetters(connection) { messages, letters, store, brokers in
+            let (chosen, retried) = try await withDeadLetters(connection, writes: true) { messages, letters, store, brokers in
                 let chosen = try select(ids, all: all, consumer: consumer, from: letters)
-                return try await AdminRuntime.withProducer(brokers: brokers, logger: AdminRuntime.logger(verbose: verbose)) { producer in
+                let retried = try await AdminRuntime.withProducer(brokers: brokers, logger: AdminRuntime.logger(verbose: verbose)) { producer in
                     try await DeadLetters.retry(chosen, messages: messages, store: store, producer: producer)
                 }
+                return (chosen.map(\.id), retried)
             }
-            if connection.json { return try Output.json(["retried": retried]) }
+            let skipped = chosen.filter { !retried.contains($0) }
+            if connection.json { return try Output.json(["retried": retried, "skipped": skipped]) }
             print(retried.isEmpty ? "nothing to retry" : "retried \(retried.count): \(retried.joined(separator: " "))")
+            if !skipped.isEmpty { print("skipped \(skipped.count), retried or dropped by someone else meanwhile: \(skipped.joined(separator: " "))") }
         }
     }
 
@@ -110,7 +118,7 @@ struct DeadLetterCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (ids, all, consumer, reason) = (self.ids, self.all, self.consumer, self.reason)
-            let dropped = try await withDeadLetters(connection) { _, letters, store, _ in
+            let dropped = try await withDeadLetters(connection, writes: true) { _, letters, store, _ in
                 try await DeadLetters.drop(try select(ids, all: all, consumer: consumer, from: letters), reason: reason, store: store)
             }
             if connection.json { return try Output.json(["dropped": dropped]) }
