@@ -20,6 +20,12 @@
 //   rebalance delay); later rebalances wait up to session.timeout.ms - 1 s for members to rejoin.
 //   session.timeout.ms must be above ~3000 or members time out during that first 3 s join and the
 //   group never stabilises; 6000 with heartbeat.interval.ms=500..1000 is a good test setting.
+//   Every member of a group should use the SAME session.timeout.ms (sns-admin included: it reads
+//   SNS_KAFKA_PROPERTIES like the services). When the last member leaves, the mock waits
+//   (its session timeout − 1 s) before settling the group; a member that joins meanwhile with a SHORTER
+//   session timeout is expired by the mock while it waits in JoinGroup, and its JoinGroup is never
+//   answered — the consumer hangs for max.poll.interval.ms (5 min). Seen after `sns-admin rebuild`
+//   (10 s) followed by a service configured with 6 s.
 //   Both range and cooperative-sticky assignment work, but with 2.0.2 a cooperative-sticky member
 //   does not send LeaveGroup on close, so the next member waits for its session timeout: SNSKafka
 //   uses range.

@@ -83,7 +83,8 @@ public struct PlatformConfiguration: Sendable {
         self.outboxPollInterval = .milliseconds(try env.int("SNS_OUTBOX_POLL_MS", default: 1000, range: 10...60_000))
     }
 
-    static func parseProperties(_ raw: String?, variable: String) throws -> [String: String] {
+    /// `k=v;k=v` (the format of `SNS_KAFKA_PROPERTIES`); a malformed pair names `variable`.
+    public static func parseProperties(_ raw: String?, variable: String) throws -> [String: String] {
         guard let raw else { return [:] }
         var result: [String: String] = [:]
         for pair in raw.split(separator: ";") where !pair.trimmingCharacters(in: .whitespaces).isEmpty {

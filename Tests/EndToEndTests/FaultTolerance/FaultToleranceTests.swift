@@ -115,8 +115,8 @@ struct FaultToleranceTests {
             await stack.stop("posts")
             await stack.stop("market")
             for service in ["posts", "market", "social"] { try await stack.restart(service) }
-            let (status, output) = try await stack.runAdmin(["republish", "--service", "posts", "--json"])
-            #expect(status == 0, "\(output)")
+            let republish = try await stack.runAdmin(["republish", "--service", "posts", "--json"])
+            #expect(republish.status == 0, "\(republish.stderr)")
 
             try await stack.waitDrained()
             let stored = try await stack.storedPosts()
@@ -170,7 +170,7 @@ struct FaultToleranceTests {
     }
 
     /// Every stored post reached every consumer, and each consumer's effect ran exactly once for each.
-    private func expectEveryPostAppliedOnce(_ stack: MiniStack, stored: Set<String>, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func expectEveryPostAppliedOnce(_ stack: MiniStack, stored: Set<String>, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let applications = try await stack.effectApplications()
         for consumer in MiniStack.postConsumers {
             let seen = try await stack.postsSeen(by: consumer)

@@ -38,14 +38,18 @@ extension MiniStack {
 
     /// `POST /v1/posts` as the user; the new post's id when the service answered 200, nil for any other
     /// answer or none (a killed or unreachable process).
-    func createPost(token: String, title: String) async -> String? {
-        guard let client = try? client("posts"),
-              let reply = try? await client.send("POST", "/v1/posts", json: """
-                  {"title":"\(title)","content":"fault test #ft","product_id":"ft_market","price":1000}
-                  """, headers: ["Authorization": token]),
+    func createPost(token: String, title: String, productId: String = "ft_market") async -> String? {
+        guard let reply = try? await send("posts", "POST", "/v1/posts", token: token, json: """
+                  {"title":"\(title)","content":"fault test #ft","product_id":"\(productId)","price":1000}
+                  """),
               reply.status == 200
         else { return nil }
         return try? reply.json.string("post_id")
+    }
+
+    /// A request to one service as the user, with `SesacKey`.
+    func send(_ service: String, _ method: String, _ path: String, token: String, json: String? = nil) async throws -> GatewayClient.Reply {
+        try await client(service).send(method, path, json: json, headers: ["Authorization": token])
     }
 
     // MARK: Database reads

@@ -132,6 +132,11 @@ actor MiniStack {
         return (process, try String(contentsOfFile: addressFile, encoding: .utf8))
     }
 
+    /// For every process of the stack, `sns-admin` included. Session timeouts stay at the wrapper's default
+    /// (10 s) on purpose: every member of a group must use the same one on the dev broker (see
+    /// Tools/DevBroker/main.swift: a shorter one than the group's pending rebalance delay hangs the join).
+    static let kafkaProperties = "topic.metadata.refresh.interval.ms=1000"
+
     private func environment(for service: String, port: Int) throws -> [String: String] {
         let env = ProcessInfo.processInfo.environment
         var values = [
@@ -141,8 +146,7 @@ actor MiniStack {
             "SNS_DATABASE_URL": databaseURL,
             "SNS_DATABASE_MAX_CONNECTIONS": "4",
             "SNS_KAFKA_BROKERS": brokerAddress,
-            // Quick group joins and metadata refreshes against the dev broker (see Tools/DevBroker/main.swift).
-            "SNS_KAFKA_PROPERTIES": "session.timeout.ms=6000;heartbeat.interval.ms=500;topic.metadata.refresh.interval.ms=1000",
+            "SNS_KAFKA_PROPERTIES": Self.kafkaProperties,
             "SNS_API_KEY": apiKey,
             "SNS_JWT_PUBLIC_KEY_FILE": env["SNS_TEST_JWT_PUBLIC_KEY_FILE"] ?? "",
             "SNS_LOG_LEVEL": "info",
@@ -222,22 +226,31 @@ actor MiniStack {
         process.waitUntilExit()
     }
 
-    /// Runs `sns-admin` against this stack; its exit status and everything it printed.
-    func runAdmin(_ arguments: [String]) throws -> (Int32, String) {
+    struct AdminRun: Sendable {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs `sns-admin` against this stack.
+    func runAdmin(_ arguments: [String]) throws -> AdminRun {
         let process = Process()
         process.executableURL = try Self.binary("sns-admin")
         process.arguments = arguments
         process.environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "SNS_DATABASE_URL": databaseURL, "SNS_KAFKA_BROKERS": brokerAddress,
+            "SNS_DATABASE_URL": databaseURL, "SNS_KAFKA_BROKERS": brokerAddress, "SNS_KAFKA_PROPERTIES": Self.kafkaProperties,
         ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
+        let (out, err) = (Pipe(), Pipe())
+        process.standardOutput = out
+        process.standardError = err
         try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        // stderr is small (one line on failure); read stdout to its end first, then stderr.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: printed, as: UTF8.self))
+        return AdminRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                        stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     // MARK: The broker

@@ -13,7 +13,9 @@ public enum AdminRuntime {
     public static func logger(verbose: Bool) -> Logger {
         _ = bootstrapped
         var logger = Logger(label: "sns-admin")
-        logger.logLevel = verbose ? .info : .error
+        // SNS_LOG_LEVEL (as the services read it) overrides, e.g. `debug` with SNS_KAFKA_PROPERTIES="debug=cgrp".
+        let override = ProcessInfo.processInfo.environment["SNS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
+        logger.logLevel = override ?? (verbose ? .info : .error)
         return logger
     }
 
@@ -59,8 +61,8 @@ public enum AdminRuntime {
         }
     }
 
-    public static func withProducer<T: Sendable>(brokers: String, logger: Logger, _ body: @Sendable (KafkaProducer) async throws -> T) async throws -> T {
-        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: brokers, clientId: "sns-admin"), logger: logger)
+    public static func withProducer<T: Sendable>(configuration: KafkaConfiguration, logger: Logger, _ body: @Sendable (KafkaProducer) async throws -> T) async throws -> T {
+        let producer = try KafkaProducer(configuration: configuration, logger: logger)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await producer.run(); return nil }
             do {

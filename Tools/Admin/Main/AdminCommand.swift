@@ -1,4 +1,6 @@
 import ArgumentParser
+import SNSKafka
+import SNSPlatform
 import Foundation
 import SNSAdmin
 
@@ -38,6 +40,14 @@ struct ConnectionOptions: ParsableArguments {
             throw ValidationError("no broker: pass --brokers or set SNS_KAFKA_BROKERS")
         }
         return brokers
+    }
+
+    /// The broker and extra librdkafka properties from `SNS_KAFKA_PROPERTIES` (`k=v;k=v`, as the services read
+    /// it: e.g. TLS/SASL settings of a real cluster, or `debug=cgrp` when something hangs).
+    func kafkaConfiguration() throws -> KafkaConfiguration {
+        let properties = try PlatformConfiguration.parseProperties(
+            ProcessInfo.processInfo.environment["SNS_KAFKA_PROPERTIES"], variable: "SNS_KAFKA_PROPERTIES")
+        return KafkaConfiguration(bootstrapServers: try kafka(), clientId: "sns-admin", properties: properties)
     }
 }
 

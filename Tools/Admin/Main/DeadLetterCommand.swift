@@ -13,21 +13,21 @@ struct DeadLetterCommand: AsyncParsableCommand {
     /// actions (`writes`) create the table; listing changes nothing in the database.
     static func withDeadLetters<T: Sendable>(
         _ connection: ConnectionOptions, writes: Bool = false,
-        _ body: @Sendable ([KafkaConsumerMessage], [DeadLetter], DeadLetterStore, String) async throws -> T
+        _ body: @Sendable ([KafkaConsumerMessage], [DeadLetter], DeadLetterStore, KafkaConfiguration) async throws -> T
     ) async throws -> T {
         let logger = AdminRuntime.logger(verbose: connection.verbose)
-        let brokers = try connection.kafka()
+        let kafka = try connection.kafkaConfiguration()
         let messages: [KafkaConsumerMessage]
         do {
             messages = try await KafkaPartitionReader.readAll(
-                configuration: KafkaConfiguration(bootstrapServers: brokers, clientId: "sns-admin"), topic: Topic.deadLetter, logger: logger)
+                configuration: kafka, topic: Topic.deadLetter, logger: logger)
         } catch {
             throw AdminError("cannot read \(Topic.deadLetter): \(error)")
         }
         return try await AdminRuntime.withDatabase(url: try connection.database(), logger: logger) { client in
             let store = DeadLetterStore(client: client, logger: logger)
             if writes { try await store.prepare() }
-            return try await body(messages, try await DeadLetters.list(messages: messages, store: store), store, brokers)
+            return try await body(messages, try await DeadLetters.list(messages: messages, store: store), store, kafka)
         }
     }
 
@@ -94,9 +94,9 @@ struct DeadLetterCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (ids, all, consumer, verbose) = (self.ids, self.all, self.consumer, connection.verbose)
-            let (chosen, retried) = try await withDeadLetters(connection, writes: true) { messages, letters, store, brokers in
+            let (chosen, retried) = try await withDeadLetters(connection, writes: true) { messages, letters, store, kafka in
                 let chosen = try select(ids, all: all, consumer: consumer, from: letters)
-                let retried = try await AdminRuntime.withProducer(brokers: brokers, logger: AdminRuntime.logger(verbose: verbose)) { producer in
+                let retried = try await AdminRuntime.withProducer(configuration: kafka, logger: AdminRuntime.logger(verbose: verbose)) { producer in
                     try await DeadLetters.retry(chosen, messages: messages, store: store, producer: producer)
                 }
                 return (chosen.map(\.id), retried)

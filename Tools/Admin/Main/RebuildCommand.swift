@@ -25,7 +25,7 @@ struct RebuildCommand: AsyncParsableCommand {
         let projection = try Projection.named(self.projection)
         let logger = AdminRuntime.logger(verbose: connection.verbose)
         let joinTimeout = self.joinTimeout
-        let kafka = KafkaConfiguration(bootstrapServers: try connection.kafka(), clientId: "sns-admin")
+        let kafka = try connection.kafkaConfiguration()
         let (dryRun, wait, timeout, json) = (self.dryRun, self.wait, self.timeout, connection.json)
         struct Result: Encodable {
             var projection: String, group: String, dryRun: Bool, messages: Int64, before: Rebuild.Summary, after: Rebuild.Summary?

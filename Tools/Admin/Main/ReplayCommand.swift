@@ -34,7 +34,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let start: ReplayStart = fromBeginning ? .beginning : offset.map { .offset($0) } ?? .since(since!.date)
         let logger = AdminRuntime.logger(verbose: connection.verbose)
         let joinTimeout = self.joinTimeout
-        let kafka = KafkaConfiguration(bootstrapServers: try connection.kafka(), clientId: "sns-admin")
+        let kafka = try connection.kafkaConfiguration()
         let (group, topics, reapply, dryRun) = (self.group, self.topic, self.reapply, self.dryRun)
         let (plan, forgotten) = try await AdminRuntime.withDatabase(url: try connection.database(), logger: logger) { client in
             let plan = try await Replay.plan(group: group, topics: topics, start: start, reapply: reapply,

@@ -29,7 +29,7 @@ struct RepublishCommand: AsyncParsableCommand {
         let services = try service == "all" ? ServiceCatalog.services : [ServiceCatalog.service(named: service)]
         let filter = Republisher.Filter(since: since?.date, until: until?.date, eventTypes: types)
         let logger = AdminRuntime.logger(verbose: connection.verbose)
-        let brokers = dryRun ? "" : try connection.kafka()
+        let kafka = dryRun ? nil : try connection.kafkaConfiguration()
         let dryRun = self.dryRun
         let reports = try await AdminRuntime.withDatabase(url: try connection.database(), logger: logger) { client in
             let republisher = Republisher(client: client, logger: logger)
@@ -38,7 +38,8 @@ struct RepublishCommand: AsyncParsableCommand {
                 for service in services { reports.append(try await republisher.plan(service: service, filter: filter)) }
                 return reports
             }
-            return try await AdminRuntime.withProducer(brokers: brokers, logger: logger) { producer in
+            guard let kafka else { throw AdminError("no broker configuration") }
+            return try await AdminRuntime.withProducer(configuration: kafka, logger: logger) { producer in
                 var reports: [Republisher.Report] = []
                 for service in services {
                     let progress = ProgressLine(label: "republishing \(service.name)")

@@ -30,7 +30,7 @@ struct TailCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = AdminRuntime.logger(verbose: connection.verbose)
-        let configuration = KafkaConfiguration(bootstrapServers: try connection.kafka(), clientId: "sns-admin")
+        let configuration = try connection.kafkaConfiguration()
         let start: KafkaPartitionReader.Start = last.map { .last($0) } ?? .beginning
         var printed = 0
         func emit(_ message: KafkaConsumerMessage) throws -> Bool {

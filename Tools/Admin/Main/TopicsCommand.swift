@@ -20,7 +20,7 @@ struct TopicsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = AdminRuntime.logger(verbose: connection.verbose)
-        let admin = try KafkaAdmin(configuration: KafkaConfiguration(bootstrapServers: try connection.kafka(), clientId: "sns-admin"), logger: logger)
+        let admin = try KafkaAdmin(configuration: try connection.kafkaConfiguration(), logger: logger)
         var rows: [TopicRow] = []
         do {
             let known = Set(Topic.catalog.map(\.name))
