@@ -8,29 +8,8 @@ import Testing
 /// with non-zero exit codes.
 @Suite("sns-admin executable")
 struct AdminToolProcessTests {
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    func admin(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try TestEnvironment.binaryDirectory()).appendingPathComponent("sns-admin")
-        process.arguments = arguments
-        process.environment = [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "SNS_DATABASE_URL": try TestEnvironment.databaseURL(),
-            "SNS_KAFKA_BROKERS": try TestEnvironment.kafkaBrokers(),
-        ]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    func admin(_ arguments: [String]) throws -> AdminRun {
+        try AdminProcess.run(arguments, databaseURL: try TestEnvironment.databaseURL(), brokers: try TestEnvironment.kafkaBrokers())
     }
 
     @Test func jsonOutputsParseAndCoverEveryService() throws {

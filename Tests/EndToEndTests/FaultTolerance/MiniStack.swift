@@ -226,31 +226,9 @@ actor MiniStack {
         process.waitUntilExit()
     }
 
-    struct AdminRun: Sendable {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
     /// Runs `sns-admin` against this stack.
     func runAdmin(_ arguments: [String]) throws -> AdminRun {
-        let process = Process()
-        process.executableURL = try Self.binary("sns-admin")
-        process.arguments = arguments
-        process.environment = [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "SNS_DATABASE_URL": databaseURL, "SNS_KAFKA_BROKERS": brokerAddress, "SNS_KAFKA_PROPERTIES": Self.kafkaProperties,
-        ]
-        let (out, err) = (Pipe(), Pipe())
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // stderr is small (one line on failure); read stdout to its end first, then stderr.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return AdminRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                        stderr: String(decoding: stderr, as: UTF8.self))
+        try AdminProcess.run(arguments, databaseURL: databaseURL, brokers: brokerAddress, kafkaProperties: Self.kafkaProperties)
     }
 
     // MARK: The broker
