@@ -35,7 +35,7 @@ struct InfrastructureTests {
 
     /// Each service connects as its own role, which owns exactly the schema the service migrates.
     @Test func everyServiceHasItsOwnRoleOwningItsSchema() throws {
-        let script = try Repository.text("deploy/postgres/10-sns-roles-and-schemas.sh")
+        let script = Pattern.replacing("[ \\t]+", in: try Repository.text("deploy/postgres/10-sns-roles-and-schemas.sh"), with: " ")
         let postgres = try #require(compose["postgres"])
         #expect(postgres.volumes.contains {
             $0.hasPrefix("./deploy/postgres/10-sns-roles-and-schemas.sh:/docker-entrypoint-initdb.d/")
