@@ -8,6 +8,7 @@
 #   REPLICATION_FACTOR  1 for the single-node broker
 #   RETENTION_MS        retention of the event topics; -1 (keep forever) because replays and projection
 #                       rebuilds (sns-admin replay/rebuild, decision 0008) read topics from the beginning
+#   KAFKA_BIN           where kafka-topics.sh is (/opt/kafka/bin in the apache/kafka image; tests use a stand-in)
 #
 # Existing topics are left alone; one with fewer partitions than the catalog stops the start-up (adding
 # partitions would move keys to other partitions and break per-aggregate ordering: do it deliberately).
@@ -17,7 +18,7 @@ set -euo pipefail
 BOOTSTRAP="${BOOTSTRAP:-kafka:9092}"
 REPLICATION_FACTOR="${REPLICATION_FACTOR:-1}"
 RETENTION_MS="${RETENTION_MS:--1}"
-topics_cli=/opt/kafka/bin/kafka-topics.sh
+topics_cli="${KAFKA_BIN:-/opt/kafka/bin}/kafka-topics.sh"
 
 echo "kafka-init: waiting for $BOOTSTRAP"
 for attempt in $(seq 1 60); do
