@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Test-only: DeploymentTests read docker-compose.yml. No service target depends on it.
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         // librdkafka from Debian's librdkafka-dev, found through pkg-config.
@@ -296,6 +298,17 @@ let package = Package(
             name: "AdminTests",
             dependencies: ["SNSAdmin", "SNSKafka", "SNSTestSupport"],
             path: "Tests/AdminTests",
+            swiftSettings: swiftSettings
+        ),
+        // The docker-compose deployment checked by reading its files (no Docker engine, database or broker needed):
+        // compose structure, environment vs. what each service reads, Dockerfile vs. CI's build commands.
+        .testTarget(
+            name: "DeploymentTests",
+            dependencies: [
+                "SNSPlatform", "SNSAdmin",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Tests/DeploymentTests",
             swiftSettings: swiftSettings
         ),
         // Client journeys through the running stack's gateway (started by ./sns test).

@@ -33,6 +33,10 @@ public final class OutboxRelay: Service, Sendable {
     let startGate: StartGate?
     let wakeup = WakeupSignal()
     let publishedCounter: Counter
+    /// `sns_outbox_lag_seconds{schema}`: age of the oldest unpublished row when this replica last read the
+    /// outbox; 0 when nothing was pending or another replica holds the relay lock (so `max` over replicas is
+    /// the schema's lag). While sends fail, each retry re-reads the rows, so the value keeps growing.
+    let lagGauge: Gauge
     /// Fault injection for tests: runs after the broker acknowledged a batch, before it is marked published.
     let afterSend: (@Sendable () async throws -> Void)?
 
@@ -54,6 +58,7 @@ public final class OutboxRelay: Service, Sendable {
         self.batchSize = batchSize
         self.startGate = startGate
         self.publishedCounter = Counter(label: "sns_outbox_published_total", dimensions: [("schema", outbox.schema.name)])
+        self.lagGauge = Gauge(label: "sns_outbox_lag_seconds", dimensions: [("schema", outbox.schema.name)])
     }
 
     public func run() async throws {
@@ -101,24 +106,32 @@ public final class OutboxRelay: Service, Sendable {
         let producer = self.producer
         let logger = self.logger
         let afterSend = self.afterSend
+        let lagGauge = self.lagGauge
         // The deadline exceeds the producer's message timeout (30 s), so a slow broker fails the send first.
         let result = try await client.transaction(logger: logger, timeout: .seconds(90)) { connection -> BatchResult in
             let lockRows = try await connection.query(
                 "SELECT pg_try_advisory_xact_lock(\(Self.relayLockClass), hashtext(\(schema.name)))", logger: logger)
             var locked = false
             for try await value in lockRows.decode(Bool.self) { locked = value }
-            guard locked else { return .standby }
+            guard locked else {
+                lagGauge.record(0)
+                return .standby
+            }
 
             let rows = try await connection.query("""
-                SELECT id, topic, partition_key, payload::text, headers::text
+                SELECT id, topic, partition_key, payload::text, headers::text,
+                       extract(epoch FROM clock_timestamp() - created_at)::float8
                 FROM \(table: schema, "outbox") WHERE published_at IS NULL ORDER BY id LIMIT \(batchSize)
                 """, logger: logger)
             var ids: [Int64] = []
             var messages: [KafkaOutgoingMessage] = []
-            for try await (id, topic, key, payload, headersJSON) in rows.decode((Int64, String, String, String, String).self) {
+            var oldestAge = 0.0
+            for try await (id, topic, key, payload, headersJSON, age) in rows.decode((Int64, String, String, String, String, Double).self) {
                 ids.append(id)
                 messages.append(Outbox.message(topic: topic, partitionKey: key, payload: payload, headersJSON: headersJSON))
+                oldestAge = max(oldestAge, age)
             }
+            lagGauge.record(oldestAge)
             guard !ids.isEmpty else { return .idle }
             _ = try await producer.send(messages)
             try await afterSend?()

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// The compose gateway: the shared routes (deploy/nginx/routes.conf) rewritten to re-resolved upstreams.
+@Suite("Compose gateway (nginx)")
+struct GatewayTests {
+    let compose: ComposeFile
+    let nginx: String
+    let routes: String
+
+    init() throws {
+        compose = try ComposeFile.load()
+        // Alignment spaces do not matter.
+        nginx = Pattern.replacing("[ \\t]+", in: try Repository.text("deploy/nginx/compose/nginx.conf"), with: " ")
+        routes = try Repository.text("deploy/nginx/routes.conf")
+    }
+
+    @Test func everyRouteTargetIsAComposeServiceWithAnUpstreamVariable() throws {
+        let targets = Set(Pattern.captures(#"proxy_pass http://([a-z][a-z0-9_]*);"#, in: routes))
+        #expect(targets == Set(ProgramCatalog.services), "routes.conf routes to \(targets.sorted())")
+        for target in targets {
+            let service = try #require(compose[target], "routes.conf routes to \(target), which compose does not run")
+            let port = try #require(service.environment["SNS_HTTP_PORT"])
+            #expect(nginx.contains("set $sns_upstream_\(target) \(target):\(port);"), "nginx.conf does not resolve \(target):\(port)")
+        }
+    }
+
+    /// Runs the container's start-up script on the real routes.conf: every route names a variable.
+    @Test func startupScriptRewritesEveryRoute() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("sns-routes-\(UUID()).conf")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [Repository.url("deploy/nginx/compose/40-sns-routes.sh").path,
+                             Repository.url("deploy/nginx/routes.conf").path, output.path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let rewritten = try String(contentsOf: output, encoding: .utf8)
+        #expect(Pattern.captures(#"proxy_pass (http://[a-z][^;]*);"#, in: rewritten).isEmpty)
+        let original = Pattern.captures(#"proxy_pass http://([a-z][a-z0-9_]*);"#, in: routes)
+        let variables = Pattern.captures(#"proxy_pass http://\$sns_upstream_([a-z][a-z0-9_]*);"#, in: rewritten)
+        #expect(variables == original)
+        #expect(rewritten.replacingOccurrences(of: "$sns_upstream_", with: "") == routes, "only proxy_pass targets change")
+    }
+
+    @Test func gatewayMountsTheConfigWhereTheScriptAndNginxExpectIt() throws {
+        let gateway = try #require(compose["gateway"])
+        let script = try Repository.text("deploy/nginx/compose/40-sns-routes.sh")
+        #expect(gateway.volumes.contains("./deploy/nginx/compose/nginx.conf:/etc/nginx/nginx.conf:ro"))
+        #expect(gateway.volumes.contains("./deploy/nginx/routes.conf:/etc/nginx/sns/routes.conf:ro"))
+        #expect(gateway.volumes.contains("./deploy/nginx/compose/40-sns-routes.sh:/docker-entrypoint.d/40-sns-routes.sh:ro"))
+        #expect(script.contains(#"source_file="${1:-/etc/nginx/sns/routes.conf}""#))
+        #expect(script.contains(#"target_file="${2:-/etc/nginx/sns-routes.conf}""#))
+        #expect(nginx.contains("include /etc/nginx/sns-routes.conf;"))
+        #expect(nginx.contains("listen 8080;"), "the published container port")
+        #expect(nginx.contains("listen 8081;") && gateway.healthcheckTest == ["CMD", "sns-probe", "/health", "8081"])
+    }
+
+    @Test func namesAreReResolvedThroughDockerDNS() {
+        #expect(nginx.contains("resolver 127.0.0.11 valid=10s"))
+        #expect(!nginx.contains("upstream "), "an upstream block resolves once at start; scaled replicas would be missed")
+    }
+
+    @Test func paymentWebhookIsRateLimited() {
+        #expect(nginx.contains("limit_req_zone $binary_remote_addr zone=payments_webhook:"))
+        let webhook = Pattern.captures(#"(?s)location = /v1/payments/webhook \{(.*?)\}"#, in: nginx).first ?? ""
+        #expect(webhook.contains("limit_req zone=payments_webhook"))
+        #expect(webhook.contains("proxy_pass http://$sns_upstream_market;"))
+        #expect(!routes.contains("location = /v1/payments/webhook"), "routes.conf would define the webhook location twice")
+    }
+}
