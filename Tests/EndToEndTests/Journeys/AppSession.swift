@@ -1,0 +1,156 @@
+import Foundation
+import PostgresNIO
+import SNSPlatform
+import SNSTestSupport
+import Testing
+
+/// One signed-in iOS app, as the LSLP clients are written (contract §1, §5): `SesacKey` on every request, the
+/// bare access token in `Authorization`, and the interceptor most G1 apps share (BookSNS's
+/// `APIRequestInterceptor`): on **419** call `GET /v1/auth/refresh` with the expired access token and the
+/// refresh token, keep the old refresh token, retry once; when the refresh answers **418**, log in again
+/// (the app sends the user to its login screen) and retry.
+actor AppSession {
+    let gateway: GatewayClient
+    let email: String
+    let password: String
+    private(set) var userId: String
+    private(set) var nick: String
+    private(set) var accessToken: String
+    private(set) var refreshToken: String
+    /// What the interceptor did, for the journeys to assert on.
+    private(set) var refreshes = 0
+    private(set) var logins = 0
+
+    private init(gateway: GatewayClient, email: String, password: String, userId: String, nick: String, access: String, refresh: String) {
+        self.gateway = gateway
+        self.email = email
+        self.password = password
+        self.userId = userId
+        self.nick = nick
+        self.accessToken = access
+        self.refreshToken = refresh
+    }
+
+    /// The sign-up screen: email check, join, then the login the apps do right after.
+    static func signUp(_ gateway: GatewayClient, nick: String = TestEnvironment.unique("app")) async throws -> AppSession {
+        let email = "\(nick)@example.com"
+        let password = "password123"
+        let check = try await gateway.send("POST", "/v1/validation/email", json: #"{"email":"\#(email)"}"#)
+        #expect(check.status == 200, "\(check.text)")
+        let joined = try await gateway.send("POST", "/v1/users/join", json: #"{"email":"\#(email)","password":"\#(password)","nick":"\#(nick)"}"#)
+        #expect(joined.status == 200, "\(joined.text)")
+        let login = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+        #expect(login.status == 200, "\(login.text)")
+        let json = try login.json
+        return AppSession(gateway: gateway, email: email, password: password,
+                          userId: try #require(json.string("user_id")), nick: try #require(json.string("nick")),
+                          access: try #require(json.string("accessToken")), refresh: try #require(json.string("refreshToken")))
+    }
+
+    /// An authenticated JSON request through the interceptor.
+    func send(_ method: String, _ path: String, json: String? = nil) async throws -> GatewayClient.Reply {
+        try await intercepted { token in try await self.gateway.send(method, path, json: json, headers: ["Authorization": token]) }
+    }
+
+    /// A multipart request (uploads, profile edit) through the interceptor.
+    func send(_ method: String, _ path: String, body: Data, contentType: String) async throws -> GatewayClient.Reply {
+        try await intercepted { token in
+            try await self.gateway.send(method, path, body: body, contentType: contentType, headers: ["Authorization": token])
+        }
+    }
+
+    /// `POST /v1/posts/files` with one `files` part per image, as Alamofire builds it.
+    func upload(_ images: [[UInt8]]) async throws -> [String] {
+        let reply = try await intercepted { token in
+            try await self.gateway.upload("/v1/posts/files", field: "files",
+                                          files: images.enumerated().map { ("image\($0.offset)", "image/png", $0.element) },
+                                          headers: ["Authorization": token])
+        }
+        #expect(reply.status == 200, "\(reply.text)")
+        return try #require(try reply.json["files"] as? [String])
+    }
+
+    /// An image GET the way Kingfisher does it in the apps: `{host}/v1/{path}` with both headers.
+    func image(_ path: String) async throws -> GatewayClient.Reply {
+        try await intercepted { token in try await self.gateway.send("GET", "/v1/\(path)", headers: ["Authorization": token]) }
+    }
+
+    private func intercepted(_ request: @Sendable (String) async throws -> GatewayClient.Reply) async throws -> GatewayClient.Reply {
+        let first = try await request(accessToken)
+        guard first.status == 419 else { return first }
+        let renewed = try await gateway.send("GET", "/v1/auth/refresh", headers: ["Authorization": accessToken, "Refresh": refreshToken])
+        switch renewed.status {
+        case 200:
+            refreshes += 1
+            accessToken = try #require(try renewed.json.string("accessToken"))
+        case 418:
+            try await logIn()
+        default:
+            Issue.record("refresh answered \(renewed.status): \(renewed.text)")
+            return first
+        }
+        return try await request(accessToken)
+    }
+
+    private func logIn() async throws {
+        let login = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+        #expect(login.status == 200, "\(login.text)")
+        logins += 1
+        accessToken = try #require(try login.json.string("accessToken"))
+        refreshToken = try #require(try login.json.string("refreshToken"))
+    }
+
+    func renamed(to nick: String) { self.nick = nick }
+
+    // MARK: Time passing (test-side only)
+
+    /// The access token expires: replaced by a token for the same session that expired 100 s ago (signed with
+    /// the stack's key, as auth would have issued it earlier).
+    func letAccessTokenExpire() async throws {
+        let verifier = try await AccessTokenVerifier(publicKeyPEM: try TestEnvironment.jwtPublicKeyPEM())
+        guard case .valid(let user) = await verifier.verify(accessToken) else {
+            Issue.record("the current access token does not verify")
+            return
+        }
+        let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
+        accessToken = try await signer.sign(AccessTokenClaims(userId: userId, sessionId: user.sessionId,
+                                                              issuedAt: Date().addingTimeInterval(-700),
+                                                              expiresAt: Date().addingTimeInterval(-100)))
+    }
+
+    /// The refresh token's 14 days pass: its session's expiry is moved into the past in auth's database.
+    func letRefreshTokenExpire() async throws {
+        guard let session = Self.sessionId(in: accessToken) else {
+            Issue.record("the current access token names no session")
+            return
+        }
+        _ = try await TestEnvironment.withDatabase { db in
+            try await db.query("UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
+                               logger: TestEnvironment.logger)
+        }
+    }
+}
+
+extension AppSession {
+    /// The `sid` claim of a JWT, read without verifying it (the token may have expired).
+    static func sessionId(in token: String) -> String? {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+        guard let data = Data(base64Encoded: payload),
+              let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return claims["sid"] as? String
+    }
+}
+
+/// Reads `{data: [...]}` loosely.
+func items(_ reply: GatewayClient.Reply) -> [[String: Any]] {
+    ((try? reply.json["data"] as? [[String: Any]]) ?? nil) ?? []
+}
+
+/// A 1×1 PNG, and distinct small PNGs (the media service stores each upload under its own name anyway).
+enum JourneyImages {
+    static let png: [UInt8] = Array(Data(base64Encoded:
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
+}
