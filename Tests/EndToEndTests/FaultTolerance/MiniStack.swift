@@ -212,8 +212,11 @@ actor MiniStack {
 
     func processIdentifier(_ service: String) -> Int32? { processes[service]?.processIdentifier }
 
+    /// Waits for the process to end (Foundation notices a child's death asynchronously, so right after
+    /// `kill` it may still say it is running), then says whether SIGKILL ended it.
     func terminationWasSIGKILL(_ service: String) -> Bool {
-        guard let process = processes[service], !process.isRunning else { return false }
+        guard let process = processes[service] else { return false }
+        process.waitUntilExit()
         return process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
     }
 
