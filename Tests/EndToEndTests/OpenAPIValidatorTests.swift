@@ -79,7 +79,8 @@ struct OpenAPIValidatorTests {
             let statuses = Set(operation.statuses)
             #expect(statuses.contains("200"), "\(operation): success is always 200")
             if schemes.contains("SesacKey") { #expect(statuses.contains("420"), "\(operation) needs SesacKey but does not document 420") }
-            if schemes.contains("AccessToken") {
+            // (The refresh call takes the expired access token as its input: 419 is not an answer there.)
+            if schemes.contains("AccessToken") && !schemes.contains("RefreshToken") {
                 #expect(statuses.isSuperset(of: ["401", "419"]), "\(operation) needs a token but does not document 401 and 419")
             }
             for status in statuses where status.hasPrefix("4") || status.hasPrefix("5") {
