@@ -53,24 +53,27 @@ account_token() {
   "$VENV/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["accessToken"])' <<<"$answer"
 }
 
+# One worker: with two, CPython 3.11's ast.parse (used by hypothesis from several threads) was seen failing with
+# "AST constructor recursion depth mismatch", reported by schemathesis as runtime errors of random operations.
 run() {
   local token="$1"; shift
   # From a folder of its own: schemathesis keeps a cache of found failures in ./.schemathesis.
   (cd "$WORK_DIR" && "$VENV/bin/st" run "$GATEWAY/v1/openapi.json" --url "$GATEWAY" \
     --header "SesacKey: $API_KEY" --header "Authorization: $token" \
     --checks not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance \
-    --phases examples,coverage,fuzzing,stateful --max-examples "$MAX_EXAMPLES" \
-    --request-timeout 30 --workers 2 --no-color \
+    --max-examples "$MAX_EXAMPLES" \
+    --request-timeout 30 --workers 1 --no-color \
     --report junit --report-dir "$REPORT_DIR" "$@" "${extra[@]}")
 }
 
 mkdir -p "$REPORT_DIR" "$WORK_DIR"
 say "schemathesis against $GATEWAY (max $MAX_EXAMPLES examples per operation)"
 status=0
-run "$(account_token a)" --exclude-operation-id logout --exclude-operation-id withdraw --report-junit-path "$REPORT_DIR/main.xml" || status=$?
+# Stateful: sequences along the document's links (create a post → read, edit, like, comment, delete it …).
+run "$(account_token a)" --phases examples,coverage,fuzzing,stateful --exclude-operation-id logout --exclude-operation-id withdraw --report-junit-path "$REPORT_DIR/main.xml" || status=$?
 for operation in logout withdraw; do
   say "$operation ends the caller's session: a run of its own with an account of its own"
-  run "$(account_token "$operation")" --include-operation-id "$operation" --report-junit-path "$REPORT_DIR/$operation.xml" || status=$?
+  run "$(account_token "$operation")" --phases examples,coverage,fuzzing --include-operation-id "$operation" --report-junit-path "$REPORT_DIR/$operation.xml" || status=$?
 done
 if [ $status = 0 ]; then say "passed (reports: $REPORT_DIR)"; else say "FAILED (exit $status; reports: $REPORT_DIR)"; fi
 exit $status
