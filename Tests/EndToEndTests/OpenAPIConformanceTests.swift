@@ -145,6 +145,9 @@ struct OpenAPIConformanceTests {
         let tag = "오에이\(TestEnvironment.unique(""))"
         let post = #"{"title":"t","content":"c #\#(tag)","content1":"c1","product_id":"\#(product)","files":["\#(file)"],"price":1000}"#
         try await probe.expect(400, "POST", "/v1/posts", json: #"{"title":"no product"}"#, headers: owner.auth)
+        // Over nginx's body limit (30 MB): the contract's 400 {"message"}, not nginx's HTML 413.
+        try await probe.expect(400, "POST", "/v1/posts", body: Data(count: 31 * 1024 * 1024), contentType: "application/json",
+                               headers: owner.auth)
         try await probe.expect(401, "POST", "/v1/posts", json: post)
         try await probe.expect(419, "POST", "/v1/posts", json: post, headers: ["Authorization": expired])
         try await probe.expect(420, "POST", "/v1/posts", json: post, headers: owner.auth, withKey: false)
@@ -247,6 +250,9 @@ struct OpenAPIConformanceTests {
         taken.field("nick", bob.nick)
         try await probe.expect(409, "PUT", "/v1/users/me/profile", body: taken.finished(), contentType: taken.contentType, headers: alice.auth)
         try await probe.expect(400, "PUT", "/v1/users/me/profile", json: #"{"nick":"json"}"#, headers: alice.auth)
+        var large = MultipartForm()  // over the gateway's 6 MB for this route: 400 {"message"}, not nginx's 413 page
+        large.file("profile", filename: "big", mimeType: "image/png", bytes: Self.png + [UInt8](repeating: 0, count: 7 * 1024 * 1024))
+        try await probe.expect(400, "PUT", "/v1/users/me/profile", body: large.finished(), contentType: large.contentType, headers: alice.auth)
         try await probe.expect(200, "POST", "/v1/users/me/nick/random", headers: bob.auth)
 
         for kind in ["posts", "users", "hashtags"] {
