@@ -27,6 +27,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --gateway) GATEWAY="$2"; shift 2 ;;
     --api-key) API_KEY="$2"; shift 2 ;;
+    -n|--max-examples) MAX_EXAMPLES="$2"; shift 2 ;;
     *) extra+=("$1"); shift ;;
   esac
 done
