@@ -231,7 +231,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlatformTests",
-            dependencies: ["SNSPlatform", "SNSTestSupport"],
+            dependencies: ["SNSPlatform", "SNSTestSupport", .product(name: "MultipartKit", package: "multipart-kit")],
             path: "Tests/PlatformTests",
             swiftSettings: swiftSettings
         ),

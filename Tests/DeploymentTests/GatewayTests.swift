@@ -54,6 +54,9 @@ struct GatewayTests {
         #expect(script.contains(#"source_file="${1:-/etc/nginx/sns/routes.conf}""#))
         #expect(script.contains(#"target_file="${2:-/etc/nginx/sns-routes.conf}""#))
         #expect(nginx.contains("include /etc/nginx/sns-routes.conf;"))
+        // routes.conf serves the API description from `sns/openapi.json` under nginx's prefix (/etc/nginx in the image).
+        #expect(gateway.volumes.contains("./docs/api/openapi.json:/etc/nginx/sns/openapi.json:ro"))
+        #expect(routes.contains("location = /v1/openapi.json {") && routes.contains("alias sns/openapi.json;"))
         #expect(nginx.contains("listen 8080;"), "the published container port")
         #expect(nginx.contains("listen 8081;") && gateway.healthcheckTest == ["CMD", "sns-probe", "/health", "8081"])
     }

@@ -10,6 +10,11 @@ if [ "$PROFILE" = test ]; then
   API_KEY="${SNS_TEST_API_KEY:-sns-test-key}"
   # Swift Testing runs tests in parallel, each in-process service with its own pool.
   PG_MAX_CONNECTIONS=1000
+elif [ "$PROFILE" = check ]; then
+  # ./sns check-api: a private stack for schemathesis, apart from the dev stack and from ./sns test.
+  PG_PORT="${SNS_CHECK_PG_PORT:-54340}"; GATEWAY_PORT="${SNS_CHECK_GATEWAY_PORT:-28080}"; PORT_BASE=28100
+  API_KEY="${SNS_CHECK_API_KEY:-sns-check-key}"
+  PG_MAX_CONNECTIONS=200
 else
   PG_PORT="${SNS_PG_PORT:-54320}"; GATEWAY_PORT="${SNS_GATEWAY_PORT:-8080}"; PORT_BASE="${SNS_PORT_BASE:-8100}"
   API_KEY="${SNS_API_KEY:-sns-dev-key}"
@@ -196,6 +201,9 @@ start_gateway() {
   sed -e "s|@USER_LINE@|$user_line|" -e "s|@STATE@|$STATE|g" -e "s|@GATEWAY_PORT@|$GATEWAY_PORT|g" \
     "$ROOT/deploy/nginx/nginx.local.conf.template" | awk -v up="$upstreams" '{ if ($0 ~ /@UPSTREAMS@/) printf "%s", up; else print }' >"$conf"
   cat "$ROOT/deploy/nginx/routes.conf" >"$STATE/nginx/routes.conf"
+  # routes.conf serves the API description from sns/openapi.json under nginx's prefix: the repository's file, live.
+  mkdir -p "$STATE/nginx/sns"
+  ln -sfn "$ROOT/docs/api/openapi.json" "$STATE/nginx/sns/openapi.json"
   if pid_alive gateway; then
     nginx -p "$STATE/nginx" -c "$conf" -s reload
   else
@@ -331,5 +339,29 @@ run_tests() {
   local status=$?
   set -e
   [ $status = 0 ] || log "tests failed (exit $status); service logs: $STATE/logs"
+  return $status
+}
+
+# ./sns check-api: schemathesis against a fresh private stack (profile `check`), then everything stops again.
+run_api_check() {
+  ensure_packages
+  build_all
+  stop_stack >/dev/null 2>&1 || true   # leftovers of an interrupted run
+  trap 'stop_stack' EXIT
+  # Long-lived access tokens: the run signs in once and may take several minutes.
+  export SNS_ACCESS_TOKEN_TTL="${SNS_ACCESS_TOKEN_TTL:-3600}"
+  FRESH_DATABASE=1 start_postgres
+  ensure_keys
+  start_broker
+  start_portone_test_server
+  start_services
+  start_gateway
+  log "running schemathesis (deploy/local/schemathesis.sh)"
+  set +e
+  SNS_CHECK_GATEWAY_URL="http://127.0.0.1:$GATEWAY_PORT" SNS_CHECK_API_KEY="$API_KEY" \
+    SNS_CHECK_REPORT_DIR="$STATE/schemathesis-report" "$ROOT/deploy/local/schemathesis.sh" "$@"
+  local status=$?
+  set -e
+  [ $status = 0 ] || log "the API check failed (exit $status); service logs: $STATE/logs"
   return $status
 }

@@ -17,6 +17,9 @@ usage: ./sns <command>
   stop      stop everything this profile started
   logs      tail the logs (all, or one: postgres, broker, portone, gateway, auth, posts, media, social, market)
   test      run the whole test suite (own profile, ports and fresh database; cleans up after itself)
+  check-api schemathesis against the OpenAPI document on a fresh private stack (profile check, gateway :28080):
+            no 5xx, every response as documented; extra arguments go to `st run` (e.g. --seed 1). Against a
+            running stack instead: deploy/local/schemathesis.sh [--gateway URL] [--api-key KEY]
   admin     the event-pipeline tool against this profile's stack: ./sns admin outbox status, republish … (see README)
 environment: SNS_GATEWAY_PORT (8080), SNS_API_KEY (dev default), SNS_ACCESS_TOKEN_TTL, SNS_REFRESH_TOKEN_TTL,
              SNS_BUILD_CONFIGURATION (debug|release), SNS_PROFILE (dev)
@@ -53,6 +56,11 @@ case "$cmd" in
     export SNS_PROFILE=test
     source "$ROOT/deploy/local/lib.sh"   # re-derive ports and paths for the test profile
     run_tests "$@"
+    ;;
+  check-api)
+    export SNS_PROFILE=check
+    source "$ROOT/deploy/local/lib.sh"   # re-derive ports and paths for the check profile
+    run_api_check "$@"
     ;;
   admin)
     [ -x "$BIN/sns-admin" ] || swift build -c "$BUILD_CONFIGURATION" --product sns-admin >/dev/null

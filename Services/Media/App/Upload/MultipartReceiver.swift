@@ -52,6 +52,7 @@ public struct MultipartReceiver: Sendable {
         _ body: Body, boundary: String, into assembler: FormAssembler, bytesRead: inout Int
     ) async throws where Body.Element == ByteBuffer {
         let parser = MultipartParser(boundary: boundary)
+        var parserGuard = MultipartParserGuard(boundary: boundary)  // MultipartKit traps on some bytes: see there
         let events = ParserEvents()
         parser.onHeader = { name, value in events.header(name, value) }
         parser.onBody = { buffer in events.body(&buffer) }
@@ -67,6 +68,7 @@ public struct MultipartReceiver: Sendable {
                 guard bytesRead <= limits.maxBodyBytes else {
                     throw APIError.badRequest("요청 본문이 너무 큽니다. (request body larger than \(limits.maxBodyBytes) bytes)")
                 }
+                try parserGuard.check(slice)
                 do {
                     try parser.execute(slice)
                 } catch {

@@ -46,6 +46,8 @@ struct ProfileForm: Sendable {
             collector.name = nil
             collector.current = ByteBuffer()
         }
+        var parserGuard = MultipartParserGuard(boundary: boundary)  // MultipartKit traps on some bytes: see there
+        try parserGuard.check(body)
         do {
             try parser.execute(body)
         } catch {
