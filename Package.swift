@@ -305,7 +305,7 @@ let package = Package(
         .testTarget(
             name: "DeploymentTests",
             dependencies: [
-                "SNSPlatform", "SNSAdmin",
+                "SNSPlatform", "SNSAdmin", "SNSTestSupport",
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Tests/DeploymentTests",

@@ -1,4 +1,5 @@
 import Foundation
+import SNSTestSupport
 import Testing
 
 /// The compose gateway: the shared routes (deploy/nginx/routes.conf) rewritten to re-resolved upstreams.
@@ -29,14 +30,10 @@ struct GatewayTests {
     @Test func startupScriptRewritesEveryRoute() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("sns-routes-\(UUID()).conf")
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [Repository.url("deploy/nginx/compose/40-sns-routes.sh").path,
-                             Repository.url("deploy/nginx/routes.conf").path, output.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let process = try ChildProcess.spawn("/bin/sh", arguments: [Repository.url("deploy/nginx/compose/40-sns-routes.sh").path,
+                                                                     Repository.url("deploy/nginx/routes.conf").path, output.path],
+                                             environment: ["PATH": "/usr/bin:/bin"])
+        try #require(process.waitUntilExit() == .exited(0))
         let rewritten = try String(contentsOf: output, encoding: .utf8)
         #expect(Pattern.captures(#"proxy_pass (http://[a-z][^;]*);"#, in: rewritten).isEmpty)
         let original = Pattern.captures(#"proxy_pass http://([a-z][a-z0-9_]*);"#, in: routes)

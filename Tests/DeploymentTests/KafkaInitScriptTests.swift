@@ -1,4 +1,5 @@
 import Foundation
+import SNSTestSupport
 import SNSPlatform
 import Testing
 
@@ -42,20 +43,17 @@ struct KafkaInitScriptTests {
         }
         let compose = try ComposeFile.load()
         let initStep = try #require(compose["kafka-init"])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [Repository.url("deploy/kafka/create-topics.sh").path]
-        process.environment = [
+        let process = try ChildProcess.spawn("/bin/bash", arguments: [Repository.url("deploy/kafka/create-topics.sh").path], environment: [
             "PATH": "/usr/bin:/bin", "KAFKA_BIN": directory.path, "STUB_STATE": directory.path,
             "TOPICS": try #require(initStep.environment["TOPICS"]), "BOOTSTRAP": "kafka:9092",
             "REPLICATION_FACTOR": "1", "RETENTION_MS": "-1",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        ])
+        let status: Int32 = switch process.waitUntilExit() {
+        case .exited(let code): code
+        case .signalled(let number): 128 + number
+        }
         let calls = (try? String(contentsOf: directory.appendingPathComponent("calls"), encoding: .utf8)) ?? ""
-        return Run(status: process.terminationStatus, calls: calls.split(separator: "\n").map(String.init))
+        return Run(status: status, calls: calls.split(separator: "\n").map(String.init))
     }
 
     @Test func createsEveryCatalogTopicWithItsPartitionsAndUnlimitedRetention() throws {

@@ -8,27 +8,27 @@ import Testing
 /// with non-zero exit codes.
 @Suite("sns-admin executable")
 struct AdminToolProcessTests {
-    func admin(_ arguments: [String]) throws -> AdminRun {
-        try AdminProcess.run(arguments, databaseURL: try TestEnvironment.databaseURL(), brokers: try TestEnvironment.kafkaBrokers())
+    func admin(_ arguments: [String]) async throws -> AdminRun {
+        try await AdminProcess.run(arguments, databaseURL: try TestEnvironment.databaseURL(), brokers: try TestEnvironment.kafkaBrokers())
     }
 
-    @Test func jsonOutputsParseAndCoverEveryService() throws {
-        let status = try admin(["outbox", "status", "--json"])
+    @Test func jsonOutputsParseAndCoverEveryService() async throws {
+        let status = try await admin(["outbox", "status", "--json"])
         #expect(status.status == 0, "\(status.stderr)")
         let services = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
         #expect(Set(services.compactMap { $0["service"] as? String }) == ["auth", "posts", "media", "social", "market"])
         #expect(services.allSatisfy { $0["migrated"] as? Bool == true })
 
-        let topics = try admin(["topics", "--json"])
+        let topics = try await admin(["topics", "--json"])
         #expect(topics.status == 0, "\(topics.stderr)")
         let names = (try JSONSerialization.jsonObject(with: Data(topics.stdout.utf8)) as? [[String: Any]])?.compactMap { $0["name"] as? String }
         #expect(Set(names ?? []).isSuperset(of: ["sns.users", "sns.posts", "sns.payments", "sns.dead-letter"]))
 
-        let plan = try admin(["republish", "--service", "all", "--dry-run", "--json"])
+        let plan = try await admin(["republish", "--service", "all", "--dry-run", "--json"])
         #expect(plan.status == 0, "\(plan.stderr)")
         #expect((try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [[String: Any]])?.count == 5)
 
-        let replayPlan = try admin(["replay", "--group", "market-products", "--from-beginning", "--dry-run", "--json"])
+        let replayPlan = try await admin(["replay", "--group", "market-products", "--from-beginning", "--dry-run", "--json"])
         #expect(replayPlan.status == 0, "\(replayPlan.stderr)")
     }
 
@@ -39,15 +39,15 @@ struct AdminToolProcessTests {
         let joined = try await gateway.send("POST", "/v1/users/join", json: #"{"email":"\#(nick)@example.com","password":"password123","nick":"\#(nick)"}"#)
         let userId = try #require(try joined.json.string("user_id"))
         let filter = ["tail", "sns.users", "--key", userId, "--type", "user-registered", "--json"]
-        try await eventually("the sign-up's event on sns.users") { try !admin(filter).stdout.isEmpty }
-        let tail = try admin(filter)
+        try await eventually("the sign-up's event on sns.users") { try await !admin(filter).stdout.isEmpty }
+        let tail = try await admin(filter)
         #expect(tail.status == 0, "\(tail.stderr)")
         let events = tail.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(events.count == 1)
         #expect(events.first?["key"] as? String == userId)
         #expect(events.first?["type"] as? String == "user-registered")
         #expect((events.first?["event_id"] as? String)?.count == 36)
-        let other = try admin(["tail", "sns.users", "--key", userId, "--type", "user-withdrawn", "--json"])
+        let other = try await admin(["tail", "sns.users", "--key", userId, "--type", "user-withdrawn", "--json"])
         #expect(other.status == 0 && other.stdout.isEmpty)
     }
 
@@ -63,49 +63,49 @@ struct AdminToolProcessTests {
                           KafkaHeader(key: EventHeader.dlqOriginalTopic, string: "test.\(consumer)"),
                           KafkaHeader(key: EventHeader.dlqFailedAt, string: APIDateFormat.string(from: Date()))]))
         }
-        @Sendable func letters(_ extra: [String] = []) throws -> [[String: Any]] {
-            let list = try admin(["dlq", "list", "--consumer", consumer, "--json"] + extra)
+        @Sendable func letters(_ extra: [String] = []) async throws -> [[String: Any]] {
+            let list = try await admin(["dlq", "list", "--consumer", consumer, "--json"] + extra)
             return (try? JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]) ?? []
         }
-        try await eventually("the parked message listed") { try letters().count == 1 }
-        let id = try #require(try letters().first?["id"] as? String)
+        try await eventually("the parked message listed") { try await letters().count == 1 }
+        let id = try #require(try await letters().first?["id"] as? String)
 
-        let drop = try admin(["dlq", "drop", id, "--reason", "test", "--json"])
+        let drop = try await admin(["dlq", "drop", id, "--reason", "test", "--json"])
         #expect(drop.status == 0, "\(drop.stderr)")
-        #expect(try letters().isEmpty)
-        #expect(try letters(["--all"]).first?["state"] as? String == "dropped")
+        #expect(try await letters().isEmpty)
+        #expect(try await letters(["--all"]).first?["state"] as? String == "dropped")
 
-        let retry = try admin(["dlq", "retry", id])
+        let retry = try await admin(["dlq", "retry", id])
         #expect(retry.status != 0)
         #expect(retry.stderr.contains("was already dropped"), "\(retry.stderr)")
-        let again = try admin(["dlq", "drop", id])
+        let again = try await admin(["dlq", "drop", id])
         #expect(again.status != 0)
-        #expect(try letters(["--all"]).first?["state"] as? String == "dropped")
+        #expect(try await letters(["--all"]).first?["state"] as? String == "dropped")
     }
 
-    @Test func mistakesExitNonZeroWithAReason() throws {
-        let unknownService = try admin(["republish", "--service", "nope", "--dry-run"])
+    @Test func mistakesExitNonZeroWithAReason() async throws {
+        let unknownService = try await admin(["republish", "--service", "nope", "--dry-run"])
         #expect(unknownService.status != 0)
         #expect(unknownService.stderr.contains("unknown service 'nope'"))
 
-        let noStart = try admin(["replay", "--group", "social-projections"])
+        let noStart = try await admin(["replay", "--group", "social-projections"])
         #expect(noStart.status != 0)
         #expect(noStart.stderr.contains("--from-beginning"))
 
-        let unknownGroup = try admin(["replay", "--group", "nobody", "--from-beginning", "--dry-run"])
+        let unknownGroup = try await admin(["replay", "--group", "nobody", "--from-beginning", "--dry-run"])
         #expect(unknownGroup.status != 0)
         #expect(unknownGroup.stderr.contains("unknown consumer group"))
 
         // The stack's social service is running: a real replay is refused, and nothing changes.
-        let live = try admin(["rebuild", "social", "--join-timeout", "5"])
+        let live = try await admin(["rebuild", "social", "--join-timeout", "5"])
         #expect(live.status != 0)
         #expect(live.stderr.contains("live members") || live.stderr.contains("refusing"), "\(live.stderr)")
 
-        let badType = try admin(["republish", "--service", "posts", "--type", "post-exploded", "--dry-run"])
+        let badType = try await admin(["republish", "--service", "posts", "--type", "post-exploded", "--dry-run"])
         #expect(badType.status != 0)
         #expect(badType.stderr.contains("unknown event type"))
 
-        let noDatabase = try admin(["outbox", "status", "--database-url", "postgres://sns:sns@127.0.0.1:1/sns"])
+        let noDatabase = try await admin(["outbox", "status", "--database-url", "postgres://sns:sns@127.0.0.1:1/sns"])
         #expect(noDatabase.status != 0)
         #expect(noDatabase.stderr.contains("cannot connect to PostgreSQL"), "\(noDatabase.stderr)")
     }

@@ -22,8 +22,8 @@ struct CrashRecoveryTests {
         let environment = try processes.validEnvironment(port: port)
         var brokerDown = environment
         brokerDown["SNS_KAFKA_BROKERS"] = "127.0.0.1:1"
-        let first = try processes.run(try processes.binary("auth"), environment: brokerDown).0
-        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+        let first = try processes.run(try processes.binary("auth"), environment: brokerDown)
+        defer { first.signal(SIGKILL) }
         #expect(try await waitUntil(port: port, path: "/health"))  // alive, though not ready: no broker
 
         let run = TestEnvironment.unique("crash")
@@ -52,14 +52,13 @@ struct CrashRecoveryTests {
                 kill(pid, SIGKILL)
             }
         }
-        first.waitUntilExit()
-        #expect(first.terminationReason == .uncaughtSignal)
+        #expect(await first.exit() == .signalled(SIGKILL))
         let acknowledged = Set(succeeded.values)
         #expect(!acknowledged.isEmpty)
 
         // Restart; the new process's relay publishes whatever the dead one left pending.
-        let second = try processes.run(try processes.binary("auth"), environment: environment).0
-        defer { if second.isRunning { kill(second.processIdentifier, SIGTERM); second.waitUntilExit() } }
+        let second = try processes.run(try processes.binary("auth"), environment: environment)
+        defer { second.signal(SIGTERM); second.waitUntilExit() }
         #expect(try await waitUntil(port: port, path: "/ready"))
 
         let keys = Set(acknowledged.map { Array($0.utf8) })

@@ -28,25 +28,18 @@ struct ServiceProcessTests {
         ]
     }
 
-    func run(_ executable: URL, environment: [String: String]) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        return (process, errors)
+    /// Starts the executable with stderr on a pipe (`standardError`).
+    func run(_ executable: URL, environment: [String: String]) throws -> ChildProcess {
+        try ChildProcess.spawn(executable.path, environment: environment, standardError: .pipe)
     }
 
     @Test(arguments: ["SNS_DATABASE_URL", "SNS_API_KEY", "SNS_JWT_PRIVATE_KEY_FILE", "SNS_MEDIA_SIGNING_KEY_FILE"])
     func missingConfigurationExits78NamingTheVariable(variable: String) async throws {
         var environment = try validEnvironment(port: 1)
         environment[variable] = nil
-        let (process, errors) = try run(try binary("auth"), environment: environment)
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 78)
+        let process = try run(try binary("auth"), environment: environment)
+        let message = String(decoding: process.standardError?.readAllRetryingInterrupts() ?? Data(), as: UTF8.self)
+        #expect(await process.exit() == .exited(78))
         #expect(message.contains(variable.replacingOccurrences(of: "_FILE", with: "")), "\(message)")
     }
 
@@ -55,10 +48,9 @@ struct ServiceProcessTests {
     func marketRefusesBadPortOneSettings(variable: String, value: String?) async throws {
         var environment = try marketEnvironment(port: 1)
         environment[variable] = value
-        let (process, errors) = try run(try binary("market"), environment: environment)
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 78)
+        let process = try run(try binary("market"), environment: environment)
+        let message = String(decoding: process.standardError?.readAllRetryingInterrupts() ?? Data(), as: UTF8.self)
+        #expect(await process.exit() == .exited(78))
         #expect(message.contains(variable), "\(message)")
         #expect(!message.contains("market-test-secret"))
     }
@@ -75,17 +67,15 @@ struct ServiceProcessTests {
     func startsReadyAndStopsCleanlyOnSIGTERM(service: String) async throws {
         let port = Int.random(in: 20_000..<30_000)
         let environment = service == "market" ? try marketEnvironment(port: port) : try validEnvironment(port: port)
-        let (process, _) = try run(try binary(service), environment: environment)
-        defer { if process.isRunning { process.terminate() } }
+        let process = try run(try binary(service), environment: environment)
+        defer { process.signal(SIGKILL) }
         var ready = false
         for _ in 0..<300 where !ready {  // hang guard: 30 s
             if let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/ready")!),
                (response as? HTTPURLResponse)?.statusCode == 200 { ready = true } else { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(ready)
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        process.signal(SIGTERM)
+        #expect(await process.exit() == .exited(0))
     }
 }

@@ -21,14 +21,14 @@ actor MiniStack {
     let postgres: PostgresClient
     let apiKey: String
     private(set) var brokerAddress: String
-    private var broker: Process
+    private var broker: ChildProcess
     private var brokerGeneration = 0
-    private var processes: [String: Process] = [:]
+    private var processes: [String: ChildProcess] = [:]
     private var ports: [String: Int] = [:]
     private let signer: AccessTokenSigner
 
     private init(databaseName: String, databaseURL: String, directory: URL, postgres: PostgresClient, apiKey: String,
-                 broker: Process, brokerAddress: String, signer: AccessTokenSigner) {
+                 broker: ChildProcess, brokerAddress: String, signer: AccessTokenSigner) {
         self.databaseName = databaseName
         self.databaseURL = databaseURL
         self.directory = directory
@@ -107,24 +107,16 @@ actor MiniStack {
         URL(fileURLWithPath: try TestEnvironment.binaryDirectory()).appendingPathComponent(name)
     }
 
-    private static func logHandle(_ directory: URL, _ name: String) throws -> FileHandle {
-        let path = directory.appendingPathComponent("\(name).log").path
-        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seekToEnd()
-        return handle
+    private static func logPath(_ directory: URL, _ name: String) -> String {
+        directory.appendingPathComponent("\(name).log").path
     }
 
     /// A new in-memory dev broker (empty: every topic, record and committed offset of an earlier one is gone).
-    private static func startBroker(in directory: URL, generation: Int) async throws -> (Process, String) {
+    private static func startBroker(in directory: URL, generation: Int) async throws -> (ChildProcess, String) {
         let addressFile = directory.appendingPathComponent("broker-\(generation).addr").path
-        let process = Process()
-        process.executableURL = try binary("sns-dev-broker")
-        process.arguments = ["--address-file", addressFile]
-        let log = try logHandle(directory, "broker")
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
+        let log = logPath(directory, "broker")
+        let process = try ChildProcess.spawn(try binary("sns-dev-broker").path, arguments: ["--address-file", addressFile],
+                                             environment: ["PATH": "/usr/bin:/bin"], standardOutput: .file(log), standardError: .file(log))
         try await eventually("dev broker address", guard: 30) {
             guard process.isRunning else { throw MiniStackError("the dev broker exited at start") }
             return FileManager.default.fileExists(atPath: addressFile)
@@ -179,13 +171,9 @@ actor MiniStack {
     func start(_ service: String) throws {
         let port = try ports[service] ?? Self.freePort()
         ports[service] = port
-        let process = Process()
-        process.executableURL = try Self.binary(service)
-        process.environment = try environment(for: service, port: port)
-        let log = try Self.logHandle(directory, service)
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
+        let log = Self.logPath(directory, service)
+        let process = try ChildProcess.spawn(try Self.binary(service).path, environment: try environment(for: service, port: port),
+                                             standardOutput: .file(log), standardError: .file(log))
         processes[service] = process
     }
 
@@ -206,32 +194,30 @@ actor MiniStack {
     /// `kill -9`; returns once the process is gone.
     func kill9(_ service: String) {
         guard let process = processes[service] else { return }
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         process.waitUntilExit()
     }
 
     func processIdentifier(_ service: String) -> Int32? { processes[service]?.processIdentifier }
 
-    /// Waits for the process to end (Foundation notices a child's death asynchronously, so right after
-    /// `kill` it may still say it is running), then says whether SIGKILL ended it.
+    /// Waits for the process to end (it was just sent SIGKILL), then says whether SIGKILL ended it.
     func terminationWasSIGKILL(_ service: String) -> Bool {
         guard let process = processes[service] else { return false }
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+        return process.waitUntilExit() == .signalled(SIGKILL)
     }
 
     /// SIGTERM, as an operator stopping a service; SIGKILL if it has not stopped within 20 s.
     func stop(_ service: String) async {
         guard let process = processes[service], process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         for _ in 0..<200 where process.isRunning { try? await Task.sleep(for: .milliseconds(100)) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        await process.exit()
     }
 
     /// Runs `sns-admin` against this stack.
-    func runAdmin(_ arguments: [String]) throws -> AdminRun {
-        try AdminProcess.run(arguments, databaseURL: databaseURL, brokers: brokerAddress, kafkaProperties: Self.kafkaProperties)
+    func runAdmin(_ arguments: [String]) async throws -> AdminRun {
+        try await AdminProcess.run(arguments, databaseURL: databaseURL, brokers: brokerAddress, kafkaProperties: Self.kafkaProperties)
     }
 
     // MARK: The broker
@@ -239,7 +225,7 @@ actor MiniStack {
     /// Starts (`true`) or ends a broker outage: the dev broker drops every connection and refuses new ones
     /// (SIGUSR1), or accepts them again (SIGUSR2), keeping its data. Returns once the listener shows it.
     func brokerOutage(_ down: Bool) async throws {
-        kill(broker.processIdentifier, down ? SIGUSR1 : SIGUSR2)
+        broker.signal(down ? SIGUSR1 : SIGUSR2)
         let address = brokerAddress
         try await eventually(down ? "broker refusing connections" : "broker accepting connections", guard: 30) {
             Self.acceptsConnections(address) != down
@@ -249,20 +235,16 @@ actor MiniStack {
     /// `kill -9` the dev broker and start a new, empty one (at a new address: the mock cluster cannot choose
     /// its ports). Services keep the old address until they are restarted.
     func replaceBroker() async throws {
-        kill(broker.processIdentifier, SIGKILL)
+        broker.signal(SIGKILL)
         broker.waitUntilExit()
         brokerGeneration += 1
         (broker, brokerAddress) = try await Self.startBroker(in: directory, generation: brokerGeneration)
     }
 
     private func killEverything() {
-        for process in processes.values where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+        for process in Array(processes.values) + [broker] {
+            process.signal(SIGKILL)
             process.waitUntilExit()
-        }
-        if broker.isRunning {
-            kill(broker.processIdentifier, SIGKILL)
-            broker.waitUntilExit()
         }
     }
 
