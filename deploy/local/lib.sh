@@ -309,12 +309,27 @@ print_banner() {
 BANNER
 }
 
+# Processes the tests started themselves (fault-test mini-stacks, crash-test services, sns-admin runs) that
+# outlived a test process which crashed or was interrupted: our executables whose environment points at this
+# profile's PostgreSQL or whose arguments name its fault-test folder. Left running, such a process keeps
+# relaying an outbox with a dead broker address and holds that schema's relay lock (events stall).
+kill_test_orphans() {
+  local pid
+  for pid in $(pgrep -f "^$BIN/(auth|posts|media|social|market|sns-dev-broker|sns-admin|sns-portone-test-server)( |$)" || true); do
+    if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q "127.0.0.1:$PG_PORT/" \
+       || tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$STATE/fault/"; then
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  done
+}
+
 # ./sns test: a fresh database and broker, the whole stack behind the gateway, then `swift test`.
 run_tests() {
   ensure_packages
   build_all --build-tests
   stop_stack >/dev/null 2>&1 || true   # leftovers of an interrupted run
-  trap 'stop_stack' EXIT
+  kill_test_orphans
+  trap 'stop_stack; kill_test_orphans' EXIT
   FRESH_DATABASE=1 start_postgres
   ensure_keys
   start_broker
