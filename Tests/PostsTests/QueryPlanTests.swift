@@ -35,7 +35,8 @@ struct QueryPlanTests {
             ]
             let plans = PlanBox()
             do {
-                try await postgres.transaction(logger: logger) { connection in
+                // Seeding on a busy machine can take long: the timeout is a hang guard, not a performance bar.
+                try await postgres.transaction(logger: logger, timeout: .seconds(600)) { connection in
                     try await connection.query("""
                         INSERT INTO posts.posts (post_id, user_id, product_id, created_at, updated_at)
                         SELECT 'plan' || g, 'plan_u' || (g % 200), 'plan_p' || (g % 100), now(), now() FROM generate_series(1, 20000) g

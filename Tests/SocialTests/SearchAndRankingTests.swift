@@ -34,7 +34,9 @@ struct SearchAndRankingTests {
             struct Rollback: Error {}
             let plan = PlanText()
             do {
-                try await api.platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
+                // 200 000 rows into a trigram index take seconds, or minutes on a busy machine: the timeout is a
+                // hang guard here, not a performance bar.
+                try await api.platform.postgres.transaction(logger: TestEnvironment.logger, timeout: .seconds(600)) { connection in
                     try await connection.query("""
                         INSERT INTO \(table: s, "users") (user_id, nick) SELECT 'u' || g, '유저' || md5(g::text) FROM generate_series(1, 200000) g
                         """, logger: TestEnvironment.logger)
