@@ -309,6 +309,16 @@ print_banner() {
 BANNER
 }
 
+# The whole stack of a throw-away profile (test, check) on an empty database.
+start_fresh_stack() {
+  FRESH_DATABASE=1 start_postgres
+  ensure_keys
+  start_broker
+  start_portone_test_server
+  start_services
+  start_gateway
+}
+
 # Processes the tests started themselves (fault-test mini-stacks, crash-test services, sns-admin runs) that
 # outlived a test process which crashed or was interrupted: our executables whose environment points at this
 # profile's PostgreSQL or whose arguments name its fault-test folder. Left running, such a process keeps
@@ -330,12 +340,7 @@ run_tests() {
   stop_stack >/dev/null 2>&1 || true   # leftovers of an interrupted run
   kill_test_orphans
   trap 'stop_stack; kill_test_orphans' EXIT
-  FRESH_DATABASE=1 start_postgres
-  ensure_keys
-  start_broker
-  start_portone_test_server
-  start_services
-  start_gateway
+  start_fresh_stack
   export SNS_TEST_DATABASE_URL="$DATABASE_URL"
   export SNS_TEST_KAFKA_BROKERS="$(cat "$STATE/broker.addr")"
   export SNS_TEST_GATEWAY_URL="http://127.0.0.1:$GATEWAY_PORT"
@@ -365,12 +370,7 @@ run_api_check() {
   trap 'stop_stack' EXIT
   # Long-lived access tokens: the run signs in once and may take several minutes.
   export SNS_ACCESS_TOKEN_TTL="${SNS_ACCESS_TOKEN_TTL:-3600}"
-  FRESH_DATABASE=1 start_postgres
-  ensure_keys
-  start_broker
-  start_portone_test_server
-  start_services
-  start_gateway
+  start_fresh_stack
   log "running schemathesis (deploy/local/schemathesis.sh)"
   set +e
   SNS_CHECK_GATEWAY_URL="http://127.0.0.1:$GATEWAY_PORT" SNS_CHECK_API_KEY="$API_KEY" \
