@@ -9,9 +9,7 @@ import Testing
 /// search → fetch the image → delete; and the post's events on the broker, in order.
 @Suite("Content journey through the gateway")
 struct ContentJourneyThroughGatewayTests {
-    /// A 1×1 PNG.
-    static let png: [UInt8] = Array(Data(base64Encoded:
-        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
+    static let png = TestImages.png
 
     @Test func uploadCreateListLikeCommentSearchDelete() async throws {
         let gateway = try GatewayClient()

@@ -11,9 +11,7 @@ import Testing
 /// services' routers (and nothing else).
 @Suite("OpenAPI conformance through the gateway")
 struct OpenAPIConformanceTests {
-    /// A 1×1 PNG.
-    static let png: [UInt8] = Array(Data(base64Encoded:
-        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
+    static let png = TestImages.png
     static let unknownId = "000000000000000000000000"
 
     // What each journey must have seen, by operationId. Together they name every documented operation

@@ -9,9 +9,7 @@ import Testing
 /// `PUT /v1/users/me/profile` and `POST /v1/users/me/nick/random` against the real auth and media processes.
 @Suite("Profile edits")
 struct ProfileEditTests {
-    /// A 1×1 PNG.
-    static let png: [UInt8] = Array(Data(base64Encoded:
-        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
+    static let png = TestImages.png
 
     func multipart(_ fields: [(String, String)], image: [UInt8]? = nil) -> (ByteBuffer, String) {
         let boundary = "sns-\(UUID().uuidString)"

@@ -108,34 +108,18 @@ extension MiniStack {
     /// `sns.posts` (a consumer commits a message only after applying or skipping it, so nothing is left to do).
     func drained(groups: [String] = postConsumers) async throws -> Bool {
         guard try await pendingOutboxRows() == 0 else { return false }
-        let admin = try KafkaAdmin(configuration: KafkaConfiguration(bootstrapServers: brokerAddress, clientId: "fault-tests", properties: [:]),
-                                   logger: TestEnvironment.logger)
-        do {
-            let caughtUp = try await Self.caughtUp(groups: groups, admin: admin)
-            await admin.close()
-            return caughtUp
-        } catch {
-            await admin.close()
-            throw error
-        }
-    }
-
-    /// How many messages `sns.posts` holds (more than the posts stored when a relay sent some twice).
-    func publishedPostEvents() async throws -> Int64 {
-        let admin = try KafkaAdmin(configuration: KafkaConfiguration(bootstrapServers: brokerAddress, clientId: "fault-tests", properties: [:]),
-                                   logger: TestEnvironment.logger)
-        let total = try? await admin.watermarks(topic: Topic.posts).values.reduce(0) { $0 + $1.high - $1.low }
-        await admin.close()
-        return total ?? -1
-    }
-
-    private static func caughtUp(groups: [String], admin: KafkaAdmin) async throws -> Bool {
+        let admin = try brokerAdmin()
         let high = try await admin.watermarks(topic: Topic.posts).mapValues(\.high)
         for group in groups {
             let committed = try await admin.committedOffsets(group: group, topic: Topic.posts, partitions: Int32(high.count))
             for (partition, end) in high where (committed[partition] ?? 0) < end { return false }
         }
         return true
+    }
+
+    /// How many messages `sns.posts` holds (more than the posts stored when a relay sent some twice).
+    func publishedPostEvents() async throws -> Int64 {
+        try await brokerAdmin().watermarks(topic: Topic.posts).values.reduce(0) { $0 + $1.high - $1.low }
     }
 
     func waitDrained(groups: [String] = postConsumers) async throws {

@@ -25,6 +25,8 @@ actor MiniStack {
     private var brokerGeneration = 0
     private var processes: [String: ChildProcess] = [:]
     private var ports: [String: Int] = [:]
+    /// One admin client for the current broker (the tests poll it every few milliseconds).
+    private var admin: KafkaAdmin?
     private let signer: AccessTokenSigner
 
     private init(databaseName: String, databaseURL: String, directory: URL, postgres: PostgresClient, apiKey: String,
@@ -235,13 +237,26 @@ actor MiniStack {
     /// `kill -9` the dev broker and start a new, empty one (at a new address: the mock cluster cannot choose
     /// its ports). Services keep the old address until they are restarted.
     func replaceBroker() async throws {
+        await admin?.close()
+        admin = nil
         broker.signal(SIGKILL)
         broker.waitUntilExit()
         brokerGeneration += 1
         (broker, brokerAddress) = try await Self.startBroker(in: directory, generation: brokerGeneration)
     }
 
-    private func killEverything() {
+    /// The admin client of the current broker.
+    func brokerAdmin() throws -> KafkaAdmin {
+        if let admin { return admin }
+        let created = try KafkaAdmin(configuration: KafkaConfiguration(bootstrapServers: brokerAddress, clientId: "fault-tests", properties: [:]),
+                                     logger: TestEnvironment.logger)
+        admin = created
+        return created
+    }
+
+    private func killEverything() async {
+        await admin?.close()
+        admin = nil
         for process in Array(processes.values) + [broker] {
             process.signal(SIGKILL)
             process.waitUntilExit()

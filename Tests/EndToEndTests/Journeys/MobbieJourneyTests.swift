@@ -25,7 +25,7 @@ struct MobbieJourneyTests {
         let text = try await member.send("POST", "/v1/posts", json: #"{"content":"오늘의 한 줄","product_id":"\#(app)"}"#)
         #expect(text.status == 200)
         #expect(try text.json["files"] as? [String] == [])
-        let images = try await member.upload(Array(repeating: JourneyImages.png, count: 4))
+        let images = try await member.upload(Array(repeating: TestImages.png, count: 4))
         #expect(images.count == 4)
         let imagesJSON = String(decoding: try JSONSerialization.data(withJSONObject: images), as: UTF8.self)
         let shared = try await member.send("POST", "/v1/posts", json: #"{"content":"사진 네 장","product_id":"\#(app)","files":\#(imagesJSON)}"#)
@@ -41,7 +41,7 @@ struct MobbieJourneyTests {
         for path in images {
             let image = try await friend.image(path)
             #expect(image.status == 200)
-            #expect(image.body == JourneyImages.png)
+            #expect(image.body == TestImages.png)
         }
         let outsider = try await gateway.send("GET", "/v1/\(images[0])")
         #expect(outsider.status == 401, "an image is not served without a token")

@@ -17,7 +17,7 @@ struct SnapBookJourneyTests {
         let writerId = await writer.userId, readerId = await reader.userId
 
         // A review with two cover photos and hashtags in its content.
-        let files = try await writer.upload([JourneyImages.png, JourneyImages.png])
+        let files = try await writer.upload([TestImages.png, TestImages.png])
         #expect(files.count == 2)
         let tag = TestEnvironment.unique("책")
         let filesJSON = String(decoding: try JSONSerialization.data(withJSONObject: files), as: UTF8.self)
@@ -35,7 +35,7 @@ struct SnapBookJourneyTests {
         let found = try await reader.send("GET", "/v1/posts/hashtags?hashTag=\(tag)&next=&limit=10")
         #expect(found.status == 200)
         #expect(items(found).map { $0["post_id"] as? String } == [postId])
-        #expect(try await reader.image(files[0]).body == JourneyImages.png)
+        #expect(try await reader.image(files[0]).body == TestImages.png)
         let scrap = try await reader.send("POST", "/v1/posts/\(postId)/like", json: #"{"like_status":true}"#)
         #expect(try scrap.json.bool("like_status") == true)
         let scraps = try await reader.send("GET", "/v1/posts/likes/me?next=&limit=20")
