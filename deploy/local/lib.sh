@@ -333,10 +333,23 @@ kill_test_orphans() {
   done
 }
 
+# The test and check profiles use fixed ports, so two checkouts of the repository (git worktrees) must not run
+# them at the same time: the second waits for the first. `./sns <command>` re-executes itself under flock(1);
+# `-o` keeps the lock in flock's own process only, so no service or database started by the run inherits it.
+hold_profile_lock() {  # command [args…]
+  [ -n "${SNS_HOLDS_PORTS_LOCK:-}" ] && return 0
+  local file="${TMPDIR:-/tmp}/sns-$PROFILE-ports.lock"
+  if ! flock -n "$file" true; then
+    log "another ./sns run holds the $PROFILE ports ($file); waiting for it to finish"
+  fi
+  exec env SNS_HOLDS_PORTS_LOCK=1 flock -o "$file" "$ROOT/sns" "$@"
+}
+
 # ./sns test: a fresh database and broker, the whole stack behind the gateway, then `swift test`.
 run_tests() {
   ensure_packages
   build_all --build-tests
+  hold_profile_lock test "$@"
   stop_stack >/dev/null 2>&1 || true   # leftovers of an interrupted run
   kill_test_orphans
   trap 'stop_stack; kill_test_orphans' EXIT
@@ -366,6 +379,7 @@ run_tests() {
 run_api_check() {
   ensure_packages
   build_all
+  hold_profile_lock check-api "$@"
   stop_stack >/dev/null 2>&1 || true   # leftovers of an interrupted run
   trap 'stop_stack' EXIT
   # Long-lived access tokens: the run signs in once and may take several minutes.
