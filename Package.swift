@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "sns-portone-test-server", targets: ["PortOneTestServerMain"]),
         .executable(name: "sns-dev-broker", targets: ["DevBroker"]),
         .executable(name: "sns-admin", targets: ["AdminMain"]),
+        .executable(name: "sns-bench", targets: ["BenchTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -211,6 +212,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/Admin/Main",
+            swiftSettings: swiftSettings
+        ),
+        // Benchmark tool (bench/README.md): the ceiling server, the graph seeder and the constant-rate load generator.
+        .executableTarget(
+            name: "BenchTool",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/Bench",
             swiftSettings: swiftSettings
         ),
         // Shared test helpers: environment (database, broker, gateway), HTTP client, fixtures.

@@ -13,6 +13,7 @@ enum ProgramCatalog {
         "sns-admin": ["Tools/Admin"],
         "sns-portone-test-server": ["Tools/PortOneTestServer"],
         "sns-dev-broker": ["Tools/DevBroker"],
+        "sns-bench": ["Tools/Bench"],
     ]
 
     /// The HTTP services: configured through `Environment` (required vs. optional is known), each with
@@ -22,6 +23,7 @@ enum ProgramCatalog {
     /// Executables that no compose service runs, and why (decision 0009 says the same).
     static let notDeployed: [String: String] = [
         "sns-dev-broker": "compose runs Apache Kafka; the in-memory dev broker stands in for it only where no Docker engine runs",
+        "sns-bench": "the benchmark tool runs beside a stack (bench/README.md), not in it",
     ]
 
     /// `.executable(name: "…")` products of Package.swift.

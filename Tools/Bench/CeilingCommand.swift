@@ -1,0 +1,42 @@
+import ArgumentParser
+import Hummingbird
+import Logging
+import PostgresNIO
+
+/// The machine's ceilings, measured in the same run as the endpoints they are compared with (bench/endpoints.sh):
+/// `GET /constant` is a Hummingbird 2 route returning a constant, `GET /select1` runs `SELECT 1` through a
+/// PostgresNIO `PostgresClient` pool of the services' default size. No middleware, no JSON, no authentication.
+struct CeilingCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ceiling",
+        abstract: "Serve GET /constant and GET /select1 on 127.0.0.1 until SIGINT/SIGTERM."
+    )
+
+    @Option(help: "Port on 127.0.0.1.") var port: Int = 8199
+    @Option(help: "postgres://user:password@host:port/database") var databaseURL: String
+    @Option(help: "PostgreSQL connections in the pool (the services' SNS_DATABASE_MAX_CONNECTIONS default is 10).")
+    var poolSize: Int = 10
+
+    func run() async throws {
+        var logger = Logger(label: "sns-bench.ceiling")
+        logger.logLevel = .warning
+        var configuration = try PostgresURL(databaseURL).clientConfiguration
+        configuration.options.maximumConnections = poolSize
+        let postgres = PostgresClient(configuration: configuration, backgroundLogger: logger)
+
+        let router = Router()
+        router.get("constant") { _, _ in "ok" }
+        router.get("select1") { _, context -> String in
+            let rows = try await postgres.query("SELECT 1::int4", logger: context.logger)
+            for try await value in rows.decode(Int32.self) { return String(value) }
+            throw HTTPError(.internalServerError)
+        }
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            services: [postgres],
+            logger: logger
+        )
+        try await app.runService()
+    }
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Single-endpoint figures beside the machine's ceilings, all measured in this one run with the same wrk settings
+# (closed loop, -t2 -c$CONNECTIONS, $SECONDS_PER_RUN s each) against a running local stack (`./sns start`,
+# ideally SNS_BUILD_CONFIGURATION=release SNS_LOG_LEVEL=warning). Prints a Markdown table; asserts nothing.
+#   ceilings: `sns-bench ceiling` — a bare Hummingbird 2 route returning a constant, and a route running
+#             `SELECT 1` through a PostgresNIO pool (10 connections, the services' default) on the stack's database.
+#   endpoints, through the gateway: login (bcrypt at the stack's SNS_BCRYPT_COST, 10 by default), GET /v1/posts
+#             page of 20, create post, like (random post of 200, random desired state), upload of one 1 MB PNG.
+# Usage: bench/endpoints.sh [seconds=10] [connections=64]
+set -euo pipefail
+SECONDS_PER_RUN="${1:-10}"; CONNECTIONS="${2:-64}"
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BASE="${SNS_BENCH_URL:-http://127.0.0.1:8080}"; KEY="${SNS_API_KEY:-sns-dev-key}"
+DB="${SNS_BENCH_DATABASE_URL:-postgres://sns:sns@127.0.0.1:54320/sns}"
+CONFIGURATION="${SNS_BUILD_CONFIGURATION:-release}"
+CEILING_PORT="${SNS_BENCH_CEILING_PORT:-8199}"
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
+json() { python3 -c "import sys, json; print(json.load(sys.stdin)$1)"; }
+RUN="$(date +%s)"; NICK="ep$RUN"; PRODUCT="bench-ep-$RUN"
+WORK="$(mktemp -d)"; CEILING_PID=""
+cleanup() { [ -n "$CEILING_PID" ] && kill "$CEILING_PID" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+echo "building sns-bench ($CONFIGURATION) …" >&2
+(cd "$ROOT" && swift build -c "$CONFIGURATION" --product sns-bench >/dev/null)
+"$ROOT/.build/$CONFIGURATION/sns-bench" ceiling --port "$CEILING_PORT" --database-url "$DB" &
+CEILING_PID=$!
+until curl -fsS -o /dev/null "http://127.0.0.1:$CEILING_PORT/select1" 2>/dev/null; do sleep 0.2; done
+
+echo "preparing a user, 200 posts under product_id=$PRODUCT and a 1 MB PNG …" >&2
+curl -fsS "$BASE/v1/users/join" -H "SesacKey: $KEY" -H 'Content-Type: application/json' \
+  -d "{\"email\":\"$NICK@example.com\",\"password\":\"password123\",\"nick\":\"$NICK\"}" >/dev/null
+TOKEN="$(curl -fsS "$BASE/v1/users/login" -H "SesacKey: $KEY" -H 'Content-Type: application/json' \
+  -d "{\"email\":\"$NICK@example.com\",\"password\":\"password123\"}" | json "['accessToken']")"
+POST_IDS=()
+for i in $(seq 1 200); do
+  POST_IDS+=("$(curl -fsS "$BASE/v1/posts" -H "SesacKey: $KEY" -H "Authorization: $TOKEN" -H 'Content-Type: application/json' \
+    -d "{\"product_id\":\"$PRODUCT\",\"title\":\"post $i\",\"content\":\"endpoint bench $i #bench #tag$((i % 10))\"}" | json "['post_id']")")
+done
+# A 1 MB PNG of noise (incompressible, so the file really is ~1 MB), built with zlib only.
+python3 - "$WORK/1mb.png" <<'PY'
+import os, struct, sys, zlib
+w, h = 592, 592
+raw = b"".join(b"\x00" + os.urandom(w * 3) for _ in range(h))
+def chunk(kind, data): return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b"")
+open(sys.argv[1], "wb").write(png)
+PY
+PNG_BYTES="$(stat -c %s "$WORK/1mb.png")"
+
+# wrk scripts: every request carries SesacKey (and the token where the API needs one).
+cat >"$WORK/login.lua" <<LUA
+wrk.method = "POST"; wrk.headers["SesacKey"] = "$KEY"; wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"email":"$NICK@example.com","password":"password123"}'
+LUA
+cat >"$WORK/read.lua" <<LUA
+wrk.headers["SesacKey"] = "$KEY"; wrk.headers["Authorization"] = "$TOKEN"
+LUA
+cat >"$WORK/create.lua" <<LUA
+wrk.method = "POST"; wrk.headers["SesacKey"] = "$KEY"; wrk.headers["Authorization"] = "$TOKEN"
+wrk.headers["Content-Type"] = "application/json"
+local n = 0
+request = function()
+  n = n + 1
+  return wrk.format(nil, nil, nil, '{"product_id":"$PRODUCT","title":"bench","content":"created by wrk ' .. n .. ' #bench #tag' .. (n % 50) .. ' @$NICK"}')
+end
+LUA
+{
+  echo "wrk.method = \"POST\"; wrk.headers[\"SesacKey\"] = \"$KEY\"; wrk.headers[\"Authorization\"] = \"$TOKEN\""
+  echo "wrk.headers[\"Content-Type\"] = \"application/json\""
+  printf 'local ids = {'; printf '"%s",' "${POST_IDS[@]}"; echo '}'
+  cat <<'LUA'
+math.randomseed(os.time())
+request = function()
+  local state = (math.random(2) == 1) and "true" or "false"
+  return wrk.format(nil, "/v1/posts/" .. ids[math.random(#ids)] .. "/like", nil, '{"like_status":' .. state .. '}')
+end
+LUA
+} >"$WORK/like.lua"
+cat >"$WORK/upload.lua" <<LUA
+local file = io.open("$WORK/1mb.png", "rb"); local png = file:read("*a"); file:close()
+local boundary = "snsbenchboundary$RUN"
+wrk.method = "POST"; wrk.headers["SesacKey"] = "$KEY"; wrk.headers["Authorization"] = "$TOKEN"
+wrk.headers["Content-Type"] = "multipart/form-data; boundary=" .. boundary
+wrk.body = "--" .. boundary .. "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"bench.png\"\r\nContent-Type: image/png\r\n\r\n"
+  .. png .. "\r\n--" .. boundary .. "--\r\n"
+LUA
+
+# One wrk run → "req/s p50 p99 non2xx".
+measure() {
+  local url="$1" script="${2:-}"
+  wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" --latency ${script:+-s "$script"} "$url" | awk '
+    /Requests\/sec/ { rps = $2 }
+    /^ +50%/ { p50 = $2 } /^ +99%/ { p99 = $2 }
+    /Non-2xx/ { bad = $4 } /Socket errors/ { sub(/.*Socket errors: /, ""); err = $0 }
+    END { printf "%s %s %s %s\n", rps, p50, p99, (bad ? bad : 0) (err ? " (" err ")" : "") }'
+}
+
+declare -A RPS
+row() {  # label url [script]
+  local label="$1" result rps p50 p99 bad
+  echo "measuring: $label" >&2
+  result="$(measure "$2" "${3:-}")"
+  read -r rps p50 p99 bad <<<"$result"
+  RPS[$label]="$rps"
+  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$rps" "$p50" "$p99" "$bad" \
+    "$(python3 -c "print(f'{$rps / ${RPS[constant]:-$rps}:.3f}')")" "$(python3 -c "print(f'{$rps / ${RPS[select1]:-$rps}:.3f}')")"
+}
+
+echo "| endpoint | req/s | p50 | p99 | non-2xx | ÷ constant route | ÷ SELECT 1 route |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+RPS[constant]=""; RPS[select1]=""
+row constant "http://127.0.0.1:$CEILING_PORT/constant"
+row select1 "http://127.0.0.1:$CEILING_PORT/select1"
+row "posts /health (direct, our middleware)" "http://127.0.0.1:8102/health"
+row "login (bcrypt cost ${SNS_BCRYPT_COST:-10})" "$BASE/v1/users/login" "$WORK/login.lua"
+row "GET /v1/posts page of 20" "$BASE/v1/posts?next=&limit=20&product_id=$PRODUCT" "$WORK/read.lua"
+row "create post (2 hashtags, 1 mention)" "$BASE/v1/posts" "$WORK/create.lua"
+row "like (random post of 200, random state)" "$BASE/v1/posts" "$WORK/like.lua"
+row "upload one $((PNG_BYTES / 1024)) KiB PNG" "$BASE/v1/posts/files" "$WORK/upload.lua"

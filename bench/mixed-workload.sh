@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Constant-rate mixed workload in DeathStarBench social-network proportions, through the gateway of a running
+# local stack. Prints Markdown tables; asserts nothing.
+#   workload  60 % following feed (GET /v1/posts/feed/following), 30 % user timeline (GET /v1/posts/users/{id}),
+#             10 % post creation (POST /v1/posts, two hashtags and a mention), pages of 10, random users.
+#   graph     `sns-bench seed`: 1 000 users following ~19 others on average (Zipf popularity), 10 000 posts,
+#             all through the public API; kept in .local/bench/scenario.json and reused by later runs.
+#   load      `sns-bench load`: open loop, request i due at start + i/rate, latency from the due time
+#             (no coordinated omission); 5 s warm-up, then $SECONDS_RUN s measured at each rate.
+#   memory    RSS of every service (and the dev broker) idle before the first rate and the peak during each rate.
+# Start the stack for it with long-lived tokens (the seeded sessions are reused across runs):
+#   SNS_BUILD_CONFIGURATION=release SNS_LOG_LEVEL=warning SNS_ACCESS_TOKEN_TTL=86400 ./sns start
+# Usage: bench/mixed-workload.sh ["rate rate …"=100 200 400 600 800 1000] [seconds=30]
+# SNS_BENCH_RESEED=1 seeds a new graph even if a scenario file exists.
+set -euo pipefail
+RATES="${1:-100 200 400 600 800 1000}"; SECONDS_RUN="${2:-30}"
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BASE="${SNS_BENCH_URL:-http://127.0.0.1:8080}"; KEY="${SNS_API_KEY:-sns-dev-key}"
+CONFIGURATION="${SNS_BUILD_CONFIGURATION:-release}"
+STATE="$ROOT/.local/${SNS_PROFILE:-dev}"
+SCENARIO="${SNS_BENCH_SCENARIO:-$ROOT/.local/bench/scenario.json}"
+BENCH="$ROOT/.build/$CONFIGURATION/sns-bench"
+PROGRAMS=(auth posts media social market broker)
+WORK="$(mktemp -d)"; SAMPLER=""
+cleanup() { [ -n "$SAMPLER" ] && kill "$SAMPLER" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+echo "building sns-bench ($CONFIGURATION) …" >&2
+(cd "$ROOT" && swift build -c "$CONFIGURATION" --product sns-bench >/dev/null)
+
+if [ ! -s "$SCENARIO" ] || [ "${SNS_BENCH_RESEED:-}" = 1 ]; then
+  "$BENCH" seed --gateway "$BASE" --api-key "$KEY" --out "$SCENARIO" >&2
+fi
+# The seeded sessions must still be valid (419 means the stack was started with the default 10-minute tokens).
+python3 - "$SCENARIO" "$BASE" "$KEY" <<'PY'
+import json, sys, urllib.request, urllib.error
+scenario, base, key = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+request = urllib.request.Request(f"{base}/v1/posts/feed/following?limit=1&product_id={scenario['productId']}",
+                                 headers={"SesacKey": key, "Authorization": scenario["users"][0]["token"]})
+try:
+    urllib.request.urlopen(request, timeout=10)
+except urllib.error.HTTPError as error:
+    sys.exit(f"the scenario's sessions do not work ({error.code}): restart the stack with SNS_ACCESS_TOKEN_TTL=86400 "
+             "and seed again (SNS_BENCH_RESEED=1)")
+print(f"scenario: {len(scenario['users'])} users, {scenario['follows']} follows, {scenario['posts']} seeded posts "
+      f"(seeded {scenario['seededAt']})", file=sys.stderr)
+PY
+
+rss_kib() { local pid; pid="$(cat "$STATE/run/$1.pid" 2>/dev/null)" && awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0; }
+sample() {  # every 0.5 s: "<program> <KiB>" lines, until killed
+  while true; do for program in "${PROGRAMS[@]}"; do echo "$program $(rss_kib "$program")"; done; sleep 0.5; done
+}
+mib() { awk -v kib="$1" 'BEGIN { printf "%.0f MiB", kib / 1024 }'; }
+
+declare -A IDLE PEAK
+for program in "${PROGRAMS[@]}"; do IDLE[$program]="$(rss_kib "$program")"; done
+
+echo "### Mixed workload (feed 60 %, timeline 30 %, create 10 %), ${SECONDS_RUN} s per rate"
+echo
+first=1
+for rate in $RATES; do
+  echo "rate $rate/s …" >&2
+  sample >"$WORK/rss-$rate" & SAMPLER=$!
+  args=(load --scenario "$SCENARIO" --rate "$rate" --duration "$SECONDS_RUN")
+  [ $first = 1 ] && args+=(--header)
+  "$BENCH" "${args[@]}"
+  first=0
+  kill "$SAMPLER" 2>/dev/null; wait "$SAMPLER" 2>/dev/null || true; SAMPLER=""
+  for program in "${PROGRAMS[@]}"; do
+    PEAK[$program:$rate]="$(awk -v p="$program" '$1 == p && $2 > max { max = $2 } END { print max + 0 }' "$WORK/rss-$rate")"
+  done
+  sleep 5   # let the consumers drain the writes of this rate before the next one
+done
+
+echo
+echo "### Resident memory (RSS)"
+echo
+printf '| program | idle, before the first rate |'; for rate in $RATES; do printf ' peak at %s/s |' "$rate"; done; echo
+printf '|---|---:|'; for _ in $RATES; do printf -- '---:|'; done; echo
+for program in "${PROGRAMS[@]}"; do
+  printf '| %s | %s |' "$program" "$(mib "${IDLE[$program]}")"
+  for rate in $RATES; do printf ' %s |' "$(mib "${PEAK[$program:$rate]}")"; done; echo
+done
