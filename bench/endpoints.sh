@@ -96,23 +96,22 @@ measure() {
     END { printf "%s %s %s %s\n", rps, p50, p99, (bad ? bad : 0) (err ? " (" err ")" : "") }'
 }
 
-declare -A RPS
-row() {  # label url [script]
+CONSTANT=""; SELECT1=""
+row() {  # label url [script] [ceiling variable to set]
   local label="$1" result rps p50 p99 bad
   echo "measuring: $label" >&2
   result="$(measure "$2" "${3:-}")"
   read -r rps p50 p99 bad <<<"$result"
-  RPS[$label]="$rps"
+  [ -z "${4:-}" ] || printf -v "$4" '%s' "$rps"
   printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$rps" "$p50" "$p99" "$bad" \
-    "$(python3 -c "print(f'{$rps / ${RPS[constant]:-$rps}:.3f}')")" "$(python3 -c "print(f'{$rps / ${RPS[select1]:-$rps}:.3f}')")"
+    "$(python3 -c "print(f'{$rps / $CONSTANT:.3f}')")" "$(python3 -c "print(f'{$rps / ${SELECT1:-$rps}:.3f}')")"
 }
 
 echo "| endpoint | req/s | p50 | p99 | non-2xx | ÷ constant route | ÷ SELECT 1 route |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
-RPS[constant]=""; RPS[select1]=""
-row constant "http://127.0.0.1:$CEILING_PORT/constant"
-row select1 "http://127.0.0.1:$CEILING_PORT/select1"
-row "posts /health (direct, our middleware)" "http://127.0.0.1:8102/health"
+row "ceiling: Hummingbird route returning a constant" "http://127.0.0.1:$CEILING_PORT/constant" "" CONSTANT
+row "ceiling: SELECT 1 through PostgresNIO" "http://127.0.0.1:$CEILING_PORT/select1" "" SELECT1
+row "posts /health (direct, the services' middleware)" "http://127.0.0.1:8102/health"
 row "login (bcrypt cost ${SNS_BCRYPT_COST:-10})" "$BASE/v1/users/login" "$WORK/login.lua"
 row "GET /v1/posts page of 20" "$BASE/v1/posts?next=&limit=20&product_id=$PRODUCT" "$WORK/read.lua"
 row "create post (2 hashtags, 1 mention)" "$BASE/v1/posts" "$WORK/create.lua"
