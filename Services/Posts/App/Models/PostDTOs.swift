@@ -41,6 +41,27 @@ struct PostBody: Decodable, Sendable {
         case productId = "product_id", files, price
     }
 
+    /// An empty body (every key absent); the G0 multipart form fills it part by part.
+    init() {
+        (title, content, content1, content2, content3, content4, content5) = (.absent, .absent, .absent, .absent, .absent, .absent, .absent)
+        (productId, files, price) = (.absent, .absent, .absent)
+    }
+
+    /// Sets a text field by its wire name (`product_id`, `content1` …); other names are ignored.
+    mutating func set(_ name: String, to text: String) {
+        switch CodingKeys(rawValue: name) {
+        case .title?: title = .value(text)
+        case .content?: content = .value(text)
+        case .content1?: content1 = .value(text)
+        case .content2?: content2 = .value(text)
+        case .content3?: content3 = .value(text)
+        case .content4?: content4 = .value(text)
+        case .content5?: content5 = .value(text)
+        case .productId?: productId = .value(text)
+        case .files?, .price?, nil: break
+        }
+    }
+
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.field(.title)
