@@ -19,7 +19,7 @@ struct BestMomentG0JourneyTests {
         // The feed fills: G1 posts and G0 moments interleaved, then the moment with two inline images.
         var expected: [String] = []
         for index in 0..<6 {
-            let g1 = try await modern.send("POST", "/v1/posts", json: #"{"title":"G1 \#(index)","content":"#순간","product_id":"\#(feed)"}"#)
+            let g1 = try await modern.send("POST", "/v1/posts", json: ##"{"title":"G1 \##(index)","content":"#순간","product_id":"\##(feed)"}"##)
             expected.append(try #require(try g1.json.string("post_id")))
             let g0 = try await photographer.send("POST", "/post", form: .g0Post(["title": "G0 \(index)", "content": "#순간", "product_id": feed]))
             #expect(g0.status == 200, "\(g0.text)")
@@ -56,7 +56,8 @@ struct BestMomentG0JourneyTests {
                 #expect(post["post_id"] == nil && post["files"] == nil && post["createdAt"] == nil, "no G1 keys in a G0 post")
             }
             seen += posts.compactMap { $0["_id"] as? String }
-            cursor = try #require(try page.json.string("next_cursor"))
+            let next = try #require(try page.json.string("next_cursor"))
+            cursor = next
             if cursor == "0" { break }
         }
         #expect(cursor == "0")

@@ -98,7 +98,7 @@ struct MobbieG0JourneyTests {
         // The profile tab.
         try await eventually("the profile knows the member's post") {
             let profile = try await member.send("GET", "/profile/me")
-            return profile.status == 200 && (try profile.json["posts"] as? [String])?.contains(postId) == true
+            return try profile.status == 200 && (profile.json["posts"] as? [String])?.contains(postId) == true
         }
         let profile = try await member.send("GET", "/profile/me").json
         #expect(profile.string("_id") == memberId)

@@ -101,8 +101,13 @@ struct G0Post: Encodable, Sendable {
         id = post.postId
         creator = G0User(id: post.creator.userId, nick: post.creator.nick, profile: post.creator.profileImage)
         time = post.createdAt
-        (title, content) = (post.title, post.content)
-        (content1, content2, content3, content4, content5) = (post.content1, post.content2, post.content3, post.content4, post.content5)
+        title = post.title
+        content = post.content
+        content1 = post.content1
+        content2 = post.content2
+        content3 = post.content3
+        content4 = post.content4
+        content5 = post.content5
         productId = post.productId
     }
 
@@ -145,7 +150,7 @@ extension Response {
     static func postList(_ posts: [PostJSONText], nextCursor: String, _ format: WireFormat) throws -> Response {
         switch format {
         case .g1: return .postList(posts, nextCursor: nextCursor)
-        case .g0: return try .json(G0PostList(data: posts.map(G0Post.init), nextCursor: nextCursor))
+        case .g0: return try .json(G0PostList(data: try posts.map { try G0Post($0) }, nextCursor: nextCursor))
         }
     }
 

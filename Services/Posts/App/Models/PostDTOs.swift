@@ -43,8 +43,16 @@ struct PostBody: Decodable, Sendable {
 
     /// An empty body (every key absent); the G0 multipart form fills it part by part.
     init() {
-        (title, content, content1, content2, content3, content4, content5) = (.absent, .absent, .absent, .absent, .absent, .absent, .absent)
-        (productId, files, price) = (.absent, .absent, .absent)
+        title = .absent
+        content = .absent
+        content1 = .absent
+        content2 = .absent
+        content3 = .absent
+        content4 = .absent
+        content5 = .absent
+        productId = .absent
+        files = .absent
+        price = .absent
     }
 
     /// Sets a text field by its wire name (`product_id`, `content1` …); other names are ignored.
