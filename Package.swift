@@ -117,6 +117,9 @@ let package = Package(
             dependencies: [
                 "SNSPlatform",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // G0 (2023) posts arrive as multipart with the images inline; they are forwarded to media.
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Services/Posts/App",
             swiftSettings: swiftSettings

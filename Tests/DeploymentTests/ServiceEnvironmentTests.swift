@@ -78,11 +78,11 @@ struct ServiceEnvironmentTests {
     }
 
     @Test func internalURLsAndBrokersNameComposeServicesAndPorts() throws {
-        let social = try #require(compose["social"])
-        for variable in ["SNS_AUTH_URL", "SNS_MEDIA_URL"] {
-            let url = try #require(social.environment[variable].flatMap(URL.init(string:)), "\(variable)")
-            let target = try #require(compose[url.host ?? ""], "\(variable) names no compose service")
-            #expect(url.port.map(String.init) == target.environment["SNS_HTTP_PORT"], "\(variable)")
+        for (name, variable) in [("social", "SNS_AUTH_URL"), ("social", "SNS_MEDIA_URL"), ("posts", "SNS_MEDIA_URL")] {
+            let service = try #require(compose[name])
+            let url = try #require(service.environment[variable].flatMap(URL.init(string:)), "\(name): \(variable)")
+            let target = try #require(compose[url.host ?? ""], "\(name): \(variable) names no compose service")
+            #expect(url.port.map(String.init) == target.environment["SNS_HTTP_PORT"], "\(name): \(variable)")
         }
         let kafka = try #require(compose["kafka"])
         let advertised = try #require(kafka.environment["KAFKA_ADVERTISED_LISTENERS"])

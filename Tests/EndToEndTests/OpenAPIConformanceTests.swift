@@ -333,14 +333,24 @@ struct OpenAPIConformanceTests {
         probe.expectAnswered(Self.metaCalls)
     }
 
-    /// routes.conf ↔ document ↔ the services' routers: every public location is documented, every documented
+    /// routes.conf ↔ documents ↔ the services' routers: every public location is documented, every documented
     /// path reaches (through nginx's location choice) the service whose router registers it, and every public
-    /// route a router registers is documented.
+    /// route a router registers is documented. Two documents (decision 0011): `openapi.json` holds the G1 API
+    /// (`/v1/…`, plus `/.well-known/jwks.json`), `openapi-g0.json` the 2023 G0 API (no prefix); each holds only its own.
     @Test func documentCoversEveryRouteOfTheGatewayAndTheServices() throws {
         let validator = try OpenAPIValidator.repositoryDocument()
+        let g0 = try OpenAPIValidator.repositoryG0Document()
         let gateway = try GatewayRoutes.repository()
         let registered = try RegisteredRoute.scanRepository()
-        let documented = validator.operations
+        let documented = validator.operations + g0.operations
+        for operation in validator.operations {
+            #expect(operation.path.template.hasPrefix("/v1/") || operation.path.template.hasPrefix("/.well-known/"),
+                    "\(operation) is in the G1 document but not under /v1")
+        }
+        for operation in g0.operations {
+            #expect(!operation.path.template.hasPrefix("/v1/") && !operation.path.template.hasPrefix("/.well-known/"),
+                    "\(operation) is in the G0 document but not a G0 path")
+        }
 
         // Each gateway location that hands requests to a service (or serves a file) is documented.
         for location in gateway.locations where GatewayRoutes.isRoute(location) {

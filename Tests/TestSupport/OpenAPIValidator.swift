@@ -60,6 +60,15 @@ public struct OpenAPIValidator: Sendable {
         try OpenAPIValidator(contentsOf: repositoryDocumentURL)
     }
 
+    /// `docs/api/openapi-g0.json`: the 2023 (G0, unprefixed) API (decision 0011).
+    public static var repositoryG0DocumentURL: URL {
+        repositoryDocumentURL.deletingLastPathComponent().appendingPathComponent("openapi-g0.json")
+    }
+
+    public static func repositoryG0Document() throws -> OpenAPIValidator {
+        try OpenAPIValidator(contentsOf: repositoryG0DocumentURL)
+    }
+
     public struct InvalidDocument: Error, CustomStringConvertible {
         public let reason: String
         public var description: String { "invalid OpenAPI document: \(reason)" }

@@ -156,7 +156,7 @@ service_env() {
     auth) echo SNS_JWT_PRIVATE_KEY_FILE="$STATE/keys/jwt-private.pem" SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" \
                SNS_ACCESS_TOKEN_TTL="${SNS_ACCESS_TOKEN_TTL:-600}" SNS_REFRESH_TOKEN_TTL="${SNS_REFRESH_TOKEN_TTL:-1209600}" \
                SNS_BCRYPT_COST="${SNS_BCRYPT_COST:-10}" ;;
-    posts) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" ;;
+    posts) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" SNS_MEDIA_URL="http://127.0.0.1:$(service_port media)" ;;
     market) echo SNS_PORTONE_URL="${SNS_PORTONE_URL:-http://127.0.0.1:$(portone_port)}" \
                  SNS_PORTONE_IMP_KEY="${SNS_PORTONE_IMP_KEY:-$PORTONE_TEST_KEY}" \
                  SNS_PORTONE_IMP_SECRET_FILE="${SNS_PORTONE_IMP_SECRET_FILE:-$STATE/keys/portone-test-secret}" \

@@ -27,12 +27,20 @@ public func buildApplication(configuration: AuthConfiguration, logger: Logger) a
     router.post("/v1/validation/email", use: EmailValidationHandler(deps: deps).handle)
     router.post("/v1/users/login", use: LoginHandler(deps: deps).handle)
     router.get("/v1/auth/refresh", use: RefreshHandler(deps: deps).handle)
+    // G0 (2023, no prefix; decision 0011): the same handlers in the G0 encoding.
+    let g0 = G0AuthHandlers(deps: deps)
+    router.post("/join", use: g0.join)
+    router.post("/validation/email", use: EmailValidationHandler(deps: deps).handle)
+    router.post("/login", use: g0.login)
+    router.get("/refresh", use: g0.refresh)
 
     let authenticated = router.group().add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
         try await store.isActive(userId: user.userId, sessionId: user.sessionId, logger: logger)
     })
     authenticated.get("/v1/users/withdraw", use: WithdrawHandler(deps: deps).handle)
     authenticated.post("/v1/users/logout", use: LogoutHandler(deps: deps).handle)
+    authenticated.get("/withdraw", use: g0.withdraw)
+    authenticated.post("/withdraw", use: g0.withdraw)
     // Internal: called by the social service for the public profile edit; the gateway answers 444 for /internal/.
     authenticated.put("/internal/v1/profile", use: ProfileUpdateHandler(deps: deps).handle)
 

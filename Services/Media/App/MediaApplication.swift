@@ -29,9 +29,13 @@ public func buildApplication(configuration: MediaConfiguration, logger: Logger) 
         try await !catalog.isWithdrawn(userId: user.userId, logger: logger)
     })
     authenticated.post("/v1/posts/files", use: UploadHandler(deps: deps).handle)
-    authenticated.get("/v1/uploads/**", use: DownloadHandler(deps: deps).handle)
-    // Internal: called by the social service for the public profile edit; the gateway answers 444 for /internal/.
-    authenticated.post("/internal/v1/profile-images", use: ProfileImageHandler(deps: deps).handle)
+    authenticated.get("/v1/uploads/**", use: DownloadHandler(deps: deps, routePrefix: "/v1/").handle)
+    // G0 (2023) clients fetch `{base}/{path}` without the prefix (contract §1.3, decision 0011).
+    authenticated.get("/uploads/**", use: DownloadHandler(deps: deps, routePrefix: "/").handle)
+    // Internal: called by social (profile edit) and posts (G0 posts with inline images); the gateway answers 444
+    // for /internal/.
+    authenticated.post("/internal/v1/profile-images", use: InternalImageHandler(deps: deps, kind: .profiles).handle)
+    authenticated.post("/internal/v1/post-images", use: InternalImageHandler(deps: deps, kind: .posts).handle)
 
     // Replicas share one consumer group per schema: a test's private schema gets its own group, so it never takes
     // partitions (and events) away from the real service's group.

@@ -36,6 +36,30 @@ public func buildApplication(configuration: PostsConfiguration, logger: Logger) 
     api.put(":post_id/comments/:comment_id", use: comments.update)
     api.delete(":post_id/comments/:comment_id", use: comments.delete)
 
+    // G0 (2023, no prefix; contract §4, decision 0011): the same handlers in the G0 encoding, singular paths,
+    // posts written as multipart with inline images (forwarded to media), the like as a toggle without a body.
+    let g0 = router.group("post").add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
+        try await store.isActive(userId: user.userId, logger: logger)
+    })
+    let g0Reads = ReadPostHandlers(deps: deps, format: .g0)
+    let g0Comments = CommentHandlers(deps: deps, format: .g0)
+    let g0Writes = G0PostWriteHandlers(
+        deps: deps, media: MediaClient(mediaURL: configuration.mediaURL, apiKey: configuration.platform.apiKey,
+                                       timeout: configuration.internalTimeout),
+        maxFiles: configuration.maxInlineFiles, maxFileBytes: configuration.maxInlineFileBytes)
+    g0.get(use: g0Reads.all)
+    g0.post(use: g0Writes.create)
+    g0.get("hashtag", use: g0Reads.byHashtag)
+    g0.get("like/me", use: g0Reads.liked(kind: .like))
+    g0.post("like/:post_id", use: LikeHandler(deps: deps, kind: .like).toggle)
+    g0.get("user/:user_id", use: g0Reads.byUser)
+    g0.get(":post_id", use: g0Reads.one)
+    g0.put(":post_id", use: g0Writes.update)
+    g0.delete(":post_id", use: DeletePostHandler(deps: deps, format: .g0).handle)
+    g0.post(":post_id/comment", use: g0Comments.create)
+    g0.put(":post_id/comment/:comment_id", use: g0Comments.update)
+    g0.delete(":post_id/comment/:comment_id", use: g0Comments.delete)
+
     let readModels = try platform.makeConsumer(
         name: "posts-read-models", topics: [Topic.users, Topic.follows, Topic.payments], handler: ReadModelHandler())
     return platform.makeApplication(router: router, consumers: configuration.consumesEvents ? [readModels] : [])

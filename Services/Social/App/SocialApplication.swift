@@ -36,6 +36,18 @@ public func buildApplication(configuration: SocialConfiguration, logger: Logger)
     api.get("rankings/users", use: lookups.users)
     api.get("rankings/hashtags", use: lookups.hashtags)
 
+    // G0 (2023, no prefix; contract §4, decision 0011): the same handlers in the G0 encoding.
+    let g0 = router.group().add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
+        try await store.isActive(userId: user.userId, logger: logger)
+    })
+    let g0Follows = FollowHandlers(deps: deps, format: .g0)
+    let g0Profiles = ProfileHandlers(deps: deps, format: .g0)
+    g0.post("follow/:user_id", use: g0Follows.follow)
+    g0.delete("follow/:user_id", use: g0Follows.unfollow)
+    g0.get("profile/me", use: g0Profiles.me)
+    g0.put("profile/me", use: g0Profiles.update)
+    g0.get("profile/:user_id", use: g0Profiles.other)
+
     // Replicas share one consumer group per schema (tests with private schemas get their own).
     let group = schema.name == "social" ? "social-projections" : "social-projections-\(schema.name)"
     let projections = try platform.makeConsumer(name: group, topics: ProjectionHandler.topics, handler: ProjectionHandler(schema: schema))

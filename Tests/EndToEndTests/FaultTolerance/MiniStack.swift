@@ -154,6 +154,8 @@ actor MiniStack {
             values["SNS_BCRYPT_COST"] = "4"
         case "posts":
             values["SNS_MEDIA_SIGNING_KEY_FILE"] = env["SNS_TEST_MEDIA_SIGNING_KEY_FILE"] ?? ""
+            // Only G0 post writes with images call media; these tests make none.
+            values["SNS_MEDIA_URL"] = "http://127.0.0.1:1"
         case "social":
             // Only profile writes call auth and media; these tests make none.
             values["SNS_AUTH_URL"] = "http://127.0.0.1:1"

@@ -10,6 +10,11 @@ struct JoinHandler: Sendable {
     let deps: AuthDependencies
 
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
+        try .json(try await join(request, context: context))
+    }
+
+    /// The sign-up itself, shared by the G1 and G0 encodings.
+    func join(_ request: Request, context: APIRequestContext) async throws -> AccountSummary {
         let body = try await request.decodeJSON(as: JoinRequest.self, context: context)
         try deps.rules.validateEmail(body.email)
         try deps.rules.validatePassword(body.password)
@@ -37,7 +42,7 @@ struct JoinHandler: Sendable {
             throw Self.nickTaken
         }
         context.logger.info("account created", metadata: ["user_id": "\(userId)"])
-        return try .json(AccountSummary(userId: userId, email: body.email, nick: body.nick))
+        return AccountSummary(userId: userId, email: body.email, nick: body.nick)
     }
 
     static let emailTaken = APIError.conflict("이미 가입한 유저입니다. (email already registered)")

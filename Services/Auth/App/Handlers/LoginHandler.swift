@@ -10,6 +10,11 @@ struct LoginHandler: Sendable {
     let deps: AuthDependencies
 
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
+        try .json(try await logIn(request, context: context))
+    }
+
+    /// The login itself, shared by the G1 and G0 encodings.
+    func logIn(_ request: Request, context: APIRequestContext) async throws -> LoginResponse {
         let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
         guard !body.email.isEmpty, !body.password.isEmpty else {
             throw APIError.badRequest("필수값을 채워주세요. (email and password are required)")
@@ -21,9 +26,9 @@ struct LoginHandler: Sendable {
         }
         let session = try await SessionIssuer(deps: deps).startSession(userId: account.userId, logger: context.logger)
         context.logger.info("login", metadata: ["user_id": "\(account.userId)"])
-        return try .json(LoginResponse(
+        return LoginResponse(
             userId: account.userId, email: account.email, nick: account.nick, profileImage: account.profileImage,
-            accessToken: session.accessToken, refreshToken: session.refreshToken))
+            accessToken: session.accessToken, refreshToken: session.refreshToken)
     }
 }
 

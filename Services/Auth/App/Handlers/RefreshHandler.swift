@@ -12,6 +12,11 @@ struct RefreshHandler: Sendable {
     let deps: AuthDependencies
 
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
+        try .json(RefreshResponse(accessToken: try await renew(request, context: context)))
+    }
+
+    /// The new access token, shared by the G1 (`{accessToken}`) and G0 (`{token}`) encodings.
+    func renew(_ request: Request, context: APIRequestContext) async throws -> String {
         guard let accessToken = AuthenticationMiddleware.token(from: request) else {
             throw APIError.unauthorized("액세스 토큰이 없습니다. (missing access token)")
         }
@@ -38,7 +43,6 @@ struct RefreshHandler: Sendable {
             throw APIError.refreshTokenExpired()
         }
         try await deps.store.touchSession(session.sessionId, logger: context.logger)
-        let newToken = try await SessionIssuer(deps: deps).accessToken(userId: user.userId, sessionId: session.sessionId)
-        return try .json(RefreshResponse(accessToken: newToken))
+        return try await SessionIssuer(deps: deps).accessToken(userId: user.userId, sessionId: session.sessionId)
     }
 }

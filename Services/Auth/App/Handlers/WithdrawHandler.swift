@@ -10,6 +10,11 @@ struct WithdrawHandler: Sendable {
     let deps: AuthDependencies
 
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
+        try .json(try await withdraw(request, context: context))
+    }
+
+    /// The withdrawal itself, shared by the G1 and G0 encodings.
+    func withdraw(_ request: Request, context: APIRequestContext) async throws -> AccountSummary {
         let user = try context.requireUser()
         let now = Date()
         let summary = try await deps.postgres.transaction(logger: context.logger) { connection -> AccountSummary? in
@@ -23,6 +28,6 @@ struct WithdrawHandler: Sendable {
         }
         guard let summary else { throw APIError.unauthorized("탈퇴한 계정입니다. (account already withdrawn)") }
         context.logger.info("account withdrawn", metadata: ["user_id": "\(user.userId)"])
-        return try .json(summary)
+        return summary
     }
 }

@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 import SNSPlatform
 
-/// `GET /v1/uploads/<kind>/<name>.<ext>` (SesacKey and a valid access token, contract §10.7).
+/// `GET /v1/uploads/<kind>/<name>.<ext>` (SesacKey and a valid access token, contract §10.7), and the same
+/// file at G0's `GET /uploads/<kind>/<name>.<ext>` (no prefix, contract §1.3; decision 0011).
 ///
 /// The path is parsed strictly with `MediaPath` **before** anything touches the disk: anything that is not a
 /// path we could have issued (`..`, `%2e%2e`, extra segments, other characters) is 444, like any unknown
@@ -16,14 +17,15 @@ import SNSPlatform
 struct DownloadHandler: Sendable {
     let deps: MediaDependencies
 
-    static let routePrefix = "/v1/"
+    /// What precedes the file's path in the request path: `/v1/` (G1) or `/` (G0).
+    let routePrefix: String
     static let cacheControl = "private, max-age=31536000, immutable"
     static let chunkLength = 64 * 1024
 
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireUser()
         let raw = request.uri.path
-        guard raw.hasPrefix(Self.routePrefix), let path = MediaPath(String(raw.dropFirst(Self.routePrefix.count))) else {
+        guard raw.hasPrefix(routePrefix), let path = MediaPath(String(raw.dropFirst(routePrefix.count))) else {
             throw APIError.unknownRoute()
         }
         guard let record = try await deps.catalog.file(path: path.string, logger: context.logger), record.size > 0 else {

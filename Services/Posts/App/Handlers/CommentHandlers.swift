@@ -4,8 +4,11 @@ import SNSPlatform
 
 /// Comments (contract §2.4): create, edit, delete. 410 when the post or the comment is gone, 445 when the
 /// caller did not write the comment. Each change commits with its event (keyed by the post id).
+/// The same handlers serve G0's singular paths (`/post/{id}/comment/{comment_id}`, contract §4) in `format` `.g0`:
+/// `{_id, content, time, creator}`, and `{postID, commentID}` for a deletion.
 struct CommentHandlers: Sendable {
     let deps: PostsDependencies
+    var format: WireFormat = .g1
 
     /// `POST /v1/posts/{post_id}/comments` → §3.3 Comment.
     func create(_ request: Request, context: APIRequestContext) async throws -> Response {
@@ -29,7 +32,7 @@ struct CommentHandlers: Sendable {
                 aggregateId: postId, trace: context.trace, on: connection, logger: context.logger)
             return try await deps.store.creator(userId: user.userId, on: connection, logger: context.logger)
         }
-        return try .json(CommentJSON(commentId: comment.commentId, content: content, createdAt: now, creator: creator))
+        return try .comment(CommentJSON(commentId: comment.commentId, content: content, createdAt: now, creator: creator), format)
     }
 
     /// `PUT /v1/posts/{post_id}/comments/{comment_id}` → §3.3 Comment. Empty content → 400.
@@ -50,7 +53,7 @@ struct CommentHandlers: Sendable {
             try await deps.store.updateComment(commentId: commentId, content: content, at: Date(), on: connection, logger: context.logger)
             return (comment, try await deps.store.creator(userId: user.userId, on: connection, logger: context.logger))
         }
-        return try .json(CommentJSON(commentId: commentId, content: content, createdAt: comment.createdAt, creator: creator))
+        return try .comment(CommentJSON(commentId: commentId, content: content, createdAt: comment.createdAt, creator: creator), format)
     }
 
     /// `DELETE /v1/posts/{post_id}/comments/{comment_id}` → 200, empty body.
@@ -71,6 +74,9 @@ struct CommentHandlers: Sendable {
                 CommentDeleted(commentId: commentId, postId: postId, userId: user.userId, productId: post.productId, deletedAt: Date()),
                 aggregateId: postId, trace: context.trace, on: connection, logger: context.logger)
         }
-        return Response(status: .ok)
+        switch format {
+        case .g1: return Response(status: .ok)
+        case .g0: return try .json(G0DeletedComment(postId: postId, commentId: commentId))
+        }
     }
 }

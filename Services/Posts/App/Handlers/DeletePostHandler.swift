@@ -2,10 +2,12 @@ import Foundation
 import Hummingbird
 import SNSPlatform
 
-/// `DELETE /v1/posts/{post_id}` → 200 with an empty body (clients read none; some check for exactly 200).
+/// `DELETE /v1/posts/{post_id}` → 200 with an empty body (clients read none; some check for exactly 200);
+/// G0 `DELETE /post/{post_id}` → `{_id}` (contract §4).
 /// Owner only (445); 410 when gone. Its comments, likes and hashtags go with it; `post-deleted` releases its files.
 struct DeletePostHandler: Sendable {
     let deps: PostsDependencies
+    var format: WireFormat = .g1
 
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
         let user = try context.requireUser()
@@ -21,6 +23,9 @@ struct DeletePostHandler: Sendable {
                 aggregateId: postId, trace: context.trace, on: connection, logger: context.logger)
         }
         context.logger.info("post deleted", metadata: ["post_id": "\(postId)"])
-        return Response(status: .ok)
+        switch format {
+        case .g1: return Response(status: .ok)
+        case .g0: return try .json(G0DeletedPost(id: postId))
+        }
     }
 }

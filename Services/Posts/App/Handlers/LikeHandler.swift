@@ -2,34 +2,65 @@ import Foundation
 import Hummingbird
 import SNSPlatform
 
-/// `POST /v1/posts/{post_id}/like` and `/like-2` with `{like_status}` = the desired state (contract §10.8).
-/// Repeating the current state is a no-op that answers 200 with it and publishes nothing; a real change
-/// publishes `post-liked` / `post-unliked` in the same transaction. 410 when the post is gone.
+/// `POST /v1/posts/{post_id}/like` and `/like-2` with `{like_status}` = the desired state (contract §10.8), and
+/// G0's `POST /post/like/{post_id}` with no body = a toggle (contract §4). Repeating the current state is a no-op
+/// that answers 200 with it and publishes nothing; a real change publishes `post-liked` / `post-unliked` in the
+/// same transaction. 410 when the post is gone.
 struct LikeHandler: Sendable {
     let deps: PostsDependencies
     let kind: LikeKind
+
+    /// What the caller asks for.
+    enum Desire: Sendable {
+        /// G1: this state.
+        case state(Bool)
+        /// G0: the opposite of the current state.
+        case toggle
+    }
 
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let postId = try context.parameters.require("post_id")
         let body = try await request.decodeJSON(as: LikeStatus.self, context: context)
-        try await deps.postgres.transaction(logger: context.logger) { connection in
+        let status = try await apply(.state(body.likeStatus), postId: postId, userId: user.userId, context: context)
+        return try .json(LikeStatus(likeStatus: status))
+    }
+
+    /// G0 `POST /post/like/{post_id}` (no body) → `{like_status}` = the new state.
+    func toggle(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        let postId = try context.parameters.require("post_id")
+        let status = try await apply(.toggle, postId: postId, userId: user.userId, context: context)
+        return try .json(LikeStatus(likeStatus: status))
+    }
+
+    /// Sets the caller's like and returns the resulting state. A toggle reads the current state under the same
+    /// locks as the change (the post's share lock and the user's read-model row).
+    func apply(_ desire: Desire, postId: String, userId: String, context: APIRequestContext) async throws -> Bool {
+        try await deps.postgres.transaction(logger: context.logger) { connection -> Bool in
             guard let (post, _) = try await deps.store.lock(postId: postId, shared: true, on: connection, logger: context.logger) else {
                 throw PostsDependencies.postGone
             }
-            let withdrawn = try await deps.store.ensureUser(user.userId, on: connection, logger: context.logger)
+            let withdrawn = try await deps.store.ensureUser(userId, on: connection, logger: context.logger)
             guard !withdrawn else { throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)") }
+            let desired: Bool
+            switch desire {
+            case .state(let state):
+                desired = state
+            case .toggle:
+                desired = try await !deps.store.likes(postId: postId, kind: kind, userId: userId, on: connection, logger: context.logger)
+            }
             let now = Date()
-            let changed = try await deps.store.setLike(postId: postId, kind: kind, userId: user.userId, desired: body.likeStatus,
+            let changed = try await deps.store.setLike(postId: postId, kind: kind, userId: userId, desired: desired,
                                                        at: now, on: connection, logger: context.logger)
-            guard changed else { return }
-            let change = LikeChange(postId: postId, userId: user.userId, postUserId: post.userId, productId: post.productId, kind: kind, at: now)
-            if body.likeStatus {
+            guard changed else { return desired }
+            let change = LikeChange(postId: postId, userId: userId, postUserId: post.userId, productId: post.productId, kind: kind, at: now)
+            if desired {
                 try await deps.outbox.append(PostLiked(like: change), aggregateId: postId, trace: context.trace, on: connection, logger: context.logger)
             } else {
                 try await deps.outbox.append(PostUnliked(like: change), aggregateId: postId, trace: context.trace, on: connection, logger: context.logger)
             }
+            return desired
         }
-        return try .json(LikeStatus(likeStatus: body.likeStatus))
     }
 }

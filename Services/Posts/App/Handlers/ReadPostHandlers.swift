@@ -3,15 +3,17 @@ import Hummingbird
 import SNSPlatform
 
 /// The read endpoints: one post and every cursor-paged list (contract §2.3 #12, #13, #16, #17, #20, #21,
-/// plus our following feed). All answer `{data, next_cursor}` except the single post.
+/// plus our following feed). All answer `{data, next_cursor}` except the single post. In `format` `.g0` the same
+/// handlers serve G0's `/post…` reads (contract §4) with G0 posts.
 struct ReadPostHandlers: Sendable {
     let deps: PostsDependencies
+    var format: WireFormat = .g1
 
     /// `GET /v1/posts/{post_id}`.
     func one(_ request: Request, context: APIRequestContext) async throws -> Response {
         let postId = try context.parameters.require("post_id")
         guard let post = try await deps.queries.one(postId: postId, logger: context.logger) else { throw PostsDependencies.postGone }
-        return .post(post)
+        return try .post(post, format)
     }
 
     /// `GET /v1/posts?next&limit&product_id`.
@@ -58,6 +60,6 @@ struct ReadPostHandlers: Sendable {
     }
 
     private func reply(_ result: PostQueries.Result) throws -> Response {
-        .postList(result.posts, nextCursor: result.nextCursor)
+        try .postList(result.posts, nextCursor: result.nextCursor, format)
     }
 }

@@ -11,12 +11,17 @@ struct UpdatePostHandler: Sendable {
         let user = try context.requireUser()
         let postId = try context.parameters.require("post_id")
         let body = try await request.decodeJSON(as: PostBody.self, context: context)
-        try validate(body, owner: user.userId, rules: deps.rules)
+        return .post(try await update(postId: postId, body: body, userId: user.userId, context: context))
+    }
+
+    /// The edit itself, shared by the G1 (JSON) and G0 (multipart) encodings: the committed post as §3.1 JSON.
+    func update(postId: String, body: PostBody, userId: String, context: APIRequestContext) async throws -> PostJSONText {
+        try validate(body, owner: userId, rules: deps.rules)
         let updated = try await deps.postgres.transaction(logger: context.logger) { connection -> PostJSONText? in
             guard var (post, seq) = try await deps.store.lock(postId: postId, on: connection, logger: context.logger) else {
                 throw PostsDependencies.postGone
             }
-            guard post.userId == user.userId else { throw APIError.notOwner() }
+            guard post.userId == userId else { throw APIError.notOwner() }
             post.apply(body)
             post.updatedAt = Date()
             try await deps.store.update(post, seq: seq, on: connection, logger: context.logger)
@@ -25,6 +30,6 @@ struct UpdatePostHandler: Sendable {
             return try await deps.queries.one(postId: postId, on: connection, logger: context.logger)
         }
         guard let updated else { throw PostsDependencies.postGone }
-        return .post(updated)
+        return updated
     }
 }

@@ -41,6 +41,35 @@ struct PostBody: Decodable, Sendable {
         case productId = "product_id", files, price
     }
 
+    /// An empty body (every key absent); the G0 multipart form fills it part by part.
+    init() {
+        title = .absent
+        content = .absent
+        content1 = .absent
+        content2 = .absent
+        content3 = .absent
+        content4 = .absent
+        content5 = .absent
+        productId = .absent
+        files = .absent
+        price = .absent
+    }
+
+    /// Sets a text field by its wire name (`product_id`, `content1` …); other names are ignored.
+    mutating func set(_ name: String, to text: String) {
+        switch CodingKeys(rawValue: name) {
+        case .title?: title = .value(text)
+        case .content?: content = .value(text)
+        case .content1?: content1 = .value(text)
+        case .content2?: content2 = .value(text)
+        case .content3?: content3 = .value(text)
+        case .content4?: content4 = .value(text)
+        case .content5?: content5 = .value(text)
+        case .productId?: productId = .value(text)
+        case .files?, .price?, nil: break
+        }
+    }
+
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.field(.title)

@@ -95,6 +95,15 @@ struct PostStore: Sendable {
 
     // MARK: Likes
 
+    /// Whether the user currently has a like of `kind` on the post.
+    func likes(postId: String, kind: LikeKind, userId: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let code = kind.code
+        let rows = try await connection.query(
+            "SELECT 1 FROM posts.likes WHERE post_id = \(postId) AND kind = \(code) AND user_id = \(userId)", logger: logger)
+        for try await _ in rows.decode(Int.self) { return true }
+        return false
+    }
+
     /// Sets the caller's like of `kind` to `desired`; returns whether anything changed.
     func setLike(postId: String, kind: LikeKind, userId: String, desired: Bool, at: Date,
                  on connection: PostgresConnection, logger: Logger) async throws -> Bool {

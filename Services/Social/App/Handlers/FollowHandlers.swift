@@ -6,8 +6,12 @@ import SNSPlatform
 /// Yourself → 400; unknown or withdrawn user → 410; already following → 409 (two concurrent follows race on
 /// the primary key: one 200, one 409); unfollowing someone you do not follow → 410. The edge and its
 /// `user-followed` / `user-unfollowed` event commit together (keyed by the follower).
+///
+/// In `format` `.g0` the same handlers serve G0's `POST|DELETE /follow/{user_id}` (contract §4):
+/// `{user, following, following_status}` with the two user ids.
 struct FollowHandlers: Sendable {
     let deps: SocialDependencies
+    var format: WireFormat = .g1
 
     func follow(_ request: Request, context: APIRequestContext) async throws -> Response {
         try await change(request, context: context, follow: true)
@@ -45,6 +49,9 @@ struct FollowHandlers: Sendable {
             }
             return (mine?.nick ?? "", opponent.nick)
         }
-        return try .json(FollowJSON(nick: myNick, opponentNick: theirNick, followingStatus: follow))
+        switch format {
+        case .g1: return try .json(FollowJSON(nick: myNick, opponentNick: theirNick, followingStatus: follow))
+        case .g0: return try .json(G0FollowJSON(user: me.userId, following: target, followingStatus: follow))
+        }
     }
 }

@@ -5,8 +5,11 @@ import SNSPlatform
 /// Profiles (contract §2.2 #6–#8, §3.4): `GET /v1/users/me/profile` (with email, phoneNum, birthDay),
 /// `GET /v1/users/{user_id}/profile` (without them; 410 for unknown or withdrawn users),
 /// `PUT /v1/users/me/profile` (multipart) and `POST /v1/users/me/nick/random` (ours).
+/// In `format` `.g0` the same handlers serve G0's `GET|PUT /profile/me` and `GET /profile/{user_id}` (contract
+/// §4; the edit's multipart fields are the same in both generations) with G0 profiles.
 struct ProfileHandlers: Sendable {
     let deps: SocialDependencies
+    var format: WireFormat = .g1
 
     func me(_ request: Request, context: APIRequestContext) async throws -> Response {
         let user = try context.requireUser()
@@ -54,7 +57,10 @@ struct ProfileHandlers: Sendable {
         guard let profile = try await deps.profiles.profile(of: userId, includePrivate: includePrivate, logger: context.logger) else {
             throw APIError.gone("유저를 찾을 수 없습니다. (user not found)")
         }
-        return try .json(profile)
+        switch format {
+        case .g1: return try .json(profile)
+        case .g0: return try .json(G0Profile(profile))
+        }
     }
 
     private func token(_ request: Request) throws -> String {

@@ -1,0 +1,168 @@
+import Foundation
+import Hummingbird
+import SNSPlatform
+
+/// Which generation of the wire format a handler answers in (decision 0011): G1 (`/v1`, contract §3) or G0
+/// (2023, no prefix, contract §4). The domain work is the same; only the encoding of its result differs.
+enum WireFormat: Sendable {
+    case g1
+    case g0
+}
+
+/// The §3.1 post as PostgreSQL assembles it (`PostQueries.assembly`), read back to be re-spelled as G0.
+/// Dates stay the strings PostgreSQL wrote (`….SSS'Z'`), so both generations show the same instants.
+struct G1PostWire: Decodable, Sendable {
+    struct Creator: Decodable, Sendable {
+        var userId: String
+        var nick: String
+        var profileImage: String?
+        enum CodingKeys: String, CodingKey { case userId = "user_id", nick, profileImage }
+    }
+
+    struct Comment: Decodable, Sendable {
+        var commentId: String
+        var content: String
+        var createdAt: String
+        var creator: Creator
+        enum CodingKeys: String, CodingKey { case commentId = "comment_id", content, createdAt, creator }
+    }
+
+    var postId: String
+    var productId: String?
+    var title: String?
+    var content: String?
+    var content1: String?
+    var content2: String?
+    var content3: String?
+    var content4: String?
+    var content5: String?
+    var createdAt: String
+    var creator: Creator
+    var files: [String]
+    var likes: [String]
+    var hashTags: [String]
+    var comments: [Comment]
+
+    enum CodingKeys: String, CodingKey {
+        case postId = "post_id", productId = "product_id", title, content, content1, content2, content3, content4, content5
+        case createdAt, creator, files, likes, hashTags, comments
+    }
+}
+
+/// G0 creator / follower entry: `{_id, nick, profile?}`.
+struct G0User: Encodable, Sendable, Equatable {
+    var id: String
+    var nick: String
+    var profile: String?
+    enum CodingKeys: String, CodingKey { case id = "_id", nick, profile }
+}
+
+/// G0 comment: `{_id, content, time, creator}`.
+struct G0Comment: Encodable, Sendable {
+    var id: String
+    var content: String
+    var time: String
+    var creator: G0User
+    enum CodingKeys: String, CodingKey { case id = "_id", content, time, creator }
+}
+
+/// G0 post (contract §4): `{likes, image, hashTags, comments, _id, creator, time, title?, content?,
+/// content1…5?, product_id}` — unset optionals omitted. G1's `likes2`, `buyers` and `price` did not exist in G0.
+struct G0Post: Encodable, Sendable {
+    var likes: [String]
+    var image: [String]
+    var hashTags: [String]
+    var comments: [G0Comment]
+    var id: String
+    var creator: G0User
+    var time: String
+    var title: String?
+    var content: String?
+    var content1: String?
+    var content2: String?
+    var content3: String?
+    var content4: String?
+    var content5: String?
+    var productId: String?
+
+    enum CodingKeys: String, CodingKey {
+        case likes, image, hashTags, comments, id = "_id", creator, time, title, content
+        case content1, content2, content3, content4, content5, productId = "product_id"
+    }
+
+    init(_ post: G1PostWire) {
+        likes = post.likes
+        image = post.files
+        hashTags = post.hashTags
+        comments = post.comments.map {
+            G0Comment(id: $0.commentId, content: $0.content, time: $0.createdAt,
+                      creator: G0User(id: $0.creator.userId, nick: $0.creator.nick, profile: $0.creator.profileImage))
+        }
+        id = post.postId
+        creator = G0User(id: post.creator.userId, nick: post.creator.nick, profile: post.creator.profileImage)
+        time = post.createdAt
+        title = post.title
+        content = post.content
+        content1 = post.content1
+        content2 = post.content2
+        content3 = post.content3
+        content4 = post.content4
+        content5 = post.content5
+        productId = post.productId
+    }
+
+    init(_ text: PostJSONText) throws {
+        self.init(try JSONDecoder().decode(G1PostWire.self, from: Data(text.text.utf8)))
+    }
+}
+
+/// G0 post list: `{data, next_cursor}` (the cursor is the same as G1's).
+struct G0PostList: Encodable, Sendable {
+    var data: [G0Post]
+    var nextCursor: String
+    enum CodingKeys: String, CodingKey { case data, nextCursor = "next_cursor" }
+}
+
+/// G0 `DELETE /post/{id}` → `{_id}`.
+struct G0DeletedPost: Encodable, Sendable {
+    var id: String
+    enum CodingKeys: String, CodingKey { case id = "_id" }
+}
+
+/// G0 `DELETE /post/{id}/comment/{comment_id}` → `{postID, commentID}` (Best Moment reads both; RaeBaek reads
+/// only `postID`, contract §9.8).
+struct G0DeletedComment: Encodable, Sendable {
+    var postId: String
+    var commentId: String
+    enum CodingKeys: String, CodingKey { case postId = "postID", commentId = "commentID" }
+}
+
+extension Response {
+    /// One post in either generation.
+    static func post(_ post: PostJSONText, _ format: WireFormat) throws -> Response {
+        switch format {
+        case .g1: return .post(post)
+        case .g0: return try .json(G0Post(post))
+        }
+    }
+
+    /// A post list in either generation.
+    static func postList(_ posts: [PostJSONText], nextCursor: String, _ format: WireFormat) throws -> Response {
+        switch format {
+        case .g1: return .postList(posts, nextCursor: nextCursor)
+        case .g0: return try .json(G0PostList(data: try posts.map { try G0Post($0) }, nextCursor: nextCursor))
+        }
+    }
+
+    /// One comment in either generation.
+    static func comment(_ comment: CommentJSON, _ format: WireFormat) throws -> Response {
+        switch format {
+        case .g1:
+            return try .json(comment)
+        case .g0:
+            let creator = G0User(id: comment.creator.userId, nick: comment.creator.nick, profile: comment.creator.profileImage)
+            return try .json(G0Comment(id: comment.commentId, content: comment.content,
+                                       time: APIDateFormat.string(from: comment.createdAt), creator: creator))
+        }
+    }
+}
