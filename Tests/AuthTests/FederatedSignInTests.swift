@@ -55,20 +55,20 @@ struct FederatedSignInTests {
                 change(&request)
                 return try await idp.issueIDToken(.firebase, request)
             }
-            let cases: [(String, String)] = [
-                ("expired", try await token { $0.expiresIn = -600 }),
-                ("wrong audience", try await token { $0.audience = "another-project" }),
-                ("wrong issuer", try await token { $0.issuer = "https://securetoken.google.com/another-project" }),
-                ("Apple's issuer", try await token { $0.issuer = "https://appleid.apple.com" }),
-                ("tampered payload", try await token { $0.tamper = true }),
-                ("key the provider never published", try await token { $0.unpublishedKey = true }),
-                ("kid of no key", try await token { $0.keyId = "no-such-kid" }),
-                ("alg none", try await token { $0.algorithm = "none" }),
-                ("alg HS256", try await token { $0.algorithm = "HS256" }),
-                ("issued in the future", try await token { $0.issuedAtOffset = 3600; $0.expiresIn = 7200 }),
-                ("authenticated in the future", try await token { $0.authTimeOffset = 3600 }),
-                ("no auth_time", try await token { $0.omitAuthTime = true }),
-                ("Apple's token", try await idp.issueIDToken(.apple, .init(subject: subject))),
+            let cases: [(String, String)] = try await [
+                ("expired", token { $0.expiresIn = -600 }),
+                ("wrong audience", token { $0.audience = "another-project" }),
+                ("wrong issuer", token { $0.issuer = "https://securetoken.google.com/another-project" }),
+                ("Apple's issuer", token { $0.issuer = "https://appleid.apple.com" }),
+                ("tampered payload", token { $0.tamper = true }),
+                ("key the provider never published", token { $0.unpublishedKey = true }),
+                ("kid of no key", token { $0.keyId = "no-such-kid" }),
+                ("alg none", token { $0.algorithm = "none" }),
+                ("alg HS256", token { $0.algorithm = "HS256" }),
+                ("issued in the future", token { $0.issuedAtOffset = 3600; $0.expiresIn = 7200 }),
+                ("authenticated in the future", token { $0.authTimeOffset = 3600 }),
+                ("no auth_time", token { $0.omitAuthTime = true }),
+                ("Apple's token", idp.issueIDToken(.apple, .init(subject: subject))),
                 ("not a JWT", "abc.def"),
                 ("garbage", "%%%"),
             ]
@@ -103,7 +103,8 @@ struct FederatedSignInTests {
             // The provider rotates: tokens now carry a kid our cached set does not have → one refetch, accepted.
             let newKid = try await idp.rotateKeys(.firebase)
             let rotated = try await idp.firebaseToken(subject)
-            #expect(rotated.contains(".") && (try await idp.publishedKeyIds(.firebase)).last == newKid)
+            let published = try await idp.publishedKeyIds(.firebase)
+            #expect(published.last == newKid)
             #expect(try await client.firebaseLogin(rotated).status == 200)
             #expect(await idp.statistics().jwksFetches["firebase"] == 2)
             #expect(try await client.firebaseLogin(try await idp.firebaseToken(subject)).status == 200)

@@ -60,8 +60,8 @@ struct FederatedSignInThroughGatewayTests {
         #expect(try edited.json.string("phoneNum") == phone)
 
         // The next app start signs in again with a fresh token: the same account, the new nick.
-        let again = try await gateway.send("POST", "/v1/users/login/firebase",
-                                           json: #"{"idToken":"\#(try await idToken("firebase", #"{"sub":"\#(subject)","phone_number":"\#(phone)"}"#))"}"#)
+        let nextToken = try await idToken("firebase", #"{"sub":"\#(subject)","phone_number":"\#(phone)"}"#)
+        let again = try await gateway.send("POST", "/v1/users/login/firebase", json: #"{"idToken":"\#(nextToken)"}"#)
         #expect(try again.json.string("user_id") == userId)
         #expect(try again.json.string("nick") == nick)
 
@@ -74,13 +74,14 @@ struct FederatedSignInThroughGatewayTests {
 
     @Test func appleAndKakaoLoginsThroughTheGateway() async throws {
         let nick = TestEnvironment.unique("apple")
-        let apple = try await gateway.send("POST", "/v1/users/login/apple",
-                                           json: #"{"idToken":"\#(try await idToken("apple", #"{"sub":"\#(TestEnvironment.unique("e2eap"))"}"#))","nick":"\#(nick)"}"#)
+        let appleToken = try await idToken("apple", #"{"sub":"\#(TestEnvironment.unique("e2eap"))"}"#)
+        let apple = try await gateway.send("POST", "/v1/users/login/apple", json: #"{"idToken":"\#(appleToken)","nick":"\#(nick)"}"#)
         #expect(apple.status == 200, "\(apple.text)")
         #expect(try apple.json.string("nick") == nick)
         #expect(try apple.json.string("email")?.hasSuffix("@apple.invalid") == true)
 
-        let kakao = try await gateway.send("POST", "/v1/users/login/kakao", json: #"{"oauthToken":"\#(try await kakaoToken())"}"#)
+        let kakaoAccessToken = try await kakaoToken()
+        let kakao = try await gateway.send("POST", "/v1/users/login/kakao", json: #"{"oauthToken":"\#(kakaoAccessToken)"}"#)
         #expect(kakao.status == 200, "\(kakao.text)")
         #expect(try kakao.json.keys == ["user_id", "email", "nick", "accessToken", "refreshToken"])
         let access = try #require(try kakao.json.string("accessToken"))

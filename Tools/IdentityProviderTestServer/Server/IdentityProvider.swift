@@ -163,7 +163,7 @@ public actor IdentityProvider {
 
     /// A signed ID token of `realm` (compact JWS, RS256), shaped like the real provider's.
     public func issueIDToken(_ realm: Realm, _ request: TokenRequest, now: Date = Date()) throws -> String {
-        let key = request.unpublishedKey == true ? try newKey() : try publishedKeys(realm).last!
+        let key = try request.unpublishedKey == true ? newKey() : publishedKeys(realm).last!
         let nowSeconds = Int(now.timeIntervalSince1970)
         let issuedAt = nowSeconds + (request.issuedAtOffset ?? 0)
         var claims: [String: Any] = [
@@ -207,7 +207,13 @@ public actor IdentityProvider {
     /// A Kakao access token for a user (a new user id unless given) of an app (ours unless given).
     public func issueKakaoToken(userId: Int64? = nil, appId: Int? = nil, expiresIn: Int = 21_599, email: String? = nil,
                                 now: Date = Date()) -> (token: String, userId: Int64) {
-        let id = userId ?? { nextKakaoUserId += 1; return nextKakaoUserId }()
+        let id: Int64
+        if let userId {
+            id = userId
+        } else {
+            nextKakaoUserId += 1
+            id = nextKakaoUserId
+        }
         let token = (0..<54).map { _ in String("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".randomElement()!) }.joined()
         kakaoTokens[token] = KakaoToken(userId: id, appId: appId ?? settings.kakaoAppId,
                                         expiresAt: now.addingTimeInterval(TimeInterval(expiresIn)), email: email)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// What the real providers serve, as our auth service calls it:
 /// - `GET /firebase/jwks` — Firebase's ID-token keys (the real ones: googleapis.com's securetoken JWK set);
@@ -62,7 +63,7 @@ struct IdentityProviderRoutes: Sendable {
 
 /// JSON answers built from plain dictionaries (the shapes of the real providers).
 enum JSONBody {
-    static func make(_ object: Any, status: HTTPResponse.Status = .ok) -> Response {
+    static func make(_ object: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"

@@ -28,7 +28,8 @@ struct IdentityProviderSandboxRoutes: Sendable {
             guard let body = try? await request.decode(as: IdentityProvider.TokenRequest.self, context: context) else {
                 return Self.badRequest("body must be {\"sub\": String, …}")
             }
-            return JSONBody.make(["idToken": try await self.provider.issueIDToken(realm, body)])
+            let token = try await self.provider.issueIDToken(realm, body)
+            return JSONBody.make(["idToken": token])
         }
         sandbox.post("/keys/{realm}/rotate") { request, context in
             guard let realm = context.parameters.get("realm").flatMap(IdentityProvider.Realm.init(rawValue:)) else {
@@ -36,7 +37,8 @@ struct IdentityProviderSandboxRoutes: Sendable {
             }
             let body = try? await request.decode(as: [String: Bool].self, context: context)
             let kid = try await self.provider.rotateKeys(realm, retirePrevious: body?["retire_previous"] ?? false)
-            return JSONBody.make(["kid": kid, "published": try await self.provider.publishedKeyIds(realm)])
+            let published = try await self.provider.publishedKeyIds(realm)
+            return JSONBody.make(["kid": kid, "published": published])
         }
         sandbox.put("/jwks-max-age") { request, context in
             guard let body = try? await request.decode(as: [String: Int].self, context: context), let seconds = body["seconds"], seconds >= 0 else {
