@@ -46,7 +46,7 @@ struct KakaoClient: Sendable {
             status = response.status
             body = try await response.body.collect(upTo: 1 << 20)
         } catch {
-            logger.warning("Kakao call failed", metadata: ["path": "\(path)", "error": "\(type(of: error))"])
+            logger.warning("Kakao call failed", metadata: ["path": "\(path)", "error": "\(Swift.type(of: error))"])
             throw FederationError.providerUnavailable("Kakao \(path): \(error)")
         }
         switch status.code {
