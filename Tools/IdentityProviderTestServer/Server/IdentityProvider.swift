@@ -91,7 +91,8 @@ public actor IdentityProvider {
     private var published: [Realm: [SigningKey]] = [:]
     private var nextPoolIndex = 0
     private var kakaoTokens: [String: KakaoToken] = [:]
-    private var nextKakaoUserId: Int64 = 4_000_000_000
+    /// Random per server, so servers of one test run (sharing one database) never hand out the same Kakao user.
+    private var nextKakaoUserId = Int64.random(in: 1_000_000_000...9_000_000_000_000)
     private var kakaoFaults: [(fault: KakaoFault, token: String?, remaining: Int)] = []
     private(set) var jwksFetches: [Realm: Int] = [:]
     private(set) var kakaoCalls = 0
