@@ -10,8 +10,9 @@ import SNSPlatform
 ///
 /// - Cached for the answer's `Cache-Control: max-age` (5 minutes without one, at most a day); an expired set is
 ///   fetched again before it is used.
-/// - A `kid` not in the set triggers one refetch — unless the set was fetched less than `minRefreshInterval`
-///   ago, so a flood of tokens with made-up kids cannot make us hammer the provider.
+/// - A `kid` not in the set triggers one refetch — unless the set was fetched (or a fetch was tried) less than
+///   `minRefreshInterval` ago, so a flood of tokens with made-up kids cannot make us hammer the provider, even
+///   while it is down.
 /// - Concurrent callers share one fetch in flight. Each fetch has a deadline (`timeout`).
 /// - Only `kty: RSA` keys with a `kid` (and `alg` RS256 or none, `use` sig or none) are kept.
 actor JWKSCache {
@@ -20,7 +21,8 @@ actor JWKSCache {
     private let fetch: Fetch
     private let minRefreshInterval: Duration
     private var keys: [String: _RSA.Signing.PublicKey] = [:]
-    private var fetchedAt: ContinuousClock.Instant?
+    /// When the last fetch started (whether it succeeded or not).
+    private var attemptedAt: ContinuousClock.Instant?
     private var expiresAt: ContinuousClock.Instant?
     private var inFlight: Task<Void, any Error>?
 
@@ -45,7 +47,7 @@ actor JWKSCache {
         let now = ContinuousClock.now
         if let expiresAt, now < expiresAt {
             if let key = keys[kid] { return key }
-            if let fetchedAt, now - fetchedAt < minRefreshInterval {
+            if let attemptedAt, now - attemptedAt < minRefreshInterval {
                 logger.info("unknown key id; key set fetched recently, not refetching")
                 return nil
             }
@@ -67,12 +69,12 @@ actor JWKSCache {
     }
 
     private func load(logger: Logger) async throws {
+        attemptedAt = ContinuousClock.now
         let (body, maxAge) = try await fetch()
         let parsed = try Self.parse(body)
         let lifetime = min(max(maxAge ?? Self.defaultMaxAge, 0), Self.maxMaxAge)
         let now = ContinuousClock.now
         keys = parsed
-        fetchedAt = now
         expiresAt = now + .seconds(lifetime)
         logger.debug("key set fetched", metadata: ["keys": "\(parsed.count)", "max_age": "\(lifetime)"])
     }
