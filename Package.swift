@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "social", targets: ["SocialServer"]),
         .executable(name: "market", targets: ["MarketServer"]),
         .executable(name: "sns-portone-test-server", targets: ["PortOneTestServerMain"]),
+        .executable(name: "sns-idp-test-server", targets: ["IdentityProviderTestServerMain"]),
         .executable(name: "sns-dev-broker", targets: ["DevBroker"]),
         .executable(name: "sns-admin", targets: ["AdminMain"]),
         .executable(name: "sns-bench", targets: ["BenchTool"]),
@@ -84,6 +85,9 @@ let package = Package(
                 "SNSPlatform",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                // Federated sign-in: provider keys and Kakao's API over HTTP, RS256 ID tokens.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Services/Auth/App",
             swiftSettings: swiftSettings
@@ -187,6 +191,28 @@ let package = Package(
             path: "Tools/PortOneTestServer/Main",
             swiftSettings: swiftSettings
         ),
+        // An identity-provider test server: Firebase and Apple key sets (JWKS, with rotation) and RS256 ID tokens,
+        // a Kakao-like user API, and a sandbox API that issues tokens and arms faults (in process or as a process).
+        .target(
+            name: "IdentityProviderTestServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tools/IdentityProviderTestServer/Server",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "IdentityProviderTestServerMain",
+            dependencies: [
+                "IdentityProviderTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/IdentityProviderTestServer/Main",
+            swiftSettings: swiftSettings
+        ),
         // Development Kafka-protocol broker: librdkafka's in-memory mock cluster as a process.
         .executableTarget(
             name: "DevBroker",
@@ -255,7 +281,7 @@ let package = Package(
         .testTarget(
             name: "AuthTests",
             dependencies: [
-                "AuthService", "SNSTestSupport",
+                "AuthService", "IdentityProviderTestServer", "SNSTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

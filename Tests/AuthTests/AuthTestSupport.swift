@@ -16,12 +16,14 @@ let authTestMediaSigningKey = "auth-tests-media-signing-key-0123456789abcdef"
 /// Runs an in-process auth service (real PostgreSQL, real broker) and hands a client to `body`.
 func withAuthService(
     accessTokenTTL: Duration = .seconds(600), refreshTokenTTL: Duration = .seconds(3600),
+    federation: FederationConfiguration = FederationConfiguration(),
     _ body: @Sendable (AuthClient) async throws -> Void
 ) async throws {
     let configuration = AuthConfiguration(
         platform: try TestEnvironment.platformConfiguration(serviceName: "auth"),
         jwtPrivateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM(), mediaSigningKey: authTestMediaSigningKey,
-        accessTokenTTL: accessTokenTTL, refreshTokenTTL: refreshTokenTTL, bcryptCost: 4, passwordMinLength: 8)
+        accessTokenTTL: accessTokenTTL, refreshTokenTTL: refreshTokenTTL, bcryptCost: 4, passwordMinLength: 8,
+        federation: federation)
     let app = try await buildApplication(configuration: configuration, logger: TestEnvironment.logger)
     let apiKey = try TestEnvironment.apiKey()
     try await app.test(.router) { client in

@@ -9,7 +9,7 @@ struct ComposeStructureTests {
     init() throws { compose = try ComposeFile.load() }
 
     @Test func parsesWithTheExpectedServices() {
-        let expected = Set(["postgres", "kafka", "kafka-init", "gateway", "portone", "admin",
+        let expected = Set(["postgres", "kafka", "kafka-init", "gateway", "portone", "idp", "admin",
                             "prometheus", "grafana", "kafka-exporter"]).union(ProgramCatalog.services)
         #expect(Set(compose.services.keys) == expected)
     }
@@ -102,6 +102,7 @@ struct ComposeStructureTests {
             }
         }
         #expect(compose["portone"]?.profiles == ["sandbox"])
+        #expect(compose["idp"]?.profiles == ["sandbox"])
         #expect(compose["admin"]?.profiles == ["tools"])
         for name in ["prometheus", "grafana", "kafka-exporter"] {
             #expect(compose[name]?.profiles == ["monitoring"], "\(name)")

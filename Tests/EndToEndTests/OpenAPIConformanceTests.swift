@@ -37,10 +37,13 @@ struct OpenAPIConformanceTests {
         "validatePayment": [200, 400, 401, 409, 410, 419, 420, 429], "listPayments": [200], "paymentWebhook": [200, 400, 503],
     ]
     static let metaCalls: [String: Set<Int>] = ["openapi": [200]]
+    static let federationCalls: [String: Set<Int>] = [
+        "loginFirebase": [200, 400, 401, 420], "loginApple": [200, 400, 401, 420], "loginKakao": [200, 400, 401, 420, 503],
+    ]
 
     @Test func everyDocumentedOperationIsExercised() throws {
         let validator = try OpenAPIValidator.repositoryDocument()
-        let exercised = [Self.authCalls, Self.contentCalls, Self.socialCalls, Self.marketCalls, Self.metaCalls]
+        let exercised = [Self.authCalls, Self.contentCalls, Self.socialCalls, Self.marketCalls, Self.metaCalls, Self.federationCalls]
             .reduce(into: [String: Set<Int>]()) { $0.merge($1) { $0.union($1) } }
         #expect(Set(exercised.keys) == Set(validator.operations.map(\.operationId)))
         for operation in validator.operations {
@@ -104,6 +107,46 @@ struct OpenAPIConformanceTests {
         try await probe.expect(401, "GET", "/v1/users/withdraw", headers: ["Authorization": fresh])
 
         probe.expectAnswered(Self.authCalls)
+    }
+
+    // MARK: Federated sign-in (against the stack's identity-provider test server)
+
+    @Test func federatedSignInOperations() async throws {
+        let probe = try ConformanceProbe()
+        let idp = GatewayClient(baseURL: URL(string: try TestEnvironment.identityProviderURL())!)
+        func idToken(_ realm: String, _ claims: String) async throws -> String {
+            let reply = try await idp.send("POST", "/__sandbox/id-tokens/\(realm)", json: claims)
+            return try #require(try reply.json.string("idToken"), "\(reply.text)")
+        }
+        func kakaoToken() async throws -> String {
+            let reply = try await idp.send("POST", "/__sandbox/kakao/tokens", json: "{}")
+            return try #require(try reply.json.string("access_token"), "\(reply.text)")
+        }
+
+        let firebase = try await idToken("firebase", #"{"sub":"\#(TestEnvironment.unique("oaf"))","phone_number":"+821055550000"}"#)
+        try await probe.expect(420, "POST", "/v1/users/login/firebase", json: #"{"idToken":"\#(firebase)"}"#, withKey: false)
+        try await probe.expect(400, "POST", "/v1/users/login/firebase", json: #"{"idToken":""}"#)
+        let expired = try await idToken("firebase", #"{"sub":"x","expires_in":-600}"#)
+        try await probe.expect(401, "POST", "/v1/users/login/firebase", json: #"{"idToken":"\#(expired)"}"#)
+        try await probe.expect(200, "POST", "/v1/users/login/firebase", json: #"{"idToken":"\#(firebase)"}"#)
+
+        let apple = try await idToken("apple", #"{"sub":"\#(TestEnvironment.unique("oaa"))"}"#)
+        try await probe.expect(420, "POST", "/v1/users/login/apple", json: #"{"idToken":"\#(apple)"}"#, withKey: false)
+        try await probe.expect(400, "POST", "/v1/users/login/apple", json: #"{"nick":"x"}"#)
+        try await probe.expect(401, "POST", "/v1/users/login/apple", json: #"{"idToken":"\#(firebase)"}"#)
+        try await probe.expect(200, "POST", "/v1/users/login/apple", json: #"{"idToken":"\#(apple)","nick":"\#(TestEnvironment.unique("oaa"))"}"#)
+
+        let kakao = try await kakaoToken()
+        try await probe.expect(420, "POST", "/v1/users/login/kakao", json: #"{"oauthToken":"\#(kakao)"}"#, withKey: false)
+        try await probe.expect(400, "POST", "/v1/users/login/kakao", json: #"{"oauthToken":""}"#)
+        try await probe.expect(401, "POST", "/v1/users/login/kakao", json: #"{"oauthToken":"unknown-token"}"#)
+        // Kakao answering 500 (once): 503, nothing created; then the same token signs in.
+        let armed = try await idp.send("POST", "/__sandbox/kakao/faults", json: #"{"kind":"error","status":500,"times":1,"access_token":"\#(kakao)"}"#)
+        #expect(armed.status == 200, "\(armed.text)")
+        try await probe.expect(503, "POST", "/v1/users/login/kakao", json: #"{"oauthToken":"\#(kakao)"}"#)
+        try await probe.expect(200, "POST", "/v1/users/login/kakao", json: #"{"oauthToken":"\#(kakao)"}"#)
+
+        probe.expectAnswered(Self.federationCalls)
     }
 
     // MARK: Posts, comments, likes, media

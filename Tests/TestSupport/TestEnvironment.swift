@@ -28,6 +28,8 @@ public enum TestEnvironment {
     public static func mediaURL() throws -> String { try value("SNS_TEST_MEDIA_URL") }
     /// The stack's PortOne test server (its `/__sandbox/` API creates payments and delivers webhooks).
     public static func portOneURL() throws -> String { try value("SNS_TEST_PORTONE_URL") }
+    /// The stack's identity-provider test server (Firebase, Apple, Kakao; its `/__sandbox/` API issues tokens).
+    public static func identityProviderURL() throws -> String { try value("SNS_TEST_IDP_URL") }
     /// Where the built executables are (`.build/debug`), for tests that run the real processes.
     public static func binaryDirectory() throws -> String { try value("SNS_TEST_BIN_DIR") }
 

@@ -137,6 +137,26 @@ start_portone_test_server() {
   wait_for "portone test server" 30 curl -fsS -o /dev/null "http://127.0.0.1:$(portone_port)/__sandbox/health"
 }
 
+# The identity-provider test server (Tools/IdentityProviderTestServer: Firebase and Apple key sets and ID tokens, a
+# Kakao-like API) stands in for the real providers, unless one of SNS_FIREBASE_PROJECT_ID, SNS_APPLE_CLIENT_IDS,
+# SNS_KAKAO_APP_ID is given: then auth gets the real providers' configuration from the environment (the ones not
+# given stay off) and the test server is not started (see README "Federated sign-in").
+IDP_FIREBASE_PROJECT="sns-test-project"; IDP_APPLE_CLIENT_ID="com.example.sns"; IDP_KAKAO_APP_ID=100001
+idp_port() { echo $((PORT_BASE + 91)); }
+idp_url() { echo "http://127.0.0.1:$(idp_port)"; }
+uses_idp_test_server() { [ -z "${SNS_FIREBASE_PROJECT_ID:-}${SNS_APPLE_CLIENT_IDS:-}${SNS_KAKAO_APP_ID:-}" ]; }
+# federation_value NAME TEST_SERVER_VALUE: the test server's value, or the environment's when real providers are used.
+federation_value() { if uses_idp_test_server; then echo "$2"; else echo "${!1:-}"; fi; }
+
+start_idp_test_server() {
+  uses_idp_test_server || { log "auth uses the identity providers configured in the environment"; return 0; }
+  pid_alive idp && return 0
+  log "starting the identity-provider test server on 127.0.0.1:$(idp_port)"
+  start_process idp "$BIN/sns-idp-test-server" --host 127.0.0.1 --port "$(idp_port)" --firebase-project "$IDP_FIREBASE_PROJECT" \
+    --apple-client-id "$IDP_APPLE_CLIENT_ID" --kakao-app-id "$IDP_KAKAO_APP_ID"
+  wait_for "idp test server" 30 curl -fsS -o /dev/null "$(idp_url)/__sandbox/health"
+}
+
 service_port() {
   local entry
   for entry in "${SERVICES[@]}"; do
@@ -155,7 +175,14 @@ service_env() {
   case "$name" in
     auth) echo SNS_JWT_PRIVATE_KEY_FILE="$STATE/keys/jwt-private.pem" SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" \
                SNS_ACCESS_TOKEN_TTL="${SNS_ACCESS_TOKEN_TTL:-600}" SNS_REFRESH_TOKEN_TTL="${SNS_REFRESH_TOKEN_TTL:-1209600}" \
-               SNS_BCRYPT_COST="${SNS_BCRYPT_COST:-10}" ;;
+               SNS_BCRYPT_COST="${SNS_BCRYPT_COST:-10}" \
+               SNS_FIREBASE_PROJECT_ID="$(federation_value SNS_FIREBASE_PROJECT_ID "$IDP_FIREBASE_PROJECT")" \
+               SNS_FIREBASE_JWKS_URL="$(federation_value SNS_FIREBASE_JWKS_URL "$(idp_url)/firebase/jwks")" \
+               SNS_APPLE_CLIENT_IDS="$(federation_value SNS_APPLE_CLIENT_IDS "$IDP_APPLE_CLIENT_ID")" \
+               SNS_APPLE_JWKS_URL="$(federation_value SNS_APPLE_JWKS_URL "$(idp_url)/apple/auth/keys")" \
+               SNS_KAKAO_APP_ID="$(federation_value SNS_KAKAO_APP_ID "$IDP_KAKAO_APP_ID")" \
+               SNS_KAKAO_API_URL="$(federation_value SNS_KAKAO_API_URL "$(idp_url)")" \
+               SNS_FEDERATION_TIMEOUT_MS="${SNS_FEDERATION_TIMEOUT_MS:-5000}" ;;
     posts) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" SNS_MEDIA_URL="http://127.0.0.1:$(service_port media)" ;;
     market) echo SNS_PORTONE_URL="${SNS_PORTONE_URL:-http://127.0.0.1:$(portone_port)}" \
                  SNS_PORTONE_IMP_KEY="${SNS_PORTONE_IMP_KEY:-$PORTONE_TEST_KEY}" \
@@ -257,6 +284,7 @@ start_stack() {
   ensure_keys
   start_broker
   start_portone_test_server
+  start_idp_test_server
   start_services
   start_gateway
 }
@@ -269,6 +297,7 @@ stop_stack() {
   fi
   for entry in "${SERVICES[@]}"; do stop_pid "${entry%%:*}"; done
   stop_pid portone
+  stop_pid idp
   stop_pid broker
   stop_postgres
   log "stopped ($PROFILE)"
@@ -278,6 +307,7 @@ check_alive() {
   local entry
   pid_alive broker || return 1
   if uses_portone_test_server; then pid_alive portone || return 1; fi
+  if uses_idp_test_server; then pid_alive idp || return 1; fi
   for entry in "${SERVICES[@]}"; do pid_alive "${entry%%:*}" || return 1; done
   [ -s "$STATE/nginx/nginx.pid" ] && kill -0 "$(cat "$STATE/nginx/nginx.pid")" 2>/dev/null
 }
@@ -288,6 +318,7 @@ stack_status() {
   if as_pg "$(pg_bin)/pg_ctl" -D "$STATE/postgres" status >/dev/null 2>&1; then printf '%-10s running on 127.0.0.1:%s\n' postgres "$PG_PORT"; else printf '%-10s stopped\n' postgres; fi
   if pid_alive broker; then printf '%-10s running on %s\n' broker "$(cat "$STATE/broker.addr")"; else printf '%-10s stopped\n' broker; fi
   if pid_alive portone; then printf '%-10s PortOne test server on 127.0.0.1:%s\n' portone "$(portone_port)"; elif uses_portone_test_server; then printf '%-10s stopped\n' portone; else printf '%-10s real PortOne at %s\n' portone "$SNS_PORTONE_URL"; fi
+  if pid_alive idp; then printf '%-10s identity-provider test server on %s\n' idp "$(idp_url)"; elif uses_idp_test_server; then printf '%-10s stopped\n' idp; else printf '%-10s real identity providers (environment)\n' idp; fi
   for entry in "${SERVICES[@]}"; do
     name="${entry%%:*}"; port="$(service_port "$name")"
     if pid_alive "$name"; then printf '%-10s running on 127.0.0.1:%s, ready: %s\n' "$name" "$port" "$(curl -s "http://127.0.0.1:$port/ready" || echo no)"; else printf '%-10s stopped\n' "$name"; fi
@@ -302,6 +333,7 @@ print_banner() {
     base URL   http://127.0.0.1:$GATEWAY_PORT/v1
     SesacKey   $API_KEY
     PortOne    $(if uses_portone_test_server; then echo "test server http://127.0.0.1:$(portone_port) (sandbox API: /__sandbox/)"; else echo "$SNS_PORTONE_URL"; fi)
+    sign-in    $(if uses_idp_test_server; then echo "Firebase/Apple/Kakao test server $(idp_url) (sandbox API: /__sandbox/)"; else echo "identity providers from the environment"; fi)
     admin      ./sns admin --help
     logs       $STATE/logs/
     stop       ./sns stop   (or Ctrl-C in './sns up')
@@ -315,6 +347,7 @@ start_fresh_stack() {
   ensure_keys
   start_broker
   start_portone_test_server
+  start_idp_test_server
   start_services
   start_gateway
 }
@@ -325,7 +358,7 @@ start_fresh_stack() {
 # relaying an outbox with a dead broker address and holds that schema's relay lock (events stall).
 kill_test_orphans() {
   local pid
-  for pid in $(pgrep -f "^$BIN/(auth|posts|media|social|market|sns-dev-broker|sns-admin|sns-portone-test-server)( |$)" || true); do
+  for pid in $(pgrep -f "^$BIN/(auth|posts|media|social|market|sns-dev-broker|sns-admin|sns-portone-test-server|sns-idp-test-server)( |$)" || true); do
     if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q "127.0.0.1:$PG_PORT/" \
        || tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$STATE/fault/"; then
       kill -KILL "$pid" 2>/dev/null || true
@@ -364,6 +397,7 @@ run_tests() {
   export SNS_TEST_AUTH_URL="http://127.0.0.1:$(service_port auth)"
   export SNS_TEST_MEDIA_URL="http://127.0.0.1:$(service_port media)"
   export SNS_TEST_PORTONE_URL="http://127.0.0.1:$(portone_port)"
+  export SNS_TEST_IDP_URL="$(idp_url)"
   export SNS_TEST_STATE_DIR="$STATE"
   export SNS_TEST_BIN_DIR="$BIN"
   log "running swift test"

@@ -15,7 +15,7 @@ usage: ./sns <command>
   start     the same, detached (for scripts); then: status, stop, logs [service]
   status    show what runs and whether each part is ready
   stop      stop everything this profile started
-  logs      tail the logs (all, or one: postgres, broker, portone, gateway, auth, posts, media, social, market)
+  logs      tail the logs (all, or one: postgres, broker, portone, idp, gateway, auth, posts, media, social, market)
   test      run the whole test suite (own profile, ports and fresh database; cleans up after itself)
   check-api schemathesis against the OpenAPI document on a fresh private stack (profile check, gateway :28080):
             no 5xx, every response as documented; extra arguments go to `st run` (e.g. --seed 1). Against a

@@ -3,7 +3,8 @@ import Hummingbird
 import Logging
 import SNSPlatform
 
-/// Builds the auth service: accounts, credentials, refresh-token sessions, JWKS (contract §2.1, §10.3), and the
+/// Builds the auth service: accounts, credentials, refresh-token sessions, JWKS (contract §2.1, §10.3), federated
+/// sign-in with Firebase, Apple and Kakao (decision 0012), and the
 /// profile's write model (nick, phone, birthday, image), edited through the internal `PUT /internal/v1/profile`.
 public func buildApplication(configuration: AuthConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let mediaPaths = try MediaPathSigner(secret: configuration.mediaSigningKey)
@@ -16,7 +17,8 @@ public func buildApplication(configuration: AuthConfiguration, logger: Logger) a
     let hasher = PasswordHasher(cost: configuration.bcryptCost)
     let store = AccountStore(client: platform.postgres)
     let deps = AuthDependencies(
-        configuration: configuration, store: store, profiles: ProfileStore(client: platform.postgres),
+        configuration: configuration, store: store, identities: IdentityStore(client: platform.postgres),
+        identityProviders: IdentityProviders(configuration: configuration.federation), profiles: ProfileStore(client: platform.postgres),
         rules: AccountRules(passwordMinLength: configuration.passwordMinLength),
         hasher: hasher, signer: signer, verifier: platform.verifier, mediaPaths: mediaPaths, outbox: platform.outbox,
         postgres: platform.postgres, dummyPasswordHash: try await hasher.dummyHash())
@@ -33,6 +35,10 @@ public func buildApplication(configuration: AuthConfiguration, logger: Logger) a
     router.post("/validation/email", use: EmailValidationHandler(deps: deps).handle)
     router.post("/login", use: g0.login)
     router.get("/refresh", use: g0.refresh)
+    // Federated sign-in (decision 0012): the provider's token in, the same session as an email login out.
+    router.post("/v1/users/login/firebase", use: FederatedLoginHandler(deps: deps, provider: .firebase).handle)
+    router.post("/v1/users/login/apple", use: FederatedLoginHandler(deps: deps, provider: .apple).handle)
+    router.post("/v1/users/login/kakao", use: FederatedLoginHandler(deps: deps, provider: .kakao).handle)
 
     let authenticated = router.group().add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
         try await store.isActive(userId: user.userId, sessionId: user.sessionId, logger: logger)

@@ -10,6 +10,8 @@ import SNSPlatform
 /// | `SNS_REFRESH_TOKEN_TTL` | refresh-token lifetime, seconds | 1209600 (14 days) |
 /// | `SNS_BCRYPT_COST` | bcrypt work factor | 10 |
 /// | `SNS_PASSWORD_MIN_LENGTH` | minimum password length, characters | 8 |
+///
+/// and the identity providers of federated sign-in (`FederationConfiguration`: Firebase, Apple, Kakao).
 public struct AuthConfiguration: Sendable {
     public var platform: PlatformConfiguration
     public var jwtPrivateKeyPEM: String
@@ -18,13 +20,14 @@ public struct AuthConfiguration: Sendable {
     public var refreshTokenTTL: Duration
     public var bcryptCost: Int
     public var passwordMinLength: Int
+    public var federation: FederationConfiguration
 
     public static let serviceName = "auth"
     public static let defaultPort = 8101
 
     public init(platform: PlatformConfiguration, jwtPrivateKeyPEM: String, mediaSigningKey: String,
                 accessTokenTTL: Duration = .seconds(600), refreshTokenTTL: Duration = .seconds(1_209_600), bcryptCost: Int = 10,
-                passwordMinLength: Int = 8) {
+                passwordMinLength: Int = 8, federation: FederationConfiguration = FederationConfiguration()) {
         self.platform = platform
         self.jwtPrivateKeyPEM = jwtPrivateKeyPEM
         self.mediaSigningKey = mediaSigningKey
@@ -32,6 +35,7 @@ public struct AuthConfiguration: Sendable {
         self.refreshTokenTTL = refreshTokenTTL
         self.bcryptCost = bcryptCost
         self.passwordMinLength = passwordMinLength
+        self.federation = federation
     }
 
     public init(environment env: Environment = Environment()) throws {
@@ -43,5 +47,6 @@ public struct AuthConfiguration: Sendable {
         self.refreshTokenTTL = .seconds(try env.int("SNS_REFRESH_TOKEN_TTL", default: 1_209_600, range: 1...31_536_000))
         self.bcryptCost = try env.int("SNS_BCRYPT_COST", default: 10, range: 4...16)
         self.passwordMinLength = try env.int("SNS_PASSWORD_MIN_LENGTH", default: 8, range: 1...64)
+        self.federation = try FederationConfiguration(environment: env)
     }
 }

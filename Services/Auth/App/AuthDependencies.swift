@@ -6,6 +6,9 @@ import SNSPlatform
 struct AuthDependencies: Sendable {
     let configuration: AuthConfiguration
     let store: AccountStore
+    /// Federated sign-in: (provider, subject) → account links, and the configured providers.
+    let identities: IdentityStore
+    let identityProviders: IdentityProviders
     let profiles: ProfileStore
     let rules: AccountRules
     let hasher: PasswordHasher

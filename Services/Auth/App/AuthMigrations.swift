@@ -37,5 +37,29 @@ enum AuthMigrations {
             -- `created_at`), so read models that keep the newest profile never go back.
             ALTER TABLE auth.accounts ADD COLUMN updated_at timestamptz;
             """),
+        Migration(version: 102, name: "federated_identities", sql: """
+            -- Federated sign-in (decision 0012): accounts created by Firebase, Apple or Kakao have no password.
+            ALTER TABLE auth.accounts ALTER COLUMN password_hash DROP NOT NULL;
+
+            -- (provider, subject) → account. Active until the account is withdrawn (released_at); one active link per
+            -- identity. Released rows stay: they tell a replayed credential from a new sign-in.
+            CREATE TABLE auth.identities (
+                provider text NOT NULL CHECK (provider IN ('firebase', 'apple', 'kakao')),
+                subject text NOT NULL CHECK (subject <> ''),
+                user_id text NOT NULL REFERENCES auth.accounts (user_id),
+                phone_number text,
+                created_at timestamptz NOT NULL DEFAULT now(),
+                last_sign_in_at timestamptz NOT NULL DEFAULT now(),
+                released_at timestamptz
+            );
+            CREATE UNIQUE INDEX identities_active_key ON auth.identities (provider, subject) WHERE released_at IS NULL;
+            CREATE INDEX identities_released_idx ON auth.identities (provider, subject, released_at) WHERE released_at IS NOT NULL;
+            CREATE INDEX identities_user_idx ON auth.identities (user_id) WHERE released_at IS NULL;
+
+            -- SHA-256 of the ID token / Kakao access token that opened a session, so a credential that signed into a
+            -- since-withdrawn account is refused when it is presented again.
+            ALTER TABLE auth.refresh_tokens ADD COLUMN credential_hash bytea;
+            CREATE INDEX refresh_tokens_credential_idx ON auth.refresh_tokens (credential_hash) WHERE credential_hash IS NOT NULL;
+            """),
     ]
 }

@@ -12,6 +12,7 @@ enum ProgramCatalog {
         "market": ["Services/Market", "Shared/Platform"],
         "sns-admin": ["Tools/Admin"],
         "sns-portone-test-server": ["Tools/PortOneTestServer"],
+        "sns-idp-test-server": ["Tools/IdentityProviderTestServer"],
         "sns-dev-broker": ["Tools/DevBroker"],
         "sns-bench": ["Tools/Bench"],
     ]

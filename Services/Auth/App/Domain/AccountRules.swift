@@ -59,6 +59,8 @@ struct AccountRules: Sendable {
         else { return false }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2 else { return false }
+        // `.invalid` (RFC 2606) never receives mail; federated accounts' synthetic emails use it (decision 0012).
+        guard labels.last?.lowercased() != "invalid" else { return false }
         return labels.allSatisfy { label in
             !label.isEmpty && label.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
                 && label.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" }

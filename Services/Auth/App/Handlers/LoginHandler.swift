@@ -20,8 +20,10 @@ struct LoginHandler: Sendable {
             throw APIError.badRequest("필수값을 채워주세요. (email and password are required)")
         }
         let account = try await deps.store.activeAccount(email: body.email, logger: context.logger)
+        // An account made by federated sign-in has no password: it is checked against the dummy hash like an
+        // unknown email, and refused whatever the password.
         let matches = try await deps.hasher.verify(body.password, hash: account?.passwordHash ?? deps.dummyPasswordHash)
-        guard let account, matches else {
+        guard let account, account.passwordHash != nil, matches else {
             throw APIError.unauthorized("계정을 확인해주세요. (unknown account or wrong password)")
         }
         let session = try await SessionIssuer(deps: deps).startSession(userId: account.userId, logger: context.logger)
@@ -36,13 +38,15 @@ struct LoginHandler: Sendable {
 struct SessionIssuer: Sendable {
     let deps: AuthDependencies
 
-    func startSession(userId: String, logger: Logger) async throws -> (accessToken: String, refreshToken: String) {
+    /// `credentialHash`: the federated credential that opened the session (see `VerifiedIdentity`), if any.
+    func startSession(userId: String, credentialHash: [UInt8]? = nil, logger: Logger) async throws -> (accessToken: String, refreshToken: String) {
         let sessionId = ObjectID.generate()
         let refreshToken = RefreshTokens.generate()
         let now = Date()
         try await deps.store.createSession(
             sessionId: sessionId, userId: userId, tokenHash: RefreshTokens.hash(refreshToken),
-            expiresAt: now.addingTimeInterval(deps.configuration.refreshTokenTTL.timeInterval), logger: logger)
+            expiresAt: now.addingTimeInterval(deps.configuration.refreshTokenTTL.timeInterval), credentialHash: credentialHash,
+            logger: logger)
         let accessToken = try await accessToken(userId: userId, sessionId: sessionId, now: now)
         return (accessToken, refreshToken)
     }

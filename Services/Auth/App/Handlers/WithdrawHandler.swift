@@ -4,7 +4,7 @@ import Hummingbird
 import SNSPlatform
 
 /// `GET /v1/users/withdraw` → `{user_id, email, nick}`. In one transaction: the account is marked withdrawn
-/// (email and nick become free), every session is revoked, and `user-withdrawn` goes to the outbox so every
+/// (email and nick become free), every session is revoked, its federated identities are released, and `user-withdrawn` goes to the outbox so every
 /// other service hides the user's content and stops accepting the user's tokens.
 struct WithdrawHandler: Sendable {
     let deps: AuthDependencies
@@ -22,6 +22,8 @@ struct WithdrawHandler: Sendable {
                 return nil
             }
             try await deps.store.revokeSessions(userId: user.userId, sessionId: nil, on: connection, logger: context.logger)
+            // Federated identities (Firebase, Apple, Kakao) no longer sign into this account (decision 0012).
+            try await deps.identities.release(userId: user.userId, at: now, on: connection, logger: context.logger)
             try await deps.outbox.append(UserWithdrawn(userId: user.userId, withdrawnAt: now), aggregateId: user.userId,
                                          trace: context.trace, on: connection, logger: context.logger)
             return summary

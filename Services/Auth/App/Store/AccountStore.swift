@@ -9,7 +9,8 @@ struct AccountStore: Sendable {
         var userId: String
         var email: String
         var nick: String
-        var passwordHash: String
+        /// nil for an account created by federated sign-in: email/password login never matches it.
+        var passwordHash: String?
         var profileImage: String?
     }
 
@@ -40,7 +41,7 @@ struct AccountStore: Sendable {
     }
 
     /// Inserts inside the caller's transaction; a unique-index race surfaces as `InsertConflict`.
-    func insert(userId: String, email: String, nick: String, passwordHash: String, phoneNum: String?, birthDay: String?,
+    func insert(userId: String, email: String, nick: String, passwordHash: String?, phoneNum: String?, birthDay: String?,
                 createdAt: Date, on connection: PostgresConnection, logger: Logger) async throws {
         do {
             try await connection.query("""
@@ -58,7 +59,7 @@ struct AccountStore: Sendable {
             SELECT user_id, email, nick, password_hash, profile_image FROM auth.accounts
             WHERE lower(email) = lower(\(email)) AND withdrawn_at IS NULL
             """, logger: logger)
-        for try await (userId, email, nick, hash, image) in rows.decode((String, String, String, String, String?).self) {
+        for try await (userId, email, nick, hash, image) in rows.decode((String, String, String, String?, String?).self) {
             return Account(userId: userId, email: email, nick: nick, passwordHash: hash, profileImage: image)
         }
         return nil
@@ -80,10 +81,12 @@ struct AccountStore: Sendable {
         return false
     }
 
-    func createSession(sessionId: String, userId: String, tokenHash: [UInt8], expiresAt: Date, logger: Logger) async throws {
+    /// `credentialHash`: the federated credential (ID token, Kakao token) that opened the session, if any.
+    func createSession(sessionId: String, userId: String, tokenHash: [UInt8], expiresAt: Date, credentialHash: [UInt8]? = nil,
+                       logger: Logger) async throws {
         try await client.query("""
-            INSERT INTO auth.refresh_tokens (session_id, user_id, token_hash, expires_at)
-            VALUES (\(sessionId), \(userId), \(ByteBuffer(bytes: tokenHash)), \(expiresAt))
+            INSERT INTO auth.refresh_tokens (session_id, user_id, token_hash, expires_at, credential_hash)
+            VALUES (\(sessionId), \(userId), \(ByteBuffer(bytes: tokenHash)), \(expiresAt), \(credentialHash.map { ByteBuffer(bytes: $0) }))
             """, logger: logger)
     }
 
