@@ -74,6 +74,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ],
             path: "Shared/Platform",
             swiftSettings: swiftSettings
@@ -121,8 +122,7 @@ let package = Package(
             dependencies: [
                 "SNSPlatform",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                // G0 (2023) posts arrive as multipart with the images inline; they are forwarded to media.
-                .product(name: "MultipartKit", package: "multipart-kit"),
+                // G0 (2023) posts carry their images inline; posts forwards them to media.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Services/Posts/App",
@@ -140,7 +140,6 @@ let package = Package(
             dependencies: [
                 "SNSPlatform",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Services/Social/App",

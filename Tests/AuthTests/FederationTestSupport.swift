@@ -16,7 +16,9 @@ enum TestProviders {
 /// and an in-process auth service configured against it, and hands both to `body`. Each call has its own server
 /// and its own auth (so its own key-set caches).
 func withFederatedAuth(
-    jwksMaxAge: Int = 300, minRefreshInterval: Duration = .zero, timeout: Duration = .seconds(5),
+    // A generous deadline: these calls reach an in-process server, but a loaded machine (parallel tests, a build
+    // beside them) once took longer than 5 s. The deadline itself is tested with an explicit 1 s.
+    jwksMaxAge: Int = 300, minRefreshInterval: Duration = .zero, timeout: Duration = .seconds(60),
     _ body: @Sendable (IdentityProvider, AuthClient) async throws -> Void
 ) async throws {
     let provider = IdentityProvider(settings: .init(

@@ -10,6 +10,8 @@ if [ "$PROFILE" = test ]; then
   API_KEY="${SNS_TEST_API_KEY:-sns-test-key}"
   # Swift Testing runs tests in parallel, each in-process service with its own pool.
   PG_MAX_CONNECTIONS=1000
+  # Auth's calls to the identity-provider test server: a loaded test machine must not turn them into 503s.
+  FEDERATION_TIMEOUT_MS=30000
 elif [ "$PROFILE" = check ]; then
   # ./sns check-api: a private stack for schemathesis, apart from the dev stack and from ./sns test.
   PG_PORT="${SNS_CHECK_PG_PORT:-54340}"; GATEWAY_PORT="${SNS_CHECK_GATEWAY_PORT:-28080}"; PORT_BASE=28100
@@ -20,6 +22,7 @@ else
   API_KEY="${SNS_API_KEY:-sns-dev-key}"
   PG_MAX_CONNECTIONS=200
 fi
+FEDERATION_TIMEOUT_MS="${FEDERATION_TIMEOUT_MS:-5000}"
 DB_NAME="sns"; DB_USER="sns"; DB_PASSWORD="sns"
 DATABASE_URL="postgres://$DB_USER:$DB_PASSWORD@127.0.0.1:$PG_PORT/$DB_NAME"
 
@@ -182,7 +185,7 @@ service_env() {
                SNS_APPLE_JWKS_URL="$(federation_value SNS_APPLE_JWKS_URL "$(idp_url)/apple/auth/keys")" \
                SNS_KAKAO_APP_ID="$(federation_value SNS_KAKAO_APP_ID "$IDP_KAKAO_APP_ID")" \
                SNS_KAKAO_API_URL="$(federation_value SNS_KAKAO_API_URL "$(idp_url)")" \
-               SNS_FEDERATION_TIMEOUT_MS="${SNS_FEDERATION_TIMEOUT_MS:-5000}" ;;
+               SNS_FEDERATION_TIMEOUT_MS="${SNS_FEDERATION_TIMEOUT_MS:-$FEDERATION_TIMEOUT_MS}" ;;
     posts) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" SNS_MEDIA_URL="http://127.0.0.1:$(service_port media)" ;;
     market) echo SNS_PORTONE_URL="${SNS_PORTONE_URL:-http://127.0.0.1:$(portone_port)}" \
                  SNS_PORTONE_IMP_KEY="${SNS_PORTONE_IMP_KEY:-$PORTONE_TEST_KEY}" \

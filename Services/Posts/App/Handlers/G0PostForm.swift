@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import MultipartKit
 import NIOCore
 import SNSPlatform
 
@@ -22,46 +21,19 @@ struct G0PostForm: Sendable {
     static let textFields: Set<String> = ["title", "content", "content1", "content2", "content3", "content4", "content5", "product_id"]
 
     static func read(_ request: Request, maxFiles: Int, maxFileBytes: Int) async throws -> G0PostForm {
-        guard let boundary = HeaderParameters.multipartBoundary(contentType: request.headers[.contentType]) else {
-            throw APIError.badRequest("multipart/form-data 형식이어야 합니다. (expected multipart/form-data with a boundary)")
-        }
         let limit = maxFiles * maxFileBytes + textFields.count * maxTextBytes + 64 * 1024
-        let collected: ByteBuffer
-        do {
-            collected = try await request.body.collect(upTo: limit)
-        } catch {
-            throw APIError.badRequest("파일이 제한 사항에 맞지 않습니다. (at most \(maxFiles) files of \(maxFileBytes) bytes)")
-        }
-        return try parse(collected, boundary: boundary, maxFiles: maxFiles, maxFileBytes: maxFileBytes)
+        let (form, _) = try await BufferedMultipartForm.read(
+            request, limit: limit, tooLarge: "파일이 제한 사항에 맞지 않습니다. (at most \(maxFiles) files of \(maxFileBytes) bytes)")
+        return try make(form, maxFiles: maxFiles, maxFileBytes: maxFileBytes)
     }
 
     static func parse(_ collected: ByteBuffer, boundary: String, maxFiles: Int, maxFileBytes: Int) throws -> G0PostForm {
-        final class Collector {
-            var parts: [(name: String?, body: ByteBuffer)] = []
-            var name: String?
-            var current = ByteBuffer()
-        }
-        let collector = Collector()
-        let parser = MultipartParser(boundary: boundary)
-        parser.onHeader = { field, value in
-            if field.lowercased() == "content-disposition" { collector.name = HeaderParameters(value).parameters["name"] }
-        }
-        parser.onBody = { chunk in collector.current.writeBuffer(&chunk) }
-        parser.onPartComplete = {
-            collector.parts.append((collector.name, collector.current))
-            collector.name = nil
-            collector.current = ByteBuffer()
-        }
-        var parserGuard = MultipartParserGuard(boundary: boundary)  // MultipartKit traps on some bytes: see there
-        try parserGuard.check(collected)
-        do {
-            try parser.execute(collected)
-        } catch {
-            throw APIError.badRequest("잘못된 multipart 본문입니다. (malformed multipart body)")
-        }
+        try make(try BufferedMultipartForm.parse(collected, boundary: boundary), maxFiles: maxFiles, maxFileBytes: maxFileBytes)
+    }
 
+    private static func make(_ multipart: BufferedMultipartForm, maxFiles: Int, maxFileBytes: Int) throws -> G0PostForm {
         var form = G0PostForm()
-        for part in collector.parts {
+        for part in multipart.parts {
             guard let name = part.name else { continue }
             if name == fileField {
                 guard part.body.readableBytes > 0 else { continue }
@@ -75,8 +47,7 @@ struct G0PostForm: Sendable {
                 continue
             }
             guard textFields.contains(name) else { continue }
-            guard part.body.readableBytes <= maxTextBytes,
-                  let text = part.body.getString(at: part.body.readerIndex, length: part.body.readableBytes) else {
+            guard let text = part.text(maxBytes: maxTextBytes) else {
                 throw APIError.badRequest("\(name) 값이 올바르지 않습니다. (invalid text field)")
             }
             form.body.set(name, to: text)
