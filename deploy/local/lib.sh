@@ -370,11 +370,14 @@ kill_test_orphans() {
 }
 
 # The test and check profiles use fixed ports, so two checkouts of the repository (git worktrees) must not run
-# them at the same time: the second waits for the first. `./sns <command>` re-executes itself under flock(1);
-# `-o` keeps the lock in flock's own process only, so no service or database started by the run inherits it.
+# them at the same time: the second waits for the first. `./sns <command>` builds, then re-executes itself under
+# flock(1) without building again; `-o` keeps the lock in flock's own process only, so no service or database
+# started by the run inherits it. (Not `trap '' INT` to keep flock through a Ctrl-C: an ignored signal stays
+# ignored in every child, and Ctrl-C would no longer stop the tests.) The path is fixed: the ports are
+# machine-wide, whatever TMPDIR says.
 hold_profile_lock() {  # command [args…]
   [ -n "${SNS_HOLDS_PORTS_LOCK:-}" ] && return 0
-  local file="${TMPDIR:-/tmp}/sns-$PROFILE-ports.lock"
+  local file="/tmp/sns-$PROFILE-ports.lock"
   if ! flock -n "$file" true; then
     log "another ./sns run holds the $PROFILE ports ($file); waiting for it to finish"
   fi
@@ -383,9 +386,11 @@ hold_profile_lock() {  # command [args…]
 
 # ./sns test: a fresh database and broker, the whole stack behind the gateway, then `swift test`.
 run_tests() {
-  ensure_packages
-  build_all --build-tests
-  hold_profile_lock test "$@"
+  if [ -z "${SNS_HOLDS_PORTS_LOCK:-}" ]; then
+    ensure_packages
+    build_all --build-tests
+    hold_profile_lock test "$@"
+  fi
   stop_stack >/dev/null 2>&1 || true   # leftovers of an interrupted run
   kill_test_orphans
   trap 'stop_stack; kill_test_orphans' EXIT
@@ -414,9 +419,11 @@ run_tests() {
 
 # ./sns check-api: schemathesis against a fresh private stack (profile `check`), then everything stops again.
 run_api_check() {
-  ensure_packages
-  build_all
-  hold_profile_lock check-api "$@"
+  if [ -z "${SNS_HOLDS_PORTS_LOCK:-}" ]; then
+    ensure_packages
+    build_all
+    hold_profile_lock check-api "$@"
+  fi
   stop_stack >/dev/null 2>&1 || true   # leftovers of an interrupted run
   trap 'stop_stack' EXIT
   # Long-lived access tokens: the run signs in once and may take several minutes.

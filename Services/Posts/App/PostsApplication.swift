@@ -15,9 +15,11 @@ public func buildApplication(configuration: PostsConfiguration, logger: Logger) 
         outbox: platform.outbox, postgres: platform.postgres)
 
     let router = platform.makeRouter()
-    let api = router.group("v1/posts").add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
+    // One authentication for the G1 and the G0 routes: the token, and the account still active.
+    let authentication = AuthenticationMiddleware(verifier: platform.verifier) { user in
         try await store.isActive(userId: user.userId, logger: logger)
-    })
+    }
+    let api = router.group("v1/posts").add(middleware: authentication)
     let reads = ReadPostHandlers(deps: deps)
     let comments = CommentHandlers(deps: deps)
     api.get(use: reads.all)
@@ -38,9 +40,7 @@ public func buildApplication(configuration: PostsConfiguration, logger: Logger) 
 
     // G0 (2023, no prefix; contract §4, decision 0011): the same handlers in the G0 encoding, singular paths,
     // posts written as multipart with inline images (forwarded to media), the like as a toggle without a body.
-    let g0 = router.group("post").add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
-        try await store.isActive(userId: user.userId, logger: logger)
-    })
+    let g0 = router.group("post").add(middleware: authentication)
     let g0Reads = ReadPostHandlers(deps: deps, format: .g0)
     let g0Comments = CommentHandlers(deps: deps, format: .g0)
     let g0Writes = G0PostWriteHandlers(

@@ -19,9 +19,11 @@ public func buildApplication(configuration: SocialConfiguration, logger: Logger)
         rankings: RankingQueries(client: platform.postgres, schema: schema))
 
     let router = platform.makeRouter()
-    let api = router.group("v1").add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
+    // One authentication for the G1 and the G0 routes: the token, and the account still active.
+    let authentication = AuthenticationMiddleware(verifier: platform.verifier) { user in
         try await store.isActive(userId: user.userId, logger: logger)
-    })
+    }
+    let api = router.group("v1").add(middleware: authentication)
     let follows = FollowHandlers(deps: deps)
     let profiles = ProfileHandlers(deps: deps)
     let lookups = SearchAndRankingHandlers(deps: deps)
@@ -37,9 +39,7 @@ public func buildApplication(configuration: SocialConfiguration, logger: Logger)
     api.get("rankings/hashtags", use: lookups.hashtags)
 
     // G0 (2023, no prefix; contract §4, decision 0011): the same handlers in the G0 encoding.
-    let g0 = router.group().add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
-        try await store.isActive(userId: user.userId, logger: logger)
-    })
+    let g0 = router.group().add(middleware: authentication)
     let g0Follows = FollowHandlers(deps: deps, format: .g0)
     let g0Profiles = ProfileHandlers(deps: deps, format: .g0)
     g0.post("follow/:user_id", use: g0Follows.follow)

@@ -21,7 +21,7 @@ public struct BufferedMultipartForm: Sendable {
     public var parts: [Part]
 
     /// Reads the request's body (400 with `tooLarge` beyond `limit` bytes, 400 when it is not multipart) and parses it.
-    public static func read(_ request: Request, limit: Int, tooLarge: String) async throws -> (form: BufferedMultipartForm, boundary: String) {
+    public static func read(_ request: Request, limit: Int, tooLarge: String) async throws -> BufferedMultipartForm {
         guard let boundary = HeaderParameters.multipartBoundary(contentType: request.headers[.contentType]) else {
             throw APIError.badRequest("multipart/form-data 형식이어야 합니다. (expected multipart/form-data with a boundary)")
         }
@@ -31,7 +31,7 @@ public struct BufferedMultipartForm: Sendable {
         } catch {
             throw APIError.badRequest(tooLarge)
         }
-        return (try parse(body, boundary: boundary), boundary)
+        return try parse(body, boundary: boundary)
     }
 
     /// Splits a whole body into its parts, in order; a malformed body is a 400.

@@ -100,8 +100,3 @@ extension MultipartForm {
         return form
     }
 }
-
-/// Reads G0 `{data: [...]}` loosely.
-func g0Items(_ reply: GatewayClient.Reply) -> [[String: Any]] {
-    ((try? reply.json["data"] as? [[String: Any]]) ?? nil) ?? []
-}

@@ -51,7 +51,7 @@ struct MobbieG0JourneyTests {
             let page = try await member.send("GET", "/post?next=\(cursor)&limit=20&product_id=\(feed)")
             #expect(page.status == 200, "\(page.text)")
             #expect(try page.json.keys == ["data", "next_cursor"])
-            seen += g0Items(page).compactMap { $0["_id"] as? String }
+            seen += items(page).compactMap { $0["_id"] as? String }
             pages += 1
             cursor = try #require(try page.json.string("next_cursor"))
             if cursor == "0" { break }
@@ -67,7 +67,7 @@ struct MobbieG0JourneyTests {
         #expect(try liked.json.bool("like_status") == true)
         #expect(try await member.send("GET", "/post/\(postId)").json["likes"] as? [String] == [memberId])
         let likedByMe = try await member.send("GET", "/post/like/me?next=&limit=20")
-        #expect(g0Items(likedByMe).compactMap { $0["_id"] as? String } == [postId])
+        #expect(items(likedByMe).compactMap { $0["_id"] as? String } == [postId])
         let unliked = try await member.send("POST", "/post/like/\(postId)")
         #expect(try unliked.json.bool("like_status") == false)
         #expect(try await member.send("GET", "/post/\(postId)").json["likes"] as? [String] == [])

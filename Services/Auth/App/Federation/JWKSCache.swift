@@ -110,7 +110,7 @@ actor JWKSCache {
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {
-            response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.timeInterval * 1e9)))
+            response = try await client.execute(request, timeout: TimeAmount(timeout))
             body = try await response.body.collect(upTo: 1 << 20)
         } catch {
             throw FederationError.providerUnavailable("key set request failed: \(error)")

@@ -42,7 +42,7 @@ struct KakaoClient: Sendable {
         let status: HTTPResponseStatus
         let body: ByteBuffer
         do {
-            let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.timeInterval * 1e9)))
+            let response = try await client.execute(request, timeout: TimeAmount(timeout))
             status = response.status
             body = try await response.body.collect(upTo: 1 << 20)
         } catch {

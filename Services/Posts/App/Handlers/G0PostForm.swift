@@ -22,7 +22,7 @@ struct G0PostForm: Sendable {
 
     static func read(_ request: Request, maxFiles: Int, maxFileBytes: Int) async throws -> G0PostForm {
         let limit = maxFiles * maxFileBytes + textFields.count * maxTextBytes + 64 * 1024
-        let (form, _) = try await BufferedMultipartForm.read(
+        let form = try await BufferedMultipartForm.read(
             request, limit: limit, tooLarge: "파일이 제한 사항에 맞지 않습니다. (at most \(maxFiles) files of \(maxFileBytes) bytes)")
         return try make(form, maxFiles: maxFiles, maxFileBytes: maxFileBytes)
     }

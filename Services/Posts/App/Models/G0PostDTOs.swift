@@ -2,22 +2,11 @@ import Foundation
 import Hummingbird
 import SNSPlatform
 
-/// Which generation of the wire format a handler answers in (decision 0011): G1 (`/v1`, contract §3) or G0
-/// (2023, no prefix, contract §4). The domain work is the same; only the encoding of its result differs.
-enum WireFormat: Sendable {
-    case g1
-    case g0
-}
-
 /// The §3.1 post as PostgreSQL assembles it (`PostQueries.assembly`), read back to be re-spelled as G0.
 /// Dates stay the strings PostgreSQL wrote (`….SSS'Z'`), so both generations show the same instants.
 struct G1PostWire: Decodable, Sendable {
-    struct Creator: Decodable, Sendable {
-        var userId: String
-        var nick: String
-        var profileImage: String?
-        enum CodingKeys: String, CodingKey { case userId = "user_id", nick, profileImage }
-    }
+    /// §3.2, the same type the G1 side encodes.
+    typealias Creator = CreatorJSON
 
     struct Comment: Decodable, Sendable {
         var commentId: String
@@ -49,12 +38,11 @@ struct G1PostWire: Decodable, Sendable {
     }
 }
 
-/// G0 creator / follower entry: `{_id, nick, profile?}`.
-struct G0User: Encodable, Sendable, Equatable {
-    var id: String
-    var nick: String
-    var profile: String?
-    enum CodingKeys: String, CodingKey { case id = "_id", nick, profile }
+extension G0User {
+    /// The G1 §3.2 user, re-spelled.
+    init(_ user: CreatorJSON) {
+        self.init(id: user.userId, nick: user.nick, profile: user.profileImage)
+    }
 }
 
 /// G0 comment: `{_id, content, time, creator}`.
@@ -94,12 +82,9 @@ struct G0Post: Encodable, Sendable {
         likes = post.likes
         image = post.files
         hashTags = post.hashTags
-        comments = post.comments.map {
-            G0Comment(id: $0.commentId, content: $0.content, time: $0.createdAt,
-                      creator: G0User(id: $0.creator.userId, nick: $0.creator.nick, profile: $0.creator.profileImage))
-        }
+        comments = post.comments.map { G0Comment(id: $0.commentId, content: $0.content, time: $0.createdAt, creator: G0User($0.creator)) }
         id = post.postId
-        creator = G0User(id: post.creator.userId, nick: post.creator.nick, profile: post.creator.profileImage)
+        creator = G0User(post.creator)
         time = post.createdAt
         title = post.title
         content = post.content
@@ -160,7 +145,7 @@ extension Response {
         case .g1:
             return try .json(comment)
         case .g0:
-            let creator = G0User(id: comment.creator.userId, nick: comment.creator.nick, profile: comment.creator.profileImage)
+            let creator = G0User(comment.creator)
             return try .json(G0Comment(id: comment.commentId, content: comment.content,
                                        time: APIDateFormat.string(from: comment.createdAt), creator: creator))
         }

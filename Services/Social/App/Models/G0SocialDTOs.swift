@@ -1,23 +1,10 @@
 import Foundation
+import SNSPlatform
 
-/// Which generation of the wire format a handler answers in (decision 0011): G1 (`/v1`, contract §3) or G0
-/// (2023, no prefix, contract §4). The domain work is the same; only the encoding of its result differs.
-enum WireFormat: Sendable {
-    case g1
-    case g0
-}
-
-/// G0 follower / following entry: `{_id, nick, profile?}`.
-struct G0User: Encodable, Sendable, Equatable {
-    var id: String
-    var nick: String
-    var profile: String?
-    enum CodingKeys: String, CodingKey { case id = "_id", nick, profile }
-
+extension G0User {
+    /// The G1 §3.2 user, re-spelled.
     init(_ user: UserJSON) {
-        id = user.userId
-        nick = user.nick
-        profile = user.profileImage
+        self.init(id: user.userId, nick: user.nick, profile: user.profileImage)
     }
 }
 

@@ -1,0 +1,22 @@
+/// Which generation of the wire format a handler answers in (decision 0011): G1 (`/v1`, contract §3) or G0
+/// (2023, no prefix, contract §4). The domain work is the same; only the encoding of its result differs.
+public enum WireFormat: Sendable {
+    case g1
+    case g0
+}
+
+/// A G0 user entry (creator, follower, following): `{_id, nick, profile?}`. Each service adds an initialiser
+/// from its own G1 user type.
+public struct G0User: Encodable, Sendable, Equatable {
+    public var id: String
+    public var nick: String
+    public var profile: String?
+
+    public init(id: String, nick: String, profile: String?) {
+        self.id = id
+        self.nick = nick
+        self.profile = profile
+    }
+
+    enum CodingKeys: String, CodingKey { case id = "_id", nick, profile }
+}
