@@ -127,7 +127,8 @@ ensure_keys() {
 # SNS_PORTONE_URL points the market service elsewhere (then it is not started; see README "Payments").
 PORTONE_TEST_KEY="sns_test_imp_key"
 portone_port() { echo $((PORT_BASE + 90)); }
-uses_portone_test_server() { [ -z "${SNS_PORTONE_URL:-}" ]; }
+# The test and check profiles always use the test servers, whatever a developer's shell exports.
+uses_portone_test_server() { [ "$PROFILE" != dev ] || [ -z "${SNS_PORTONE_URL:-}" ]; }
 
 start_portone_test_server() {
   uses_portone_test_server || { log "market uses PortOne at $SNS_PORTONE_URL"; return 0; }
@@ -147,7 +148,7 @@ start_portone_test_server() {
 IDP_FIREBASE_PROJECT="sns-test-project"; IDP_APPLE_CLIENT_ID="com.example.sns"; IDP_KAKAO_APP_ID=100001
 idp_port() { echo $((PORT_BASE + 91)); }
 idp_url() { echo "http://127.0.0.1:$(idp_port)"; }
-uses_idp_test_server() { [ -z "${SNS_FIREBASE_PROJECT_ID:-}${SNS_APPLE_CLIENT_IDS:-}${SNS_KAKAO_APP_ID:-}" ]; }
+uses_idp_test_server() { [ "$PROFILE" != dev ] || [ -z "${SNS_FIREBASE_PROJECT_ID:-}${SNS_APPLE_CLIENT_IDS:-}${SNS_KAKAO_APP_ID:-}" ]; }
 # federation_value NAME TEST_SERVER_VALUE: the test server's value, or the environment's when real providers are used.
 federation_value() { if uses_idp_test_server; then echo "$2"; else echo "${!1:-}"; fi; }
 
@@ -187,10 +188,13 @@ service_env() {
                SNS_KAKAO_API_URL="$(federation_value SNS_KAKAO_API_URL "$(idp_url)")" \
                SNS_FEDERATION_TIMEOUT_MS="${SNS_FEDERATION_TIMEOUT_MS:-$FEDERATION_TIMEOUT_MS}" ;;
     posts) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" SNS_MEDIA_URL="http://127.0.0.1:$(service_port media)" ;;
-    market) echo SNS_PORTONE_URL="${SNS_PORTONE_URL:-http://127.0.0.1:$(portone_port)}" \
-                 SNS_PORTONE_IMP_KEY="${SNS_PORTONE_IMP_KEY:-$PORTONE_TEST_KEY}" \
-                 SNS_PORTONE_IMP_SECRET_FILE="${SNS_PORTONE_IMP_SECRET_FILE:-$STATE/keys/portone-test-secret}" \
-                 SNS_PAYMENT_REVERIFY_INTERVAL_MS="${SNS_PAYMENT_REVERIFY_INTERVAL_MS:-10000}" ;;
+    market) if uses_portone_test_server; then
+              echo SNS_PORTONE_URL="http://127.0.0.1:$(portone_port)" SNS_PORTONE_IMP_KEY="$PORTONE_TEST_KEY" \
+                   SNS_PORTONE_IMP_SECRET_FILE="$STATE/keys/portone-test-secret"
+            else  # a real PortOne: its key and secret come from the developer's environment, as the URL does
+              echo SNS_PORTONE_URL="$SNS_PORTONE_URL"
+            fi
+            echo SNS_PAYMENT_REVERIFY_INTERVAL_MS="${SNS_PAYMENT_REVERIFY_INTERVAL_MS:-10000}" ;;
     social) echo SNS_AUTH_URL="http://127.0.0.1:$(service_port auth)" SNS_MEDIA_URL="http://127.0.0.1:$(service_port media)" ;;
     media) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" SNS_MEDIA_ROOT="$STATE/media" \
                 SNS_MEDIA_GC_GRACE="${SNS_MEDIA_GC_GRACE:-86400}" SNS_MEDIA_GC_INTERVAL="${SNS_MEDIA_GC_INTERVAL:-600}" ;;
