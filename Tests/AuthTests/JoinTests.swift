@@ -83,7 +83,9 @@ struct JoinTests {
             let long = String(repeating: "a", count: 300)
             #expect(try await client.join(email: "\(long)@example.com", nick: "n").status == 400)
             #expect(try await client.join(email: "x\(TestEnvironment.unique())@example.com", password: String(repeating: "p", count: 100), nick: "n").status == 400)
-            #expect(try await client.join(email: "y\(TestEnvironment.unique())@example.com", nick: String(repeating: "가", count: 31)).status == 400)
+            #expect(try await client.join(email: "y\(TestEnvironment.unique())@example.com", nick: String(repeating: "가", count: 101)).status == 400)
+            // Mobbie signs up with a UUID as its nick (36 characters).
+            #expect(try await client.join(email: "z\(TestEnvironment.unique())@example.com", nick: UUID().uuidString).status == 200)
             let huge = String(repeating: "x", count: 100_000)
             #expect(try await client.send(.post, "/v1/users/join", json: #"{"email":"\#(huge)"}"#).status == 400)
         }

@@ -183,8 +183,8 @@ struct ProfileUpdateTests {
         #"{"nick":123}"#,                                       // wrong types
         #"{"phoneNum":123}"#,
         #"{"birthDay":["19990101"]}"#,
-        #"{"nick":"\#(String(repeating: "가", count: 31))"}"#,  // too long
-        #"{"phoneNum":"0101234567890123456789012345678"}"#,
+        #"{"nick":"\#(String(repeating: "가", count: 101))"}"#,  // too long
+        #"{"phoneNum":"\#(String(repeating: "0", count: 2001))"}"#, // over 2 000 characters
         #"{"birthDay":"1999\u0001"}"#,                          // control character
         #"{"nick":"a\u0000b"}"#,                                // NUL
         #"{"profileImage":""}"#,                                // not a media path

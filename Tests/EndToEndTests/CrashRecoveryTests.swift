@@ -22,6 +22,12 @@ struct CrashRecoveryTests {
         let environment = try processes.validEnvironment(port: port)
         var brokerDown = environment
         brokerDown["SNS_KAFKA_BROKERS"] = "127.0.0.1:1"
+        // Without a broker no projection can apply a join, so its read-your-writes wait could only time out; this
+        // test is about the outbox, so joins answer at once.
+        brokerDown["SNS_READ_YOUR_WRITES_TIMEOUT_MS"] = "0"
+        // Its relay, sending to nowhere, holds the auth schema's relay turn for a send's whole timeout: keep that
+        // short so the stack's auth relay keeps publishing everyone else's sign-ups meanwhile.
+        brokerDown["SNS_KAFKA_PROPERTIES"] = "message.timeout.ms=1000"
         let first = try processes.run(try processes.binary("auth"), environment: brokerDown)
         defer { first.signal(SIGKILL) }
         #expect(try await waitUntil(port: port, path: "/health"))  // alive, though not ready: no broker

@@ -102,14 +102,54 @@ struct ValidationContractTests {
     @Test func aPaymentForADeletedOrPricelessPostIsRefundedAnd410() async throws {
         try await MarketHarness.run { market in
             let buyer = try await market.buyer()
-            for postId in [try await market.product(price: 5000, deleted: true), try await market.product(price: nil)] {
+            for (postId, legacy) in [(try await market.product(price: 5000, deleted: true), true), (try await market.product(price: nil), false)] {
                 let impUid = try await market.paid(5000)
-                let reply = try await market.validate(impUid, post: postId, as: buyer)
+                let reply = try await market.validate(impUid, post: postId, as: buyer, legacyBody: legacy)
                 #expect(reply.status == 410, "\(reply.text)")
                 #expect(await market.ledger.payment(impUid)?.status == .cancelled)
                 #expect(try await market.cancelState(impUid) == "done")
                 #expect(try await market.payments(impUid: impUid) == 0)
             }
+        }
+    }
+
+    /// April-2024 apps (BookSNS, BuyOrNot, KeyCat, Uyubudan) keep prices in content fields and send the price in
+    /// the validation body: for a post without `price`, that is the amount to verify, with every other rule kept.
+    @Test func aPricelessPostIsVerifiedAgainstTheStatedPrice() async throws {
+        try await MarketHarness.run { market in
+            let buyer = try await market.buyer()
+            func validate(_ impUid: String, _ postId: String, price: String) async throws -> MarketHarness.Reply {
+                try await market.send(.post, "/v1/payments/validation", as: buyer,
+                                      json: #"{"imp_uid":"\#(impUid)","post_id":"\#(postId)","productName":"책","price":\#(price)}"#)
+            }
+            // Paid as stated: recorded at that amount, with its event.
+            let book = try await market.product(price: nil, title: "데미안")
+            let paid = try await market.paid(8000)
+            let reply = try await validate(paid, book, price: "8000")
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(try reply.json["price"] as? Int == 8000)
+            #expect(try await market.payments(impUid: paid) == 1)
+            #expect(try await market.purchaseEvents(impUid: paid) == 1)
+            // Digits in a string count too (a tip of 100 won).
+            let tip = try await market.paid(100)
+            #expect(try await validate(tip, try await market.product(price: nil), price: #""100""#).status == 200)
+            // Paid less than stated: refunded, 400.
+            let short = try await market.paid(7000)
+            #expect(try await validate(short, try await market.product(price: nil), price: "8000").status == 400)
+            #expect(await market.ledger.payment(short)?.status == .cancelled)
+            // No usable stated price (absent, zero, negative, text): not for sale, refunded, 410.
+            for price in ["null", "0", "-5", #""팔천원""#] {
+                let impUid = try await market.paid(8000)
+                #expect(try await validate(impUid, try await market.product(price: nil), price: price).status == 410)
+                #expect(await market.ledger.payment(impUid)?.status == .cancelled)
+            }
+            // A post with its own price ignores the stated one.
+            let priced = try await market.product(price: 5000)
+            let cheap = try await market.paid(1)
+            #expect(try await validate(cheap, priced, price: "1").status == 400)
+            // The same imp_uid again: 409, nothing recorded twice.
+            #expect(try await validate(paid, book, price: "8000").status == 409)
+            #expect(try await market.payments(impUid: paid) == 1)
         }
     }
 

@@ -56,7 +56,11 @@ public enum TestEnvironment {
             logLevel: .warning,
             consumerMaxAttempts: 3,
             consumerRetryBase: .milliseconds(20),
-            outboxPollInterval: .milliseconds(200)
+            outboxPollInterval: .milliseconds(200),
+            // In-process services leave read-your-writes to the stack's processes (tested through the gateway and
+            // in ReadYourWritesBarrierTests): a LISTEN connection per instance would wake hundreds of backends
+            // on every NOTIFY of the suite.
+            readYourWritesTimeout: .zero
         )
     }
 

@@ -9,7 +9,7 @@ import SNSPlatform
 /// | `SNS_ACCESS_TOKEN_TTL` | access-token lifetime, seconds | 600 |
 /// | `SNS_REFRESH_TOKEN_TTL` | refresh-token lifetime, seconds | 1209600 (14 days) |
 /// | `SNS_BCRYPT_COST` | bcrypt work factor | 10 |
-/// | `SNS_PASSWORD_MIN_LENGTH` | minimum password length, characters | 8 |
+/// | `SNS_PASSWORD_MIN_LENGTH` | minimum password length, characters (EcoPloggers accepts 5; decision 0013) | 4 |
 ///
 /// and the identity providers of federated sign-in (`FederationConfiguration`: Firebase, Apple, Kakao).
 public struct AuthConfiguration: Sendable {
@@ -46,7 +46,7 @@ public struct AuthConfiguration: Sendable {
         self.accessTokenTTL = .seconds(try env.int("SNS_ACCESS_TOKEN_TTL", default: 600, range: 1...86_400))
         self.refreshTokenTTL = .seconds(try env.int("SNS_REFRESH_TOKEN_TTL", default: 1_209_600, range: 1...31_536_000))
         self.bcryptCost = try env.int("SNS_BCRYPT_COST", default: 10, range: 4...16)
-        self.passwordMinLength = try env.int("SNS_PASSWORD_MIN_LENGTH", default: 8, range: 1...64)
+        self.passwordMinLength = try env.int("SNS_PASSWORD_MIN_LENGTH", default: 4, range: 1...64)
         self.federation = try FederationConfiguration(environment: env)
     }
 }

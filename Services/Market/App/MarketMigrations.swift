@@ -82,6 +82,10 @@ enum MarketMigrations {
                 );
                 CREATE INDEX rejections_cancel_due_idx ON \(s).rejections (next_attempt_at) WHERE cancel_state = 'pending';
                 """),
+            // The price the buyer's app sent: the amount to verify for posts without a `price` (decision 0013).
+            Migration(version: 101, name: "claims_stated_price", sql: """
+                ALTER TABLE \(s).claims ADD COLUMN stated_price integer CHECK (stated_price IS NULL OR stated_price > 0);
+                """),
         ]
     }
 }

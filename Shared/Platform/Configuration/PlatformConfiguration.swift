@@ -17,6 +17,7 @@ import Logging
 /// | `SNS_CONSUMER_RETRY_BASE_MS` | first retry delay, doubled per try | 200 |
 /// | `SNS_OUTBOX_POLL_MS` | outbox relay fallback poll interval | 1000 |
 /// | `SNS_KAFKA_PROPERTIES` | extra librdkafka properties, `k=v;k=v` | none |
+/// | `SNS_READ_YOUR_WRITES_TIMEOUT_MS` | longest a write's answer waits for other services' projections (0: never waits) | 3000 |
 public struct PlatformConfiguration: Sendable {
     public var serviceName: String
     public var httpHost: String
@@ -30,6 +31,7 @@ public struct PlatformConfiguration: Sendable {
     public var consumerMaxAttempts: Int
     public var consumerRetryBase: Duration
     public var outboxPollInterval: Duration
+    public var readYourWritesTimeout: Duration
 
     public init(
         serviceName: String,
@@ -43,7 +45,8 @@ public struct PlatformConfiguration: Sendable {
         logLevel: Logger.Level = .info,
         consumerMaxAttempts: Int = 5,
         consumerRetryBase: Duration = .milliseconds(200),
-        outboxPollInterval: Duration = .seconds(1)
+        outboxPollInterval: Duration = .seconds(1),
+        readYourWritesTimeout: Duration = .seconds(3)
     ) {
         self.serviceName = serviceName
         self.httpHost = httpHost
@@ -57,6 +60,7 @@ public struct PlatformConfiguration: Sendable {
         self.consumerMaxAttempts = consumerMaxAttempts
         self.consumerRetryBase = consumerRetryBase
         self.outboxPollInterval = outboxPollInterval
+        self.readYourWritesTimeout = readYourWritesTimeout
     }
 
     /// Reads and validates the shared variables; throws on the first bad one, naming it.
@@ -81,6 +85,7 @@ public struct PlatformConfiguration: Sendable {
         self.consumerMaxAttempts = try env.int("SNS_CONSUMER_MAX_ATTEMPTS", default: 5, range: 1...100)
         self.consumerRetryBase = .milliseconds(try env.int("SNS_CONSUMER_RETRY_BASE_MS", default: 200, range: 1...60_000))
         self.outboxPollInterval = .milliseconds(try env.int("SNS_OUTBOX_POLL_MS", default: 1000, range: 10...60_000))
+        self.readYourWritesTimeout = .milliseconds(try env.int("SNS_READ_YOUR_WRITES_TIMEOUT_MS", default: 3000, range: 0...300_000))
     }
 
     /// `k=v;k=v` (the format of `SNS_KAFKA_PROPERTIES`); a malformed pair names `variable`.

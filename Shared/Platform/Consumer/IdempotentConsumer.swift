@@ -178,10 +178,22 @@ public final class IdempotentConsumer: Service, Sendable {
                 """, logger: logger)
             var isNew = false
             for try await _ in inserted.decode(Int.self) { isNew = true }
-            guard isNew else { return .duplicate }
-            try await handler.handle(event, connection: connection, logger: logger)
-            return .applied
+            if isNew { try await handler.handle(event, connection: connection, logger: logger) }
+            // A writer waits for this event (read-your-writes): announce it, delivered when this transaction
+            // commits. A duplicate is announced too: its effect is there.
+            if event.isAwaited {
+                let announcement = ReadYourWrites.announcement(group: name, eventId: event.metadata.eventId)
+                try await connection.query("SELECT pg_notify(\(ReadYourWrites.channel), \(announcement))", logger: logger)
+            }
+            return isNew ? .applied : .duplicate
         }
+    }
+
+    /// A dead-lettered awaited event will not be applied soon: its writer stops waiting for this group.
+    func announceGivenUp(_ message: KafkaConsumerMessage) async {
+        guard let event = try? IncomingEvent(message: message), event.isAwaited else { return }
+        let announcement = ReadYourWrites.announcement(group: name, eventId: event.metadata.eventId)
+        _ = try? await client.query("SELECT pg_notify(\(ReadYourWrites.channel), \(announcement))", logger: logger)
     }
 
     /// Parks the message on the dead-letter topic. Retries until the broker acknowledged it: the offset is only
@@ -200,6 +212,7 @@ public final class IdempotentConsumer: Service, Sendable {
         while true {
             do {
                 _ = try await producer.send(parked)
+                await announceGivenUp(message)
                 return
             } catch {
                 failures += 1

@@ -15,6 +15,9 @@ public struct IncomingEvent: Sendable {
     public var type: String { metadata.type }
     public var eventType: EventType? { EventType(rawValue: metadata.type) }
 
+    /// A writer waits for this event to be applied (read-your-writes): consumers announce it.
+    public var isAwaited: Bool { message.headers.contains { $0.key == ReadYourWrites.awaitedHeader } }
+
     /// Decodes the payload; throws if the message does not hold a `P` (a poison message for this consumer).
     public func payload<P: EventPayload>(as type: P.Type = P.self) throws -> P {
         guard metadata.schemaVersion == P.schemaVersion else {

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 
 /// Where the service's PostgreSQL is, parsed from a `postgres://user:password@host:port/database` URL.
@@ -53,6 +54,20 @@ public struct DatabaseConfiguration: Sendable {
         )
         configuration.options.maximumConnections = maxConnections
         configuration.options.minimumConnections = 0
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+
+    /// For a connection of its own, outside the pool (a long-lived `LISTEN`).
+    public func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS
+        switch tlsMode {
+        case "require": tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case "prefer": tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        default: tls = .disable
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: tls)
         configuration.options.connectTimeout = .seconds(5)
         return configuration
     }

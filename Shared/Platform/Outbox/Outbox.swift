@@ -12,14 +12,22 @@ import SNSKafka
 public struct Outbox: Sendable {
     public let schema: SQLIdentifier
     public let producerName: String
+    /// Waits for other services' projections after a write (read-your-writes); `nil` in tools and tests that
+    /// only write.
+    public let barrier: ProjectionBarrier?
 
     /// Advisory-lock class id for per-aggregate outbox ordering ("SNS" + 1).
     static let aggregateLockClass: Int32 = 0x534E_5301
 
-    public init(schema: SQLIdentifier, producerName: String) {
+    public init(schema: SQLIdentifier, producerName: String, barrier: ProjectionBarrier? = nil) {
         self.schema = schema
         self.producerName = producerName
+        self.barrier = barrier
     }
+
+    /// A ticket for the events one request is about to write: pass it to `append(…, awaitedBy:)` and call
+    /// `wait(logger:)` once the transaction committed, before answering.
+    public func readYourWrites() -> ReadYourWritesTicket { barrier?.ticket() ?? .inert }
 
     /// The Kafka message for a stored outbox row (the relay's and `sns-admin republish`'s one conversion):
     /// key = aggregate id, value = the envelope, headers from the row's JSON object, in a stable order.
@@ -34,20 +42,26 @@ public struct Outbox: Sendable {
 
     /// Appends one event. Must be called on a connection inside a transaction (`withTransaction`).
     @discardableResult
+    /// - Parameter ticket: the request's read-your-writes ticket; its `wait` then also waits for the projections
+    ///   that apply this event (`ReadYourWrites.groups(awaiting:)`).
     public func append<P: EventPayload>(
-        _ payload: P, aggregateId: String, trace: TraceContext, on connection: PostgresConnection, logger: Logger
+        _ payload: P, aggregateId: String, trace: TraceContext, awaitedBy ticket: ReadYourWritesTicket? = nil,
+        on connection: PostgresConnection, logger: Logger
     ) async throws -> EventEnvelope<P> {
         let envelope = EventEnvelope(
             type: P.eventType.rawValue, schemaVersion: P.schemaVersion,
             aggregateId: aggregateId, producer: producerName, requestId: trace.requestId, payload: payload
         )
-        try await append(envelope, topic: P.eventType.topic, traceparent: trace.traceparent, on: connection, logger: logger)
+        let awaited = ticket?.expect(envelope.eventId, type: P.eventType) ?? false
+        try await append(envelope, topic: P.eventType.topic, traceparent: trace.traceparent, awaited: awaited,
+                         on: connection, logger: logger)
         return envelope
     }
 
-    /// Appends a prepared envelope (any payload) to `topic`.
+    /// Appends a prepared envelope (any payload) to `topic`. `awaited` marks it for consumers to announce.
     public func append<P>(
-        _ envelope: EventEnvelope<P>, topic: String, traceparent: String? = nil, on connection: PostgresConnection, logger: Logger
+        _ envelope: EventEnvelope<P>, topic: String, traceparent: String? = nil, awaited: Bool = false,
+        on connection: PostgresConnection, logger: Logger
     ) async throws {
         let payloadJSON = String(decoding: try EventCoding.encoder().encode(envelope), as: UTF8.self)
         var headers: [String: String] = [
@@ -58,6 +72,7 @@ public struct Outbox: Sendable {
         ]
         if let requestId = envelope.requestId { headers[EventHeader.requestId] = requestId }
         if let traceparent { headers[EventHeader.traceparent] = traceparent }
+        if awaited { headers[ReadYourWrites.awaitedHeader] = "1" }
         let headersJSON = String(decoding: try JSONEncoder().encode(headers), as: UTF8.self)
         let lockKey = "\(schema.name):\(envelope.aggregateId)"
         try await connection.query(

@@ -14,6 +14,7 @@ public struct ServicePlatform: Sendable {
     public let postgres: PostgresClient
     public let producer: KafkaProducer
     public let outbox: Outbox
+    public let barrier: ProjectionBarrier
     public let relay: OutboxRelay
     public let verifier: AccessTokenVerifier
     public let migrator: Migrator
@@ -31,7 +32,8 @@ public struct ServicePlatform: Sendable {
         self.schema = schema
         self.postgres = PostgresClient(configuration: configuration.database.clientConfiguration, backgroundLogger: logger)
         self.producer = try KafkaProducer(configuration: Self.kafkaConfiguration(configuration, role: "producer"), logger: logger)
-        self.outbox = Outbox(schema: schema, producerName: configuration.serviceName)
+        self.barrier = ProjectionBarrier(database: configuration.database, timeout: configuration.readYourWritesTimeout, logger: logger)
+        self.outbox = Outbox(schema: schema, producerName: configuration.serviceName, barrier: barrier)
         self.startGate = StartGate()
         self.relay = OutboxRelay(
             outbox: outbox, client: postgres, producer: producer, logger: logger,
@@ -84,7 +86,7 @@ public struct ServicePlatform: Sendable {
         var app = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.httpHost, port: configuration.httpPort), serverName: nil),
-            services: [postgres, producer, relay] + consumers + extraServices,
+            services: [postgres, producer, barrier, relay] + consumers + extraServices,
             logger: logger
         )
         let migrator = self.migrator

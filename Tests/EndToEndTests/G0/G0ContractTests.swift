@@ -212,7 +212,7 @@ struct G0ContractTests {
         #expect(newImages.count == 1 && !images.contains(newImages[0]))
         try await probe.expect(445, "PUT", "/post/\(postId)", body: content2.finished(), contentType: content2.contentType, headers: other.auth)
         try await probe.expect(410, "PUT", "/post/\(Self.unknownId)", body: content2.finished(), contentType: content2.contentType, headers: owner.auth)
-        let tooLong = MultipartForm.g0Post(["title": String(repeating: "가", count: 501)])
+        let tooLong = MultipartForm.g0Post(["title": String(repeating: "가", count: 10_001)])
         try await probe.expect(400, "PUT", "/post/\(postId)", body: tooLong.finished(), contentType: tooLong.contentType, headers: owner.auth)
 
         // Like: a toggle without a body.

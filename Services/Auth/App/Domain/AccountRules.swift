@@ -5,9 +5,13 @@ import SNSPlatform
 struct AccountRules: Sendable {
     var passwordMinLength: Int
     static let passwordMaxBytes = 72  // bcrypt ignores anything beyond 72 bytes
-    static let nickMaxLength = 30
+    /// Generous on purpose: Mobbie signs up with `UUID().uuidString` (36 characters) as the nick. The bound only
+    /// keeps rows and list answers small (docs/decisions/0013-input-limits.md).
+    static let nickMaxLength = 100
     static let emailMaxLength = 254
-    static let optionalFieldMaxLength = 30
+    /// DateDay keeps a multi-line self-introduction in `phoneNum`: these fields are free text (newlines and tabs
+    /// allowed), bounded only to keep profiles small.
+    static let optionalFieldMaxLength = 2_000
 
     func validateEmail(_ email: String) throws {
         guard Self.isValidEmail(email) else {
@@ -38,11 +42,12 @@ struct AccountRules: Sendable {
         }
     }
 
-    /// phoneNum / birthDay: optional, short, printable. Empty counts as absent.
+    /// phoneNum / birthDay: optional free text (apps store other things in them), no control characters but
+    /// line breaks and tabs. Empty counts as absent.
     func normalizeOptional(_ value: String?, field: String) throws -> String? {
         guard let value, !value.isEmpty else { return nil }
         guard value.count <= Self.optionalFieldMaxLength,
-              !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+              !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !"\n\r\t".unicodeScalars.contains($0) })
         else { throw APIError.badRequest("\(field) 값이 올바르지 않습니다. (invalid \(field))") }
         return value
     }

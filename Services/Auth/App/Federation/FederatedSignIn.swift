@@ -59,14 +59,17 @@ struct FederatedSignIn: Sendable {
             let now = Date()
             let event = UserRegistered(userId: userId, email: email, nick: nick, phoneNum: identity.phoneNumber, birthDay: nil,
                                        profileImage: nil, registeredAt: now)
+            let ticket = deps.outbox.readYourWrites()
             do {
                 try await deps.postgres.transaction(logger: logger) { connection in
                     try await deps.store.insert(userId: userId, email: email, nick: nick, passwordHash: nil, phoneNum: identity.phoneNumber,
                                                 birthDay: nil, createdAt: now, on: connection, logger: logger)
                     try await deps.identities.link(provider: identity.provider, subject: identity.subject, userId: userId,
                                                    phoneNumber: identity.phoneNumber, at: now, on: connection, logger: logger)
-                    try await deps.outbox.append(event, aggregateId: userId, trace: context.trace, on: connection, logger: logger)
+                    try await deps.outbox.append(event, aggregateId: userId, trace: context.trace, awaitedBy: ticket,
+                                                 on: connection, logger: logger)
                 }
+                await ticket.wait(logger: logger)  // the app opens "my info" next (decision 0013)
                 logger.info("account created by federated sign-in", metadata: ["user_id": "\(userId)", "provider": "\(identity.provider.rawValue)"])
                 return IdentityStore.LinkedAccount(userId: userId, email: email, nick: nick, profileImage: nil)
             } catch AccountStore.InsertConflict.nick {

@@ -30,17 +30,21 @@ struct JoinHandler: Sendable {
         let now = Date()
         let event = UserRegistered(userId: userId, email: body.email, nick: body.nick, phoneNum: phoneNum,
                                    birthDay: birthDay, profileImage: nil, registeredAt: now)
+        let ticket = deps.outbox.readYourWrites()
         do {
             try await deps.postgres.transaction(logger: context.logger) { connection in
                 try await deps.store.insert(userId: userId, email: body.email, nick: body.nick, passwordHash: passwordHash,
                                             phoneNum: phoneNum, birthDay: birthDay, createdAt: now, on: connection, logger: context.logger)
-                try await deps.outbox.append(event, aggregateId: userId, trace: context.trace, on: connection, logger: context.logger)
+                try await deps.outbox.append(event, aggregateId: userId, trace: context.trace, awaitedBy: ticket,
+                                             on: connection, logger: context.logger)
             }
         } catch AccountStore.InsertConflict.email {
             throw Self.emailTaken
         } catch AccountStore.InsertConflict.nick {
             throw Self.nickTaken
         }
+        // The app logs in and opens the profile next: social and posts must know the account (decision 0013).
+        await ticket.wait(logger: context.logger)
         context.logger.info("account created", metadata: ["user_id": "\(userId)"])
         return AccountSummary(userId: userId, email: body.email, nick: body.nick)
     }

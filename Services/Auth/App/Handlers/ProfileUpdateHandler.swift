@@ -33,6 +33,7 @@ struct ProfileUpdateHandler: Sendable {
         }
 
         let result: ProfileResponse?
+        let ticket = deps.outbox.readYourWrites()
         do {
             result = try await deps.postgres.transaction(logger: context.logger) { connection -> ProfileResponse? in
                 guard let current = try await deps.profiles.lockProfile(userId: user.userId, on: connection, logger: context.logger) else {
@@ -42,7 +43,8 @@ struct ProfileUpdateHandler: Sendable {
                 let updatedAt = try await deps.profiles.write(profile, on: connection, logger: context.logger)
                 let event = UserUpdated(userId: profile.userId, nick: profile.nick, phoneNum: profile.phoneNum,
                                         birthDay: profile.birthDay, profileImage: profile.profileImage, updatedAt: updatedAt)
-                try await deps.outbox.append(event, aggregateId: profile.userId, trace: context.trace, on: connection, logger: context.logger)
+                try await deps.outbox.append(event, aggregateId: profile.userId, trace: context.trace, awaitedBy: ticket,
+                                             on: connection, logger: context.logger)
                 return ProfileResponse(userId: profile.userId, email: profile.email, nick: profile.nick, phoneNum: profile.phoneNum,
                                        birthDay: profile.birthDay, profileImage: profile.profileImage, updatedAt: updatedAt)
             }
@@ -50,6 +52,8 @@ struct ProfileUpdateHandler: Sendable {
             throw JoinHandler.nickTaken
         }
         guard let result else { throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn or unknown)") }
+        // The new nick or image shows at once on the profile (social) and on posts and comments (posts).
+        await ticket.wait(logger: context.logger)
         context.logger.info("profile updated", metadata: ["user_id": "\(user.userId)"])
         return try .json(result)
     }

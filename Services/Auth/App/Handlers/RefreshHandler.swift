@@ -6,7 +6,8 @@ import SNSPlatform
 /// `GET /v1/auth/refresh` with `Authorization` = the (expired) access token and `Refresh` = the refresh token.
 /// Contract §10.3: 200 `{accessToken}` when the access token is genuine but expired and the refresh token is a
 /// live session of the same user; 409 while the access token is still valid; 418 when the refresh token
-/// expired; 401 when either token is unverifiable, unknown, revoked or belongs to someone else.
+/// expired; 401 when either token is unverifiable, unknown, revoked or belongs to someone else. Revocation is
+/// checked before expiry: a withdrawn or logged-out session's still-valid access token gets 401, not 409.
 /// The refresh token is not rotated: G1 clients keep using the one they have.
 struct RefreshHandler: Sendable {
     let deps: AuthDependencies
@@ -24,7 +25,10 @@ struct RefreshHandler: Sendable {
         switch await deps.verifier.verify(accessToken) {
         case .invalid:
             throw APIError.unauthorized()
-        case .valid:
+        case .valid(let validUser):
+            guard try await deps.store.isActive(userId: validUser.userId, sessionId: validUser.sessionId, logger: context.logger) else {
+                throw APIError.unauthorized("탈퇴했거나 로그아웃된 계정입니다. (account no longer active)")
+            }
             throw APIError.conflict("액세스 토큰이 만료되지 않았습니다. (access token has not expired yet)")
         case .expired(let expiredUser):
             user = expiredUser

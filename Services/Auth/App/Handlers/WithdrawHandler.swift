@@ -17,6 +17,7 @@ struct WithdrawHandler: Sendable {
     func withdraw(_ request: Request, context: APIRequestContext) async throws -> AccountSummary {
         let user = try context.requireUser()
         let now = Date()
+        let ticket = deps.outbox.readYourWrites()
         let summary = try await deps.postgres.transaction(logger: context.logger) { connection -> AccountSummary? in
             guard let summary = try await deps.store.withdraw(userId: user.userId, at: now, on: connection, logger: context.logger) else {
                 return nil
@@ -25,10 +26,12 @@ struct WithdrawHandler: Sendable {
             // Federated identities (Firebase, Apple, Kakao) no longer sign into this account (decision 0012).
             try await deps.identities.release(userId: user.userId, at: now, on: connection, logger: context.logger)
             try await deps.outbox.append(UserWithdrawn(userId: user.userId, withdrawnAt: now), aggregateId: user.userId,
-                                         trace: context.trace, on: connection, logger: context.logger)
+                                         trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
             return summary
         }
         guard let summary else { throw APIError.unauthorized("탈퇴한 계정입니다. (account already withdrawn)") }
+        // Every service refuses the token through its own read model: answer once they all know (decision 0013).
+        await ticket.wait(logger: context.logger)
         context.logger.info("account withdrawn", metadata: ["user_id": "\(user.userId)"])
         return summary
     }

@@ -43,22 +43,35 @@ struct Claim: Sendable, Equatable {
     var buyerId: String
     var postId: String
     var productName: String?
+    /// The price the buyer's app sent with its validation call. It is the amount to verify only for a post that
+    /// carries no `price` of its own (April-2024 apps keep prices in content fields; decision 0013).
+    var statedPrice: Int?
     var source: Source
     var state: State = .pending
 
-    typealias Row = (String, String, String, String?, String, String)
+    typealias Row = (String, String, String, String?, String, String, Int?)
 
-    init(impUid: String, buyerId: String, postId: String, productName: String?, source: Source) {
+    init(impUid: String, buyerId: String, postId: String, productName: String?, statedPrice: Int? = nil, source: Source) {
         self.impUid = impUid
         self.buyerId = buyerId
         self.postId = postId
         self.productName = productName
+        self.statedPrice = statedPrice
         self.source = source
     }
 
     init(_ row: Row) {
-        self.init(impUid: row.0, buyerId: row.1, postId: row.2, productName: row.3, source: Source(rawValue: row.4) ?? .app)
+        self.init(impUid: row.0, buyerId: row.1, postId: row.2, productName: row.3, statedPrice: row.6,
+                  source: Source(rawValue: row.4) ?? .app)
         self.state = State(rawValue: row.5) ?? .pending
+    }
+
+    /// The amount PortOne's payment must equal: the post's own price when it has one (the client's is then
+    /// ignored), else the price the buyer's app stated; `nil` when neither exists (not for sale).
+    func amountToVerify(postPrice: Int?) -> Int? {
+        if let postPrice { return postPrice }
+        guard let statedPrice, statedPrice > 0 else { return nil }
+        return statedPrice
     }
 }
 

@@ -49,7 +49,7 @@ struct PaymentVerification: Sendable {
                 PaymentMetrics.rejected("unknown_payment")
                 try await store.recordRejection(Rejection(
                     impUid: claim.impUid, merchantUid: nil, buyerId: claim.buyerId, postId: claim.postId, reason: "unknown_payment",
-                    paidAmount: nil, expectedAmount: product.price, cancelState: .notNeeded, lastError: nil), logger: logger)
+                    paidAmount: nil, expectedAmount: claim.amountToVerify(postPrice: product.price), cancelState: .notNeeded, lastError: nil), logger: logger)
                 try await store.deleteClaim(impUid: claim.impUid, logger: logger)
                 return .rejected(.unknownPayment)
             }
@@ -61,10 +61,11 @@ struct PaymentVerification: Sendable {
 
         if payment.status == "ready" { return .notYetPaid(status: payment.status) }
         guard payment.isPaid else {
-            try await reject(claim, reason: "not_paid:\(payment.status)", payment: payment, expected: product.price, cancel: .notNeeded, logger: logger)
+            try await reject(claim, reason: "not_paid:\(payment.status)", payment: payment,
+                         expected: claim.amountToVerify(postPrice: product.price), cancel: .notNeeded, logger: logger)
             return .rejected(.notPaid(status: payment.status))
         }
-        guard !product.deleted, let price = product.price else {
+        guard !product.deleted, let price = claim.amountToVerify(postPrice: product.price) else {
             let result = try await refund(claim, payment: payment, reason: "post_unavailable", expected: product.price,
                                           message: "상품 게시글이 삭제되었거나 판매 중이 아닙니다. (post deleted or not for sale)", logger: logger)
             if result == .notOurs { return try await outcome(ofSettled: claim, logger: logger) }
@@ -89,6 +90,8 @@ struct PaymentVerification: Sendable {
         struct ClaimTaken: Error {}
         struct Duplicate: Error {}
         var inserted = true
+        // The buyer's app asks for the post next: posts must show the buyer (read-your-writes, decision 0013).
+        let ticket = recordedBy == .app ? outbox.readYourWrites() : .inert
         do {
             try await postgres.transaction(logger: logger) { connection in
                 // The claim is the gate: if a refund (or another recorder) took it first, nothing is written.
@@ -102,8 +105,9 @@ struct PaymentVerification: Sendable {
                     PurchaseCompleted(paymentId: record.paymentId, impUid: record.impUid, merchantUid: record.merchantUid,
                                       buyerId: record.buyerId, postId: record.postId, productName: record.productName,
                                       price: record.price, paidAt: record.paidAt),
-                    aggregateId: record.postId, trace: trace, on: connection, logger: logger)
+                    aggregateId: record.postId, trace: trace, awaitedBy: ticket, on: connection, logger: logger)
             }
+            await ticket.wait(logger: logger)
         } catch is ClaimTaken {
             return try await outcome(ofSettled: claim, logger: logger)
         } catch is Duplicate {

@@ -3,8 +3,9 @@ import Hummingbird
 import Logging
 import SNSPlatform
 
-/// `POST /v1/payments/validation` (contract §2.6 #27, §10.10). The amount that counts is the post's price in the
-/// market's read model, never the client's. Answers:
+/// `POST /v1/payments/validation`. The amount that counts is the post's price in the market's read model; the
+/// client's `price` counts only for a post without one (April-2024 apps keep prices in content fields; decision
+/// 0013). Answers:
 /// - 200 `{payment_id, buyer_id, post_id, merchant_uid, productName, price, paidAt}`: verified and recorded (or
 ///   recorded in the background by a webhook / the re-verifier and not yet answered to this buyer);
 /// - 400: unknown `imp_uid`, not paid, or an amount other than the price (the payment is then cancelled);
@@ -32,7 +33,8 @@ struct ValidationHandler: Sendable {
         // The claim is kept even for a post the market does not know (yet): if the buyer has paid, the re-verifier
         // records the purchase once the post arrives, or refunds it when the claim expires.
         let claim = try await deps.store.claim(
-            Claim(impUid: impUid, buyerId: me.userId, postId: postId, productName: body.productName, source: .app),
+            Claim(impUid: impUid, buyerId: me.userId, postId: postId, productName: body.productName,
+                  statedPrice: body.price, source: .app),
             firstRetry: deps.reverifyDelay, logger: logger)
         guard claim.buyerId == me.userId else {
             throw APIError.conflict("다른 계정이 검증 요청한 결제입니다. (imp_uid claimed by another account)")

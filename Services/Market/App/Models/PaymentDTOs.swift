@@ -1,21 +1,31 @@
 import Foundation
 import SNSPlatform
 
-/// `POST /v1/payments/validation` body (contract §2.6 #27, §9.2): `{imp_uid, post_id}`, and from Apr-2024 clients
-/// also `productName` and `price`. The client's price is never used (the post's price counts, §10.10), so it is
-/// not even decoded; `productName` is a label, used only when the post has no title.
+/// `POST /v1/payments/validation` body: `{imp_uid, post_id}` (Aug-2024+ apps) or `{imp_uid, post_id,
+/// productName, price}` (April-2024 apps). `price` is the amount to verify only when the post has no `price` of
+/// its own (decision 0013); it is read leniently (a number, or digits in a string), and anything else (or a
+/// price that is not positive) counts as absent. `productName` is a label, used only when the post has no title.
 struct ValidationRequest: Decodable, Sendable {
     var impUid: String
     var postId: String
     var productName: String?
+    var price: Int?
 
-    enum CodingKeys: String, CodingKey { case impUid = "imp_uid", postId = "post_id", productName }
+    enum CodingKeys: String, CodingKey { case impUid = "imp_uid", postId = "post_id", productName, price }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         impUid = try c.decode(String.self, forKey: .impUid)
         postId = try c.decode(String.self, forKey: .postId)
         productName = try? c.decodeIfPresent(String.self, forKey: .productName)
+        price = Self.amount(in: c).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    private static func amount(in c: KeyedDecodingContainer<CodingKeys>) -> Int? {
+        if let value = try? c.decodeIfPresent(Int.self, forKey: .price) { return value }
+        if let value = try? c.decodeIfPresent(Double.self, forKey: .price), value.rounded() == value, abs(value) < 1e12 { return Int(value) }
+        if let text = try? c.decodeIfPresent(String.self, forKey: .price) { return Int(text.trimmingCharacters(in: .whitespaces)) }
+        return nil
     }
 }
 
@@ -34,7 +44,8 @@ struct PaymentJSON: Encodable, Sendable {
         buyerId = record.buyerId
         postId = record.postId
         merchantUid = record.merchantUid
-        productName = record.productName
+        // April-2024 apps decode productName as a required String: never omitted.
+        productName = record.productName ?? ""
         price = record.price
         paidAt = record.paidAt
     }

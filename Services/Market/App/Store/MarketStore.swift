@@ -108,11 +108,11 @@ struct MarketStore: Sendable {
         // ON CONFLICT DO UPDATE (a no-op update) returns the row that won, also when a concurrent transaction
         // inserted it after this statement's snapshot was taken (DO NOTHING + a SELECT would see nothing then).
         let rows = try await client.query("""
-            INSERT INTO \(table: s, "claims") (imp_uid, buyer_id, post_id, product_name, source, next_attempt_at)
-            VALUES (\(claim.impUid), \(claim.buyerId), \(claim.postId), \(claim.productName), \(claim.source.rawValue),
-                    now() + make_interval(secs => \(delay)))
+            INSERT INTO \(table: s, "claims") (imp_uid, buyer_id, post_id, product_name, stated_price, source, next_attempt_at)
+            VALUES (\(claim.impUid), \(claim.buyerId), \(claim.postId), \(claim.productName), \(claim.statedPrice),
+                    \(claim.source.rawValue), now() + make_interval(secs => \(delay)))
             ON CONFLICT (imp_uid) DO UPDATE SET updated_at = \(table: s, "claims").updated_at
-            RETURNING imp_uid, buyer_id, post_id, product_name, source, state
+            RETURNING imp_uid, buyer_id, post_id, product_name, source, state, stated_price
             """, logger: logger)
         for try await row in rows.decode(Claim.Row.self) { return Claim(row) }
         throw MarketStoreError.noRowReturned("claim upsert")
@@ -121,7 +121,8 @@ struct MarketStore: Sendable {
     func existingClaim(impUid: String, logger: Logger) async throws -> Claim? {
         let s = schema
         let rows = try await client.query("""
-            SELECT imp_uid, buyer_id, post_id, product_name, source, state FROM \(table: s, "claims") WHERE imp_uid = \(impUid)
+            SELECT imp_uid, buyer_id, post_id, product_name, source, state, stated_price FROM \(table: s, "claims")
+            WHERE imp_uid = \(impUid)
             """, logger: logger)
         for try await row in rows.decode(Claim.Row.self) { return Claim(row) }
         return nil
@@ -179,11 +180,11 @@ struct MarketStore: Sendable {
                   ORDER BY next_attempt_at LIMIT \(limit) FOR UPDATE SKIP LOCKED) due
             WHERE c.imp_uid = due.imp_uid
             RETURNING c.imp_uid, c.buyer_id, c.post_id, c.product_name, c.source, c.state, c.attempts,
-                      extract(epoch FROM now() - c.created_at)::float8
+                      extract(epoch FROM now() - c.created_at)::float8, c.stated_price
             """, logger: logger)
         var leased: [(Claim, Int, TimeInterval)] = []
-        for try await row in rows.decode((String, String, String, String?, String, String, Int, Double).self) {
-            leased.append((Claim((row.0, row.1, row.2, row.3, row.4, row.5)), row.6, row.7))
+        for try await row in rows.decode((String, String, String, String?, String, String, Int, Double, Int?).self) {
+            leased.append((Claim((row.0, row.1, row.2, row.3, row.4, row.5, row.8)), row.6, row.7))
         }
         return leased
     }

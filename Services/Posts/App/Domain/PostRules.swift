@@ -4,13 +4,16 @@ import SNSPlatform
 struct PostRules: Sendable {
     let signer: MediaPathSigner
 
-    static let maxTitle = 500
+    /// RaeBaek's LSLProject sends a whole thread's text as `title` (decision 0013).
+    static let maxTitle = 10_000
     static let maxContent = 10_000
     static let maxExtraContent = 5_000
     static let maxProductId = 100
     static let maxFiles = 5
     static let maxPrice = 1_000_000_000
-    static let maxComment = 2_000
+    /// Best Moment percent-encodes comments before sending them (a Hangul syllable becomes 9 characters): 2 000
+    /// syllables fit.
+    static let maxComment = 20_000
 
     func checkLength(_ value: String?, field: String, max: Int) throws {
         guard let value else { return }

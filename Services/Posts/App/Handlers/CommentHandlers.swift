@@ -19,6 +19,7 @@ struct CommentHandlers: Sendable {
         let now = Date()
         let comment = PostStore.CommentRecord(commentId: ObjectID.generate(now: now), postId: postId, userId: user.userId,
                                               content: content, createdAt: now)
+        let ticket = deps.outbox.readYourWrites()
         let creator = try await deps.postgres.transaction(logger: context.logger) { connection -> CreatorJSON in
             guard let (post, _) = try await deps.store.lock(postId: postId, shared: true, on: connection, logger: context.logger) else {
                 throw PostsDependencies.postGone
@@ -29,9 +30,10 @@ struct CommentHandlers: Sendable {
             try await deps.outbox.append(
                 CommentCreated(commentId: comment.commentId, postId: postId, userId: user.userId, postUserId: post.userId,
                                productId: post.productId, createdAt: now),
-                aggregateId: postId, trace: context.trace, on: connection, logger: context.logger)
+                aggregateId: postId, trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
             return try await deps.store.creator(userId: user.userId, on: connection, logger: context.logger)
         }
+        await ticket.wait(logger: context.logger)
         return try .comment(CommentJSON(commentId: comment.commentId, content: content, createdAt: now, creator: creator), format)
     }
 
@@ -61,6 +63,7 @@ struct CommentHandlers: Sendable {
         let user = try context.requireUser()
         let postId = try context.parameters.require("post_id")
         let commentId = try context.parameters.require("comment_id")
+        let ticket = deps.outbox.readYourWrites()
         try await deps.postgres.transaction(logger: context.logger) { connection in
             guard let (post, _) = try await deps.store.lock(postId: postId, shared: true, on: connection, logger: context.logger) else {
                 throw PostsDependencies.postGone
@@ -72,8 +75,9 @@ struct CommentHandlers: Sendable {
             try await deps.store.deleteComment(commentId: commentId, on: connection, logger: context.logger)
             try await deps.outbox.append(
                 CommentDeleted(commentId: commentId, postId: postId, userId: user.userId, productId: post.productId, deletedAt: Date()),
-                aggregateId: postId, trace: context.trace, on: connection, logger: context.logger)
+                aggregateId: postId, trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
         }
+        await ticket.wait(logger: context.logger)
         switch format {
         case .g1: return Response(status: .ok)
         case .g0: return try .json(G0DeletedComment(postId: postId, commentId: commentId))

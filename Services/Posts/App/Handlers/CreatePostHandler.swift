@@ -32,14 +32,16 @@ struct CreatePostHandler: Sendable {
             price: body.price.value, files: body.files.value ?? [], hashTags: Hashtags.extract(from: body.content.value),
             createdAt: now, updatedAt: now)
         // The answer is read inside the transaction: a committed post is always answered with 200.
+        let ticket = deps.outbox.readYourWrites()
         let created = try await deps.postgres.transaction(logger: context.logger) { connection -> PostJSONText? in
             let withdrawn = try await deps.store.ensureUser(userId, on: connection, logger: context.logger)
             guard !withdrawn else { throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)") }
             try await deps.store.insert(post, authorWithdrawn: false, on: connection, logger: context.logger)
             try await deps.outbox.append(PostCreated(post: post.snapshot), aggregateId: post.postId,
-                                         trace: context.trace, on: connection, logger: context.logger)
+                                         trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
             return try await deps.queries.one(postId: post.postId, on: connection, logger: context.logger)
         }
+        await ticket.wait(logger: context.logger)
         guard let created else { throw PostsDependencies.postGone }
         context.logger.info("post created", metadata: ["post_id": "\(post.postId)"])
         return created

@@ -12,6 +12,7 @@ struct DeletePostHandler: Sendable {
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let postId = try context.parameters.require("post_id")
+        let ticket = deps.outbox.readYourWrites()
         try await deps.postgres.transaction(logger: context.logger) { connection in
             guard let (post, _) = try await deps.store.lock(postId: postId, on: connection, logger: context.logger) else {
                 throw PostsDependencies.postGone
@@ -20,8 +21,9 @@ struct DeletePostHandler: Sendable {
             try await deps.store.delete(postId: postId, on: connection, logger: context.logger)
             try await deps.outbox.append(
                 PostDeleted(postId: postId, userId: post.userId, productId: post.productId, files: post.files, deletedAt: Date()),
-                aggregateId: postId, trace: context.trace, on: connection, logger: context.logger)
+                aggregateId: postId, trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
         }
+        await ticket.wait(logger: context.logger)
         context.logger.info("post deleted", metadata: ["post_id": "\(postId)"])
         switch format {
         case .g1: return Response(status: .ok)

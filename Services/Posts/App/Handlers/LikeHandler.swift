@@ -37,7 +37,8 @@ struct LikeHandler: Sendable {
     /// Sets the caller's like and returns the resulting state. A toggle reads the current state under the same
     /// locks as the change (the post's share lock and the user's read-model row).
     func apply(_ desire: Desire, postId: String, userId: String, context: APIRequestContext) async throws -> Bool {
-        try await deps.postgres.transaction(logger: context.logger) { connection -> Bool in
+        let ticket = deps.outbox.readYourWrites()
+        let state = try await deps.postgres.transaction(logger: context.logger) { connection -> Bool in
             guard let (post, _) = try await deps.store.lock(postId: postId, shared: true, on: connection, logger: context.logger) else {
                 throw PostsDependencies.postGone
             }
@@ -56,11 +57,13 @@ struct LikeHandler: Sendable {
             guard changed else { return desired }
             let change = LikeChange(postId: postId, userId: userId, postUserId: post.userId, productId: post.productId, kind: kind, at: now)
             if desired {
-                try await deps.outbox.append(PostLiked(like: change), aggregateId: postId, trace: context.trace, on: connection, logger: context.logger)
+                try await deps.outbox.append(PostLiked(like: change), aggregateId: postId, trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
             } else {
-                try await deps.outbox.append(PostUnliked(like: change), aggregateId: postId, trace: context.trace, on: connection, logger: context.logger)
+                try await deps.outbox.append(PostUnliked(like: change), aggregateId: postId, trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
             }
             return desired
         }
+        await ticket.wait(logger: context.logger)  // counts and rankings in social (decision 0013)
+        return state
     }
 }

@@ -128,8 +128,8 @@ struct PostQueries: Sendable {
                                   WHERE l.post_id = p.post_id AND l.kind = 1 AND lu.withdrawn_at IS NULL ORDER BY l.seq),
                    'likes2', ARRAY(SELECT l.user_id FROM posts.likes l LEFT JOIN posts.users lu ON lu.user_id = l.user_id
                                    WHERE l.post_id = p.post_id AND l.kind = 2 AND lu.withdrawn_at IS NULL ORDER BY l.seq),
-                   'buyers', ARRAY(SELECT b.user_id FROM posts.buyers b LEFT JOIN posts.users bu ON bu.user_id = b.user_id
-                                   WHERE b.post_id = p.post_id AND bu.withdrawn_at IS NULL ORDER BY b.seq),
+                   -- A completed sale stays sold when its buyer withdraws (BuyOrNot shows "sold" while buyers is non-empty).
+                   'buyers', ARRAY(SELECT b.user_id FROM posts.buyers b WHERE b.post_id = p.post_id ORDER BY b.seq),
                    'hashTags', p.hash_tags,
                    'comments', (SELECT coalesce(json_agg(json_build_object(
                                            'comment_id', c.comment_id, 'content', c.content,

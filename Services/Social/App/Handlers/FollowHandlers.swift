@@ -26,6 +26,7 @@ struct FollowHandlers: Sendable {
         let target = try context.parameters.require("user_id")
         guard target != me.userId else { throw APIError.badRequest("자기 자신을 팔로우할 수 없습니다. (you cannot follow yourself)") }
         let now = Date()
+        let ticket = deps.outbox.readYourWrites()
         let (myNick, theirNick) = try await deps.postgres.transaction(logger: context.logger) { connection -> (String, String) in
             guard let opponent = try await deps.store.user(target, on: connection, logger: context.logger), !opponent.withdrawn else {
                 throw APIError.gone("유저를 찾을 수 없습니다. (user not found)")
@@ -39,16 +40,17 @@ struct FollowHandlers: Sendable {
                     throw APIError.conflict("이미 팔로잉 된 계정입니다. (already following)")
                 }
                 try await deps.outbox.append(UserFollowed(edge: edge), aggregateId: me.userId, trace: context.trace,
-                                             on: connection, logger: context.logger)
+                                             awaitedBy: ticket, on: connection, logger: context.logger)
             } else {
                 guard try await deps.store.deleteFollow(follower: me.userId, followee: target, on: connection, logger: context.logger) else {
                     throw APIError.gone("팔로잉 하지 않은 계정입니다. (not following this user)")
                 }
                 try await deps.outbox.append(UserUnfollowed(edge: edge), aggregateId: me.userId, trace: context.trace,
-                                             on: connection, logger: context.logger)
+                                             awaitedBy: ticket, on: connection, logger: context.logger)
             }
             return (mine?.nick ?? "", opponent.nick)
         }
+        await ticket.wait(logger: context.logger)  // the following feed lives in posts (decision 0013)
         switch format {
         case .g1: return try .json(FollowJSON(nick: myNick, opponentNick: theirNick, followingStatus: follow))
         case .g0: return try .json(G0FollowJSON(user: me.userId, following: target, followingStatus: follow))

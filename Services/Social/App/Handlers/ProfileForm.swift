@@ -12,7 +12,8 @@ struct ProfileForm: Sendable {
     var birthDay: String?
     var image: ByteBuffer?
 
-    static let maxTextBytes = 4 * 1024
+    /// phoneNum and birthDay hold up to 2 000 characters of free text (DateDay: a self-introduction), 3 bytes each.
+    static let maxTextBytes = 8 * 1024
 
     static func read(_ request: Request, maxImageBytes: Int) async throws -> ProfileForm {
         let form = try await BufferedMultipartForm.read(

@@ -1,0 +1,213 @@
+import Foundation
+import Logging
+import Metrics
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// Lets a writing handler wait until other services' projections have applied the events it just committed
+/// (read-your-writes, decision 0013).
+///
+/// Consumers announce each applied *awaited* event on the `sns_applied` channel (`NOTIFY`, delivered when their
+/// transaction commits). This service holds one pooled connection in `LISTEN` and resolves the waits registered
+/// with `expect` — always before the write commits, so no announcement can come before its waiter. A wait ends
+/// when every expected group has announced the event, or after `timeout`: then the write is answered anyway (it is
+/// committed and will reach every projection; only the acting client may see the lag) and
+/// `sns_read_your_writes_timeouts_total{group}` counts which projection was late.
+///
+/// The LISTEN connection is the process's own, outside the pool: a pooled one would take a slot from the
+/// requests for the life of the process (small test pools ran out).
+public final class ProjectionBarrier: Service, Sendable {
+    struct Pending {
+        var groups: Set<String>
+        var waiter: CheckedContinuation<Void, Never>?
+        var timedOut = false
+    }
+
+    private let pending = Mutex<[UUID: Pending]>([:])
+    private let listening = Mutex(false)
+    let database: DatabaseConfiguration
+    public let timeout: Duration
+    let logger: Logger
+    let waitTimer = Metrics.Timer(label: "sns_read_your_writes_wait_seconds")
+
+    /// - Parameter timeout: the longest a write's answer waits for the projections; zero disables waiting.
+    public init(database: DatabaseConfiguration, timeout: Duration, logger: Logger) {
+        self.database = database
+        self.timeout = timeout
+        var logger = logger
+        logger[metadataKey: "component"] = "projection-barrier"
+        self.logger = logger
+    }
+
+    public var isEnabled: Bool { timeout > .zero }
+
+    /// Whether the `LISTEN` connection is up (waits started while it is down end at the timeout).
+    public var isListening: Bool { listening.withLock { $0 } }
+
+    /// A ticket for one request's writes: pass it to `Outbox.append(…, awaitedBy:)` inside the transaction, and
+    /// call `wait` after the commit.
+    public func ticket() -> ReadYourWritesTicket { ReadYourWritesTicket(barrier: isEnabled ? self : nil) }
+
+    func expect(_ eventId: UUID, groups: [String]) {
+        guard !groups.isEmpty else { return }
+        pending.withLock { $0[eventId] = Pending(groups: Set(groups)) }
+    }
+
+    func forget(_ eventIds: [UUID]) {
+        let waiters = pending.withLock { pending in eventIds.compactMap { pending.removeValue(forKey: $0)?.waiter } }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits for all `eventIds` (sharing one deadline); returns the groups that had not applied them in time.
+    func wait(for eventIds: [UUID]) async -> Set<String> {
+        guard !eventIds.isEmpty else { return [] }
+        let started = ContinuousClock.now
+        let deadline = started + timeout
+        var late: Set<String> = []
+        for eventId in eventIds {
+            late.formUnion(await wait(for: eventId, until: deadline))
+        }
+        waitTimer.recordNanoseconds(Int64((ContinuousClock.now - started).timeInterval * 1e9))
+        for group in late {
+            Counter(label: "sns_read_your_writes_timeouts_total", dimensions: [("group", group)]).increment()
+        }
+        return late
+    }
+
+    private func wait(for eventId: UUID, until deadline: ContinuousClock.Instant) async -> Set<String> {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do { try await Task.sleep(until: deadline) } catch { return }
+                self.timeOut(eventId)
+            }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = pending.withLock { pending -> Bool in
+                    guard var entry = pending[eventId], !entry.groups.isEmpty, !entry.timedOut else { return true }
+                    entry.waiter = continuation
+                    pending[eventId] = entry
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+            group.cancelAll()
+        }
+        return pending.withLock { $0.removeValue(forKey: eventId)?.groups ?? [] }
+    }
+
+    private func timeOut(_ eventId: UUID) {
+        let waiter = pending.withLock { pending -> CheckedContinuation<Void, Never>? in
+            guard var entry = pending[eventId] else { return nil }
+            entry.timedOut = true
+            let waiter = entry.waiter
+            entry.waiter = nil
+            pending[eventId] = entry
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// A consumer group announced that it applied `eventId`.
+    func applied(group: String, eventId: UUID) {
+        let waiter = pending.withLock { pending -> CheckedContinuation<Void, Never>? in
+            guard var entry = pending[eventId] else { return nil }
+            entry.groups.remove(group)
+            var waiter: CheckedContinuation<Void, Never>?
+            if entry.groups.isEmpty {
+                waiter = entry.waiter
+                entry.waiter = nil
+            }
+            pending[eventId] = entry
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    // MARK: Listening
+
+    public func run() async throws {
+        guard isEnabled else {
+            // A service that returns ends the whole service group: idle until shutdown instead.
+            try? await gracefulShutdown()
+            return
+        }
+        await withGracefulShutdownHandler {
+            await cancelWhenGracefulShutdown { await self.listen() }
+        } onGracefulShutdown: {}
+        listening.withLock { $0 = false }
+    }
+
+    private func listen() async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(
+                    configuration: try database.connectionConfiguration(), id: 0, logger: logger)
+                do {
+                    try await connection.listen(on: ReadYourWrites.channel) { notifications in
+                        failures = 0
+                        self.listening.withLock { $0 = true }
+                        for try await notification in notifications {
+                            if let (group, eventId) = ReadYourWrites.parse(notification.payload) {
+                                self.applied(group: group, eventId: eventId)
+                            }
+                        }
+                    }
+                    try? await connection.close()
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+            } catch {
+                listening.withLock { $0 = false }
+                if Task.isCancelled { return }
+                failures += 1
+                logger.warning("LISTEN connection for read-your-writes lost; writes answer after their timeout until it is back",
+                               metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: Backoff.delay(attempt: failures, base: .milliseconds(200), cap: .seconds(5)))
+            }
+        }
+    }
+}
+
+/// The events one request writes and waits for. Unwaited entries are dropped when the ticket goes away (e.g. the
+/// transaction rolled back). Sendable: its only state is behind a `Mutex`.
+public final class ReadYourWritesTicket: Sendable {
+    let barrier: ProjectionBarrier?
+    private let eventIds = Mutex<[UUID]>([])
+
+    init(barrier: ProjectionBarrier?) {
+        self.barrier = barrier
+    }
+
+    /// A ticket that never waits (writes from workers and consumers, where no client is waiting).
+    public static var inert: ReadYourWritesTicket { ReadYourWritesTicket(barrier: nil) }
+
+    /// Called by the outbox inside the transaction: returns whether the event is awaited (and must say so in its
+    /// headers, so that consumers announce it).
+    func expect(_ eventId: UUID, type: EventType) -> Bool {
+        guard let barrier else { return false }
+        let groups = ReadYourWrites.groups(awaiting: type)
+        guard !groups.isEmpty else { return false }
+        barrier.expect(eventId, groups: groups)
+        eventIds.withLock { $0.append(eventId) }
+        return true
+    }
+
+    /// Waits (bounded) until every projection that the acting client can observe has applied this ticket's
+    /// events. Call after the transaction committed.
+    public func wait(logger: Logger) async {
+        guard let barrier else { return }
+        let ids = eventIds.withLock { ids in defer { ids = [] }; return ids }
+        let late = await barrier.wait(for: ids)
+        if !late.isEmpty {
+            logger.warning("answering before every projection applied this write (read-your-writes timeout)", metadata: [
+                "late_consumers": "\(late.sorted().joined(separator: ","))", "timeout_ms": "\(Int(barrier.timeout.milliseconds))"])
+        }
+    }
+
+    deinit {
+        let ids = eventIds.withLock { $0 }
+        if !ids.isEmpty { barrier?.forget(ids) }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The consumer groups of the system's projections, as the services name them when they run on their own
+/// schema (a test's private schema adds a suffix, and nobody waits for those).
+public enum ConsumerGroup {
+    public static let posts = "posts-read-models"
+    public static let social = "social-projections"
+    public static let market = "market-products"
+    public static let media = "media-references"
+}
+
+/// Read-your-writes across services (decision 0013): the apps were written against one server with one database,
+/// so whatever a client has just done, its very next request — to any service — must see. A write whose event
+/// feeds another service's read model is therefore answered only once those projections have applied the event
+/// (or a bounded wait has passed; `sns_read_your_writes_timeouts_total` counts that).
+///
+/// This table says which projections a client can observe right after each kind of write, i.e. which consumer
+/// groups the writing handler waits for.
+public enum ReadYourWrites {
+    /// PostgreSQL `NOTIFY` channel on which consumers announce `"<group> <event id>"` after applying (committing)
+    /// an awaited event. Channels are per database, shared by the services' schemas.
+    public static let channel = "sns_applied"
+
+    /// Kafka header marking an event that a writer is waiting for (only those are announced).
+    public static let awaitedHeader = "sns-awaited"
+
+    public static func groups(awaiting type: EventType) -> [String] {
+        switch type {
+        // A new account: social serves its profile, follows and search; posts shows its nick on what it writes.
+        case .userRegistered: [ConsumerGroup.posts, ConsumerGroup.social]
+        // A new nick or image: profiles, follower lists and search (social), creators of posts and comments (posts).
+        case .userUpdated: [ConsumerGroup.posts, ConsumerGroup.social]
+        // Every service refuses a withdrawn user's token through its own read model: all of them must know.
+        case .userWithdrawn: [ConsumerGroup.posts, ConsumerGroup.social, ConsumerGroup.market, ConsumerGroup.media]
+        // The author's profile lists and counts (social) and the price a buyer pays (market).
+        case .postCreated, .postUpdated, .postDeleted: [ConsumerGroup.social, ConsumerGroup.market]
+        // Counts and rankings in social.
+        case .commentCreated, .commentDeleted, .postLiked, .postUnliked: [ConsumerGroup.social]
+        // The following feed lives in posts.
+        case .userFollowed, .userUnfollowed: [ConsumerGroup.posts]
+        // The buyer on the post.
+        case .purchaseCompleted: [ConsumerGroup.posts]
+        case .mediaStored: []
+        }
+    }
+
+    /// The notification payload for one applied event.
+    static func announcement(group: String, eventId: UUID) -> String {
+        "\(group) \(eventId.uuidString.lowercased())"
+    }
+
+    static func parse(_ payload: String) -> (group: String, eventId: UUID)? {
+        guard let space = payload.lastIndex(of: " "),
+              let eventId = UUID(uuidString: String(payload[payload.index(after: space)...])) else { return nil }
+        return (String(payload[..<space]), eventId)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SNSKafka
+@testable import SNSPlatform
+import SNSTestSupport
+import Testing
+
+/// A payload whose type the read-your-writes table awaits (`post-liked` → social's projection).
+struct AwaitedProbe: EventPayload {
+    static let eventType = EventType.postLiked
+    var sequence: Int
+}
+
+/// The read-your-writes mechanism (decision 0013) against the real database: the outbox marks awaited events,
+/// a consumer announces what it applied in its own transaction, and a barrier resumes the writer on that
+/// announcement — or gives up at its bound, naming the projection that was late.
+@Suite("Read-your-writes barrier")
+struct ReadYourWritesBarrierTests {
+    /// Runs a barrier (its own LISTEN connection) for the duration of `body`, once it listens.
+    func withBarrier(timeout: Duration, _ body: @Sendable (ProjectionBarrier) async throws -> Void) async throws {
+        let barrier = ProjectionBarrier(database: try DatabaseConfiguration(url: try TestEnvironment.databaseURL()),
+                                        timeout: timeout, logger: TestEnvironment.logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await barrier.run() }
+            try await eventually("the barrier listens") { barrier.isListening }
+            try await body(barrier)
+            group.cancelAll()
+        }
+    }
+
+    func announce(_ group: String, _ eventId: UUID) async throws {
+        try await TestEnvironment.withDatabase { db in
+            try await db.query("SELECT pg_notify(\(ReadYourWrites.channel), \(ReadYourWrites.announcement(group: group, eventId: eventId)))",
+                               logger: TestEnvironment.logger)
+        }
+    }
+
+    @Test func aWaitEndsWhenEveryExpectedGroupHasAnnouncedTheEvent() async throws {
+        try await withBarrier(timeout: .seconds(120)) { barrier in
+            let eventId = UUID()
+            barrier.expect(eventId, groups: ["g-a", "g-b"])
+            async let late = barrier.wait(for: [eventId])
+            try await announce("g-a", eventId)
+            try await announce("unrelated", UUID())
+            try await announce("g-b", eventId)
+            #expect(await late.isEmpty)
+        }
+    }
+
+    @Test func aWaitGivesUpAtItsBoundAndNamesTheLateGroup() async throws {
+        try await withBarrier(timeout: .milliseconds(300)) { barrier in
+            let eventId = UUID()
+            barrier.expect(eventId, groups: ["g-fast", "g-never"])
+            try await announce("g-fast", eventId)
+            #expect(await barrier.wait(for: [eventId]) == ["g-never"])
+        }
+    }
+
+    @Test func theOutboxMarksOnlyAwaitedEventsAndTheConsumerAnnouncesThemWhenApplied() async throws {
+        try await TestPlatform.with { platform in
+            try await withBarrier(timeout: .seconds(120)) { barrier in
+                let outbox = Outbox(schema: platform.schema, producerName: "ryw-test", barrier: barrier)
+                let ticket = outbox.readYourWrites()
+                let (awaited, plain, unawaitedType) = try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
+                    let awaited = try await outbox.append(AwaitedProbe(sequence: 1), aggregateId: "a", trace: TraceContext(requestId: nil),
+                                                          awaitedBy: ticket, on: connection, logger: TestEnvironment.logger)
+                    let plain = try await outbox.append(AwaitedProbe(sequence: 2), aggregateId: "a", trace: TraceContext(requestId: nil),
+                                                        on: connection, logger: TestEnvironment.logger)
+                    // No projection awaits media-stored: not marked, even with a ticket.
+                    let unawaitedType = try await outbox.append(Probe(sequence: 3, run: "ryw"), aggregateId: "a", trace: TraceContext(requestId: nil),
+                                                                awaitedBy: ticket, on: connection, logger: TestEnvironment.logger)
+                    return (awaited.eventId, plain.eventId, unawaitedType.eventId)
+                }
+                var marked: [UUID: Bool] = [:]
+                let rows = try await platform.postgres.query(
+                    "SELECT event_id, headers ? \(ReadYourWrites.awaitedHeader) FROM \(table: platform.schema, "outbox")",
+                    logger: TestEnvironment.logger)
+                for try await (id, flag) in rows.decode((UUID, Bool).self) { marked[id] = flag }
+                #expect(marked == [awaited: true, plain: false, unawaitedType: false])
+
+                // A consumer applying the marked event announces it under its group name; the writer's wait for
+                // that group then ends. (The table says social; here the group is the test consumer's.) The
+                // unmarked one is applied too but never announced: a second barrier with a short bound, waiting
+                // for it, reports the group as late.
+                let group = TestEnvironment.unique("ryw-consumer-")
+                let consumer = try IdempotentConsumer(
+                    name: group, schema: platform.schema, topics: [Topic.posts],
+                    kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: group, properties: [:]),
+                    client: platform.postgres, producer: platform.producer,
+                    handler: ClosureEventHandler { _, _, _ in }, logger: TestEnvironment.logger)
+                try await withBarrier(timeout: .milliseconds(300)) { short in
+                    barrier.expect(awaited, groups: [group])
+                    short.expect(plain, groups: [group])
+                    let marker = [KafkaHeader(key: ReadYourWrites.awaitedHeader, string: "1")]
+                    for (eventId, headers) in [(awaited, marker), (plain, [])] {
+                        let envelope = EventEnvelope(eventId: eventId, type: AwaitedProbe.eventType.rawValue, aggregateId: "a",
+                                                     producer: "ryw-test", requestId: nil, payload: AwaitedProbe(sequence: 0))
+                        let message = KafkaConsumerMessage(topic: Topic.posts, partition: 0, offset: 0, key: Array("a".utf8),
+                                                           value: Array(try EventCoding.encoder().encode(envelope)), headers: headers,
+                                                           timestamp: nil)
+                        #expect(try await consumer.process(message) == .applied)
+                    }
+                    #expect(await barrier.wait(for: [awaited]).isEmpty)
+                    #expect(await short.wait(for: [plain]) == [group])
+                }
+                _ = ticket  // dropped unwaited: its registration is forgotten
+            }
+        }
+    }
+}
