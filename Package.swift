@@ -360,7 +360,6 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["SNSPlatform", "SNSKafka", "SNSTestSupport"],
             path: "Tests/EndToEndTests",
-            exclude: ["Twins"],  // TEMPORARY while the twins are written
             swiftSettings: swiftSettings
         ),
     ]

@@ -178,12 +178,12 @@ struct PostContractTests {
             let alice = try await api.user()
             let tag = TestEnvironment.unique("Tag")
             let hangul = "키보드\(TestEnvironment.unique(""))"
-            let a = try await api.createPost(as: alice, ##"{"product_id":"buyOrNot","content":"#\##(tag) 좋아요 #\##(hangul)!"}"##)
+            let a = try await api.createPost(as: alice, ##"{"product_id":"hashtag_contract","content":"#\##(tag) 좋아요 #\##(hangul)!"}"##)
             #expect(a["hashTags"] as? [String] == [tag, hangul], "author's spelling kept, without #")
             let b = try await api.createPost(as: alice, ##"{"product_id":"other","content":"#\##(tag.uppercased())"}"##)
             let lower = try await api.send(.get, "/v1/posts/hashtags?hashTag=\(tag.lowercased())", as: alice)
             #expect(lower.postIds == [b.string("post_id")!, a.string("post_id")!])
-            let filtered = try await api.send(.get, "/v1/posts/hashtags?hashTag=\(tag)&product_id=buyOrNot", as: alice)
+            let filtered = try await api.send(.get, "/v1/posts/hashtags?hashTag=\(tag)&product_id=hashtag_contract", as: alice)
             #expect(filtered.postIds == [a.string("post_id")!])
             let encoded = hangul.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             #expect(try await api.send(.get, "/v1/posts/hashtags?hashTag=\(encoded)", as: alice).postIds == [a.string("post_id")!])

@@ -20,6 +20,15 @@ public struct GatewayClient: Sendable {
         }
     }
 
+    /// One session for the whole test process with room for the suite's parallelism: `URLSession.shared` allows
+    /// 6 connections per host, so parallel journeys queued behind each other's writes and timed out.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.default
+        configuration.httpMaximumConnectionsPerHost = 256
+        configuration.timeoutIntervalForRequest = 120
+        return URLSession(configuration: configuration)
+    }()
+
     public init() throws {
         guard let url = URL(string: try TestEnvironment.gatewayURL()) else { throw TestEnvironment.Missing(variable: "SNS_TEST_GATEWAY_URL") }
         self.baseURL = url
@@ -55,12 +64,12 @@ public struct GatewayClient: Sendable {
                      withKey: Bool = true) async throws -> Reply {
         var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
         request.httpMethod = method
-        request.timeoutInterval = 30
+        request.timeoutInterval = 120  // a hang guard only: the suite saturates the machine at times
         if withKey { request.setValue(apiKey, forHTTPHeaderField: "SesacKey") }
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await Self.session.data(for: request)
         let http = response as! HTTPURLResponse
         var fields: [String: String] = [:]
         for (key, value) in http.allHeaderFields { fields["\(key)"] = "\(value)" }

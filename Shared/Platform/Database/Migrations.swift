@@ -40,7 +40,9 @@ public struct Migrator: Sendable {
         if try await appliedVersions(client: client, logger: logger).isSuperset(of: migrations.map(\.version)) {
             return []
         }
-        return try await client.transaction(logger: logger) { connection -> [Int] in
+        // Migrations may rebuild indexes of large tables, and replicas queue on the lock: 30 s (the default that
+        // guards against a dead connection) is too short for them.
+        return try await client.transaction(logger: logger, timeout: .seconds(600)) { connection -> [Int] in
             let lockKey = "sns.migrate.\(schema.name)"
             try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey), 0))", logger: logger)
             try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: "\"\(schema.name)\"")", logger: logger)
