@@ -14,7 +14,7 @@ import Testing
 
     func call(
         _ method: HTTPMethod, _ url: String, token: String? = nil, body: [String: Any]? = nil,
-        timeout: TimeAmount = .seconds(10)
+        timeout: TimeAmount = .seconds(60)  // a hang guard: the whole suite loads the machine
     ) async throws -> Answer {
         var request = HTTPClientRequest(url: url)
         request.method = method

@@ -146,9 +146,9 @@ actor MiniStack {
             "SNS_LOG_LEVEL": "info",
             "SNS_OUTBOX_POLL_MS": "200",
             "SNS_CONSUMER_RETRY_BASE_MS": "50",
-            // These tests stop consumers and the broker on purpose; a write then waits this long for projections
-            // that cannot apply it (read-your-writes, decision 0013) before it is answered.
-            "SNS_READ_YOUR_WRITES_TIMEOUT_MS": "300",
+            // These tests stop consumers and the broker on purpose and are about durability, not read-your-writes
+            // (decision 0013): writes answer without waiting for projections.
+            "SNS_READ_YOUR_WRITES_TIMEOUT_MS": "0",
         ]
         switch service {
         case "auth":
