@@ -9,9 +9,7 @@
 # Usage: bench/endpoints.sh [seconds=10] [connections=64]
 set -euo pipefail
 SECONDS_PER_RUN="${1:-10}"; CONNECTIONS="${2:-64}"
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-BASE="${SNS_BENCH_URL:-http://127.0.0.1:8080}"; KEY="${SNS_API_KEY:-sns-dev-key}"
-DB="${SNS_BENCH_DATABASE_URL:-postgres://sns:sns@127.0.0.1:54320/sns}"
+source "$(dirname "$0")/stack.sh"   # BASE, KEY, DB and ports of the profile to measure (SNS_PROFILE)
 CONFIGURATION="${SNS_BUILD_CONFIGURATION:-release}"
 CEILING_PORT="${SNS_BENCH_CEILING_PORT:-8199}"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
@@ -111,7 +109,7 @@ echo "| endpoint | req/s | p50 | p99 | non-2xx | ÷ constant route | ÷ SELECT 1
 echo "|---|---:|---:|---:|---:|---:|---:|"
 row "ceiling: Hummingbird route returning a constant" "http://127.0.0.1:$CEILING_PORT/constant" "" CONSTANT
 row "ceiling: SELECT 1 through PostgresNIO" "http://127.0.0.1:$CEILING_PORT/select1" "" SELECT1
-row "posts /health (direct, the services' middleware)" "http://127.0.0.1:8102/health"
+row "posts /health (direct, the services' middleware)" "$(direct_url posts)/health"
 row "login (bcrypt cost ${SNS_BCRYPT_COST:-10})" "$BASE/v1/users/login" "$WORK/login.lua"
 row "GET /v1/posts page of 20" "$BASE/v1/posts?next=&limit=20&product_id=$PRODUCT" "$WORK/read.lua"
 row "create post (2 hashtags, 1 mention)" "$BASE/v1/posts" "$WORK/create.lua"

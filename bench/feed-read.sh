@@ -5,7 +5,7 @@
 # gateway. Prints numbers; asserts nothing. Usage: bench/feed-read.sh [posts=500] [seconds=10]
 set -euo pipefail
 POSTS="${1:-500}"; SECONDS_PER_RUN="${2:-10}"
-BASE="${SNS_BENCH_URL:-http://127.0.0.1:8080}"; KEY="${SNS_API_KEY:-sns-dev-key}"
+source "$(dirname "$0")/stack.sh"   # BASE, KEY, DB and ports of the profile to measure (SNS_PROFILE)
 RUN="$(date +%s)"; PRODUCT="bench-$RUN"; NICK="bench$RUN"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
 json() { python3 -c "import sys, json; print(json.load(sys.stdin)$1)"; }

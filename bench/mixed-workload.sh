@@ -14,8 +14,7 @@
 # SNS_BENCH_RESEED=1 seeds a new graph even if a scenario file exists.
 set -euo pipefail
 RATES="${1:-100 200 400 600 800 1000}"; SECONDS_RUN="${2:-30}"
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-BASE="${SNS_BENCH_URL:-http://127.0.0.1:8080}"; KEY="${SNS_API_KEY:-sns-dev-key}"
+source "$(dirname "$0")/stack.sh"   # BASE, KEY, DB and ports of the profile to measure (SNS_PROFILE)
 CONFIGURATION="${SNS_BUILD_CONFIGURATION:-release}"
 STATE="$ROOT/.local/${SNS_PROFILE:-dev}"
 SCENARIO="${SNS_BENCH_SCENARIO:-$ROOT/.local/bench/scenario.json}"

@@ -7,7 +7,7 @@
 # read. Asserts nothing. Usage: bench/payment-validation.sh [payments=400] [concurrency=16] [seconds=10] [posts=20]
 set -euo pipefail
 PAYMENTS="${1:-400}"; CONCURRENCY="${2:-16}"; SECONDS_PER_RUN="${3:-10}"; POSTS="${4:-20}"
-BASE="${SNS_BENCH_URL:-http://127.0.0.1:8080}"; KEY="${SNS_API_KEY:-sns-dev-key}"
+source "$(dirname "$0")/stack.sh"   # BASE, KEY, DB and ports of the profile to measure (SNS_PROFILE)
 PORTONE="${SNS_BENCH_PORTONE_URL:-http://127.0.0.1:8190}"
 RUN="$(date +%s)"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }

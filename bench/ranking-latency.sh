@@ -5,7 +5,7 @@
 # Usage: bench/ranking-latency.sh [samples=20]
 set -euo pipefail
 SAMPLES="${1:-20}"
-BASE="${SNS_BENCH_URL:-http://127.0.0.1:8080}"; KEY="${SNS_API_KEY:-sns-dev-key}"
+source "$(dirname "$0")/stack.sh"   # BASE, KEY, DB and ports of the profile to measure (SNS_PROFILE)
 RUN="$(date +%s%N)"; NICK="rank${RUN: -9}"; PRODUCT="rankbench-$RUN"
 json() { python3 -c "import sys, json; print(json.load(sys.stdin)$1)"; }
 call() { curl -fsS "$BASE$1" -H "SesacKey: $KEY" -H "Authorization: $TOKEN" "${@:2}"; }

@@ -30,8 +30,8 @@ struct QueryPlanTests {
                 ("hashtag and product", .byHashtag(tag: "plan_t5", productId: "plan_p5"), "post_hashtags_tag_product_idx", ", 'plan_t5', 'plan_p5'"),
                 ("likes/me", .liked(userId: "plan_u7", kind: .like, productId: nil), "likes_mine_idx", ", 'plan_u7', 1"),
                 ("likes-2/me by product", .liked(userId: "plan_u7", kind: .like2, productId: "plan_p7"), "likes_mine_idx", ", 'plan_u7', 2, 'plan_p7'"),
-                ("following", .following(userId: "plan_u1", productId: nil), "posts_user_idx", ", 'plan_u1'"),
-                ("following by product", .following(userId: "plan_u1", productId: "plan_p3"), "posts_user_product_idx", ", 'plan_u1', 'plan_p3'"),
+                ("following", .following(userId: "plan_u1", productId: nil), "feed_entries_pkey", ", 'plan_u1'"),
+                ("following by product", .following(userId: "plan_u1", productId: "plan_p3"), "feed_entries_product_idx", ", 'plan_u1', 'plan_p3'"),
             ]
             let plans = PlanBox()
             do {
@@ -60,6 +60,7 @@ struct QueryPlanTests {
                     try await connection.query("ANALYZE posts.post_hashtags", logger: logger)
                     try await connection.query("ANALYZE posts.likes", logger: logger)
                     try await connection.query("ANALYZE posts.follows", logger: logger)
+                    try await connection.query("ANALYZE posts.feed_entries", logger: logger)
                     try await connection.query("SET LOCAL plan_cache_mode = force_generic_plan", logger: logger)
                     for (name, list, _, arguments) in cases {
                         let (variant, _) = PostQueries.route(list, page: page)
@@ -77,7 +78,8 @@ struct QueryPlanTests {
                 let plan = try #require(plans.get(name))
                 #expect(plan.contains(index), "\(name) should use \(index):\n\(plan)")
                 #expect(!plan.contains("Seq Scan on posts"), "\(name):\n\(plan)")
-                #expect(!plan.contains("Seq Scan on post_hashtags") && !plan.contains("Seq Scan on likes") && !plan.contains("Seq Scan on follows"), "\(name):\n\(plan)")
+                #expect(!plan.contains("Seq Scan on post_hashtags") && !plan.contains("Seq Scan on likes") && !plan.contains("Seq Scan on follows")
+                    && !plan.contains("Seq Scan on feed_entries"), "\(name):\n\(plan)")
             }
             print(plans.all.sorted { $0.key < $1.key }.map { "-- \($0.key)\n\($0.value)" }.joined(separator: "\n\n"))
         }

@@ -68,11 +68,8 @@ public enum TestEnvironment {
     public static func withDatabase<T: Sendable>(_ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
         let client = PostgresClient(configuration: try DatabaseConfiguration(url: try databaseURL(), maxConnections: 6).clientConfiguration,
                                     backgroundLogger: logger)
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { await client.run(); return nil }
-            defer { group.cancelAll() }
-            let result = try await body(client)
-            return result
+        return try await withBackgroundWork([{ await client.run() }], name: "withDatabase") {
+            try await body(client)
         }
     }
 

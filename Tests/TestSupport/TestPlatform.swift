@@ -33,21 +33,11 @@ public struct TestPlatform: Sendable {
         let platform = TestPlatform(postgres: postgres, producer: producer, schema: schema,
                                     outbox: Outbox(schema: schema, producerName: "platform-test"),
                                     brokers: try TestEnvironment.kafkaBrokers())
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { await postgres.run(); return nil }
-            group.addTask { try await producer.run(); return nil }
-            do {
-                try await Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema))
-                    .migrate(client: postgres, logger: TestEnvironment.logger)
-                let result = try await body(platform)
-                await producer.shutdown()
-                group.cancelAll()
-                return result
-            } catch {
-                await producer.shutdown()
-                group.cancelAll()
-                throw error
-            }
+        return try await withBackgroundWork([{ await postgres.run() }, { try await producer.run() }], name: "TestPlatform",
+                                            beforeCancel: { await producer.shutdown() }) {
+            try await Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema))
+                .migrate(client: postgres, logger: TestEnvironment.logger)
+            return try await body(platform)
         }
     }
 

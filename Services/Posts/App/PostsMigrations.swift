@@ -92,5 +92,6 @@ enum PostsMigrations {
                 PRIMARY KEY (follower_id, followee_id)
             );
             """),
+        Migration(version: 101, name: "materialised_posts_and_following_feed", sql: MaterialisedPosts.migration),
     ]
 }

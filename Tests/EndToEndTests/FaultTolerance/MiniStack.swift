@@ -61,8 +61,7 @@ actor MiniStack {
                                       backgroundLogger: TestEnvironment.logger)
         let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
 
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { await postgres.run(); return nil }
+        return try await withBackgroundWork([{ await postgres.run() }], name: "MiniStack") {
             var started: MiniStack?
             do {
                 let (broker, address) = try await startBroker(in: directory, generation: 0)
@@ -73,13 +72,11 @@ actor MiniStack {
                 for service in services { try await stack.waitReady(service) }
                 let result = try await body(stack)
                 await stack.killEverything()
-                group.cancelAll()
                 await dropDatabase(name)
                 return result
             } catch {
                 let logs = await started?.logTails() ?? ""
                 await started?.killEverything()
-                group.cancelAll()
                 await dropDatabase(name)
                 throw Failure(underlying: error, logs: logs)
             }

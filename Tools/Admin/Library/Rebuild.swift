@@ -33,9 +33,11 @@ public struct Projection: Sendable {
                    tables: ["social.users", "social.posts", "social.comments", "social.likes"]),
         Projection(name: "posts-read-models", group: "posts-read-models", schema: "posts",
                    topics: [Topic.users, Topic.follows, Topic.payments],
-                   clear: ["TRUNCATE posts.users, posts.follows, posts.buyers",
-                           "UPDATE posts.posts SET author_withdrawn = false WHERE author_withdrawn"],
-                   tables: ["posts.users", "posts.follows", "posts.buyers"]),
+                   // TRUNCATE fires no row triggers: the fanned-out feed goes with the follows, and every post's
+                   // ready JSON is recomputed against the emptied read models (the replay's rows refresh it again).
+                   clear: ["TRUNCATE posts.users, posts.follows, posts.buyers, posts.feed_entries",
+                           "UPDATE posts.posts SET author_withdrawn = false, doc = NULL"],
+                   tables: ["posts.users", "posts.follows", "posts.buyers", "posts.feed_entries", "posts.post_documents"]),
         Projection(name: "market-products", group: "market-products", schema: "market", topics: [Topic.posts, Topic.users],
                    clear: ["TRUNCATE market.products, market.withdrawn_users"],
                    tables: ["market.products", "market.withdrawn_users"]),

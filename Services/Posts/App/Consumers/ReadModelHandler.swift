@@ -46,7 +46,7 @@ struct ReadModelHandler: EventHandler {
         case .purchaseCompleted:
             let purchase = try event.payload(as: PurchaseCompleted.self)
             try await connection.query("""
-                INSERT INTO posts.buyers (post_id, user_id) VALUES (\(purchase.postId), \(purchase.buyerId))
+                INSERT INTO posts.buyers (post_id, user_id, paid_at) VALUES (\(purchase.postId), \(purchase.buyerId), \(purchase.paidAt))
                 ON CONFLICT DO NOTHING
                 """, logger: logger)
         default:

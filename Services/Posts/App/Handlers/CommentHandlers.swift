@@ -21,10 +21,10 @@ struct CommentHandlers: Sendable {
                                               content: content, createdAt: now)
         let ticket = deps.outbox.readYourWrites()
         let creator = try await deps.postgres.transaction(logger: context.logger) { connection -> CreatorJSON in
+            let withdrawn = try await deps.store.ensureUser(user.userId, on: connection, logger: context.logger)
             guard let (post, _) = try await deps.store.lock(postId: postId, shared: true, on: connection, logger: context.logger) else {
                 throw PostsDependencies.postGone
             }
-            let withdrawn = try await deps.store.ensureUser(user.userId, on: connection, logger: context.logger)
             guard !withdrawn else { throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)") }
             try await deps.store.insertComment(comment, on: connection, logger: context.logger)
             try await deps.outbox.append(

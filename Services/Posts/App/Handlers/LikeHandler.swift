@@ -35,14 +35,14 @@ struct LikeHandler: Sendable {
     }
 
     /// Sets the caller's like and returns the resulting state. A toggle reads the current state under the same
-    /// locks as the change (the post's share lock and the user's read-model row).
+    /// locks as the change (the user's read-model row, then the post's row).
     func apply(_ desire: Desire, postId: String, userId: String, context: APIRequestContext) async throws -> Bool {
         let ticket = deps.outbox.readYourWrites()
         let state = try await deps.postgres.transaction(logger: context.logger) { connection -> Bool in
+            let withdrawn = try await deps.store.ensureUser(userId, on: connection, logger: context.logger)
             guard let (post, _) = try await deps.store.lock(postId: postId, shared: true, on: connection, logger: context.logger) else {
                 throw PostsDependencies.postGone
             }
-            let withdrawn = try await deps.store.ensureUser(userId, on: connection, logger: context.logger)
             guard !withdrawn else { throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)") }
             let desired: Bool
             switch desire {

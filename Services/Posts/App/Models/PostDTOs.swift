@@ -116,7 +116,7 @@ struct CommentJSON: Codable, Sendable {
     enum CodingKeys: String, CodingKey { case commentId = "comment_id", content, createdAt, creator }
 }
 
-/// A §3.1 post as JSON text, built by PostgreSQL (`PostQueries.assembly`).
+/// A §3.1 post as JSON text, kept ready by PostgreSQL (`posts.posts.doc`, see `MaterialisedPosts`).
 struct PostJSONText: Sendable {
     let text: String
 }

@@ -1,15 +1,16 @@
-/// The page statements of every list (see `PostQueries`). `$1` = position bound (exclusive), `$2` = rows to
-/// fetch (limit + 1); the filters follow. Each filter combination is its own statement so that a cached
-/// generic plan is still an index scan on the right index.
+/// The page statements of every list (see `PostQueries`): `(doc, position)` rows, the post's ready JSON and its
+/// place in the list. `$1` = position bound (exclusive), `$2` = rows to fetch (limit + 1); the filters follow.
+/// Each filter combination is its own statement so that a cached generic plan is still an index scan on the
+/// right index.
 
 /// `GET /v1/posts/{post_id}`: `$1` = post id.
 enum OnePostPage: PageSQL {
-    static let sql = "SELECT post_id, seq AS position FROM posts.posts WHERE post_id = $1 AND NOT author_withdrawn"
+    static let sql = "SELECT doc, seq AS position FROM posts.posts WHERE post_id = $1 AND NOT author_withdrawn"
 }
 
 enum AllPostsPage: PageSQL {
     static let sql = """
-        SELECT p.post_id, p.seq AS position FROM posts.posts p
+        SELECT p.doc, p.seq AS position FROM posts.posts p
         WHERE NOT p.author_withdrawn AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
@@ -18,7 +19,7 @@ enum AllPostsPage: PageSQL {
 /// `$3` = product id.
 enum AllPostsOfProductPage: PageSQL {
     static let sql = """
-        SELECT p.post_id, p.seq AS position FROM posts.posts p
+        SELECT p.doc, p.seq AS position FROM posts.posts p
         WHERE p.product_id = $3 AND NOT p.author_withdrawn AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
@@ -27,7 +28,7 @@ enum AllPostsOfProductPage: PageSQL {
 /// `$3` = user id.
 enum UserPostsPage: PageSQL {
     static let sql = """
-        SELECT p.post_id, p.seq AS position FROM posts.posts p
+        SELECT p.doc, p.seq AS position FROM posts.posts p
         WHERE p.user_id = $3 AND NOT p.author_withdrawn AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
@@ -36,7 +37,7 @@ enum UserPostsPage: PageSQL {
 /// `$3` = user id, `$4` = product id.
 enum UserPostsOfProductPage: PageSQL {
     static let sql = """
-        SELECT p.post_id, p.seq AS position FROM posts.posts p
+        SELECT p.doc, p.seq AS position FROM posts.posts p
         WHERE p.user_id = $3 AND p.product_id = $4 AND NOT p.author_withdrawn AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
@@ -45,7 +46,7 @@ enum UserPostsOfProductPage: PageSQL {
 /// `$3` = lower-cased tag.
 enum HashtagPostsPage: PageSQL {
     static let sql = """
-        SELECT h.post_id, h.seq AS position FROM posts.post_hashtags h
+        SELECT p.doc, h.seq AS position FROM posts.post_hashtags h
         JOIN posts.posts p ON p.post_id = h.post_id AND NOT p.author_withdrawn
         WHERE h.tag = $3 AND h.seq < $1
         ORDER BY h.seq DESC LIMIT $2
@@ -55,7 +56,7 @@ enum HashtagPostsPage: PageSQL {
 /// `$3` = lower-cased tag, `$4` = product id.
 enum HashtagPostsOfProductPage: PageSQL {
     static let sql = """
-        SELECT h.post_id, h.seq AS position FROM posts.post_hashtags h
+        SELECT p.doc, h.seq AS position FROM posts.post_hashtags h
         JOIN posts.posts p ON p.post_id = h.post_id AND NOT p.author_withdrawn
         WHERE h.tag = $3 AND h.product_id = $4 AND h.seq < $1
         ORDER BY h.seq DESC LIMIT $2
@@ -65,7 +66,7 @@ enum HashtagPostsOfProductPage: PageSQL {
 /// Posts the user liked (`$4` = 1) or marked (`$4` = 2), most recent mark first; `$3` = user id.
 enum LikedPostsPage: PageSQL {
     static let sql = """
-        SELECT l.post_id, l.seq AS position FROM posts.likes l
+        SELECT p.doc, l.seq AS position FROM posts.likes l
         JOIN posts.posts p ON p.post_id = l.post_id AND NOT p.author_withdrawn
         WHERE l.user_id = $3 AND l.kind = $4 AND l.seq < $1
         ORDER BY l.seq DESC LIMIT $2
@@ -75,37 +76,29 @@ enum LikedPostsPage: PageSQL {
 /// The same, `$5` = product id (filtered after the join: a user's likes are few).
 enum LikedPostsOfProductPage: PageSQL {
     static let sql = """
-        SELECT l.post_id, l.seq AS position FROM posts.likes l
+        SELECT p.doc, l.seq AS position FROM posts.likes l
         JOIN posts.posts p ON p.post_id = l.post_id AND NOT p.author_withdrawn AND p.product_id = $5
         WHERE l.user_id = $3 AND l.kind = $4 AND l.seq < $1
         ORDER BY l.seq DESC LIMIT $2
         """
 }
 
-/// Posts of the people `$3` follows: one bounded index probe per followee, merged.
+/// Posts of the people `$3` follows, from their fanned-out feed entries (`MaterialisedPosts`).
 enum FollowingPostsPage: PageSQL {
     static let sql = """
-        SELECT fp.post_id, fp.position FROM posts.follows f
-        CROSS JOIN LATERAL (
-            SELECT p.post_id, p.seq AS position FROM posts.posts p
-            WHERE p.user_id = f.followee_id AND NOT p.author_withdrawn AND p.seq < $1
-            ORDER BY p.seq DESC LIMIT $2
-        ) fp
-        WHERE f.follower_id = $3
-        ORDER BY fp.position DESC LIMIT $2
+        SELECT p.doc, e.seq AS position FROM posts.feed_entries e
+        JOIN posts.posts p ON p.post_id = e.post_id AND NOT p.author_withdrawn
+        WHERE e.follower_id = $3 AND e.seq < $1
+        ORDER BY e.seq DESC LIMIT $2
         """
 }
 
 /// The same, `$4` = product id.
 enum FollowingPostsOfProductPage: PageSQL {
     static let sql = """
-        SELECT fp.post_id, fp.position FROM posts.follows f
-        CROSS JOIN LATERAL (
-            SELECT p.post_id, p.seq AS position FROM posts.posts p
-            WHERE p.user_id = f.followee_id AND p.product_id = $4 AND NOT p.author_withdrawn AND p.seq < $1
-            ORDER BY p.seq DESC LIMIT $2
-        ) fp
-        WHERE f.follower_id = $3
-        ORDER BY fp.position DESC LIMIT $2
+        SELECT p.doc, e.seq AS position FROM posts.feed_entries e
+        JOIN posts.posts p ON p.post_id = e.post_id AND NOT p.author_withdrawn
+        WHERE e.follower_id = $3 AND e.product_id = $4 AND e.seq < $1
+        ORDER BY e.seq DESC LIMIT $2
         """
 }

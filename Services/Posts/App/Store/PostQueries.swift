@@ -3,14 +3,15 @@ import Logging
 import PostgresNIO
 import SNSPlatform
 
-/// The read side: every list picks one page of post ids with a backward index scan (the `page` CTE, at most
-/// `limit + 1` rows, so we know whether there is a next page), then `assembly` turns those ids into §3.1
-/// posts in the same round trip. Content of withdrawn users (posts, comments, likes) never appears.
+/// The read side: every list is one backward index scan returning each post's ready §3.1 JSON (`posts.posts.doc`,
+/// kept by `MaterialisedPosts`' triggers) with its position in the list, at most `limit + 1` rows so we know
+/// whether there is a next page. Content of withdrawn users (posts, comments, likes) never appears.
 ///
-/// Every statement is a named prepared statement (`AssembledPosts<Page>`), one per list and filter
-/// combination: planning this query costs more than running it (measured with pgbench: 1 445 tps unnamed vs
-/// 4 983 tps prepared, bench/results/2026-11-22-posts-feed.md). Each variant spells its own filters, so the
-/// cached generic plan still uses the right index; `QueryPlanTests` checks the generic plans.
+/// Every statement is a named prepared statement (`PostPage<Page>`), one per list and filter combination, so
+/// each is planned once per connection and its cached generic plan still uses the right index
+/// (`QueryPlanTests` checks the generic plans). The service passes the JSON text through: Foundation's
+/// JSONEncoder and JSONDecoder took more CPU than everything else a feed read does
+/// (bench/results/2026-11-22-posts-feed.md).
 struct PostQueries: Sendable {
     let client: PostgresClient
 
@@ -29,13 +30,13 @@ struct PostQueries: Sendable {
     }
 
     func one(postId: String, logger: Logger) async throws -> PostJSONText? {
-        try await client.execute(AssembledPosts<OnePostPage>(bindings: Self.bindings(postId)), logger: logger)
+        try await client.execute(PostPage<OnePostPage>(bindings: Self.bindings(postId)), logger: logger)
             .collect().first.map(Self.post)
     }
 
     /// The same, inside the caller's transaction (create and update answer with what they committed).
     func one(postId: String, on connection: PostgresConnection, logger: Logger) async throws -> PostJSONText? {
-        try await connection.execute(AssembledPosts<OnePostPage>(bindings: Self.bindings(postId)), logger: logger)
+        try await connection.execute(PostPage<OnePostPage>(bindings: Self.bindings(postId)), logger: logger)
             .collect().first.map(Self.post)
     }
 
@@ -48,7 +49,7 @@ struct PostQueries: Sendable {
     }
 
     private func run<P: PageSQL>(_: P.Type, bindings: PostgresBindings, logger: Logger) async throws -> [PostRow] {
-        try await client.execute(AssembledPosts<P>(bindings: bindings), logger: logger).collect()
+        try await client.execute(PostPage<P>(bindings: bindings), logger: logger).collect()
     }
 
     /// The page statement for a list and its bindings: `$1` position bound, `$2` row count, then the filters.
@@ -108,62 +109,24 @@ struct PostQueries: Sendable {
         let (json, position) = try row.decode((String, Int64).self)
         return PostRow(post: PostJSONText(text: json), position: position)
     }
-
-    /// Turns the `page` CTE (post_id, position) into §3.1 posts, ordered by position, newest first.
-    ///
-    /// PostgreSQL builds each post's JSON itself (`json_build_object`, keys in the contract's order and
-    /// spelling; `json_strip_nulls` omits every unset optional, nested ones included; dates as
-    /// `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'`), and the service passes the text through: Foundation's JSONEncoder and
-    /// JSONDecoder took more CPU than everything else a feed read does (bench/results/2026-11-22-posts-feed.md).
-    /// `PostContractTests` pin the exact key sets and formats.
-    static let assembly = """
-        SELECT json_strip_nulls(json_build_object(
-                   'post_id', p.post_id, 'product_id', p.product_id, 'title', p.title, 'content', p.content,
-                   'content1', p.content1, 'content2', p.content2, 'content3', p.content3, 'content4', p.content4,
-                   'content5', p.content5, 'price', p.price,
-                   'createdAt', to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                   'creator', json_build_object('user_id', p.user_id, 'nick', coalesce(u.nick, ''), 'profileImage', u.profile_image),
-                   'files', p.files,
-                   'likes', ARRAY(SELECT l.user_id FROM posts.likes l LEFT JOIN posts.users lu ON lu.user_id = l.user_id
-                                  WHERE l.post_id = p.post_id AND l.kind = 1 AND lu.withdrawn_at IS NULL ORDER BY l.seq),
-                   'likes2', ARRAY(SELECT l.user_id FROM posts.likes l LEFT JOIN posts.users lu ON lu.user_id = l.user_id
-                                   WHERE l.post_id = p.post_id AND l.kind = 2 AND lu.withdrawn_at IS NULL ORDER BY l.seq),
-                   -- A completed sale stays sold when its buyer withdraws (BuyOrNot shows "sold" while buyers is non-empty).
-                   'buyers', ARRAY(SELECT b.user_id FROM posts.buyers b WHERE b.post_id = p.post_id ORDER BY b.seq),
-                   'hashTags', p.hash_tags,
-                   'comments', (SELECT coalesce(json_agg(json_build_object(
-                                           'comment_id', c.comment_id, 'content', c.content,
-                                           'createdAt', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                                           'creator', json_build_object('user_id', c.user_id, 'nick', coalesce(cu.nick, ''),
-                                                                        'profileImage', cu.profile_image))
-                                       ORDER BY c.seq DESC), '[]'::json)
-                                FROM posts.comments c LEFT JOIN posts.users cu ON cu.user_id = c.user_id
-                                WHERE c.post_id = p.post_id AND cu.withdrawn_at IS NULL)
-               ))::text,
-               page.position
-        FROM page
-        JOIN posts.posts p ON p.post_id = page.post_id
-        LEFT JOIN posts.users u ON u.user_id = p.user_id
-        ORDER BY page.position DESC
-        """
 }
 
-/// A post as assembled, with its position in the list's order (for the cursor).
+/// A post's JSON, with its position in the list's order (for the cursor).
 struct PostRow: Sendable {
     var post: PostJSONText
     var position: Int64
 }
 
-/// The SQL of one list's page: `(post_id, position)` rows, at most `$2`, strictly before `$1`, newest first.
+/// The SQL of one list's page: `(doc, position)` rows, at most `$2`, strictly before `$1`, newest first.
 protocol PageSQL: Sendable {
     static var sql: String { get }
 }
 
-/// `WITH page AS (<Page.sql>) <assembly>`, prepared once per connection.
-struct AssembledPosts<Page: PageSQL>: PostgresPreparedStatement {
+/// One list's page statement, prepared once per connection.
+struct PostPage<Page: PageSQL>: PostgresPreparedStatement {
     typealias Row = PostRow
-    static var name: String { "posts_\(Page.self)" }
-    static var sql: String { "WITH page AS (\n\(Page.sql)\n)\n\(PostQueries.assembly)" }
+    static var name: String { "posts_doc_\(Page.self)" }
+    static var sql: String { Page.sql }
 
     let bindings: PostgresBindings
 

@@ -45,13 +45,15 @@ struct PostStore: Sendable {
     }
 
     /// The visible post, locked for the rest of the transaction; `nil` if it does not exist or its author withdrew.
-    /// Likes and comments take a share lock (many may run at once; a deletion waits for them and vice versa);
-    /// edits and deletions take an exclusive one.
+    /// Likes and comments (`shared`) take `FOR NO KEY UPDATE`: their triggers rewrite the post's JSON, so two of
+    /// them on one post run one after the other (a share lock upgraded by both would deadlock), while foreign-key
+    /// checks still pass. Edits and deletions take `FOR UPDATE`. Callers run `ensureUser` first: a user's row,
+    /// then the post row, the order in which the user events' triggers lock them too (`MaterialisedPosts`).
     func lock(postId: String, shared: Bool = false, on connection: PostgresConnection, logger: Logger) async throws -> (record: PostRecord, seq: Int64)? {
         let rows = try await connection.query("""
             SELECT post_id, user_id, product_id, title, content, content1, content2, content3, content4, content5,
                    price, files, hash_tags, created_at, updated_at, seq
-            FROM posts.posts WHERE post_id = \(postId) AND NOT author_withdrawn \(unescaped: shared ? "FOR SHARE" : "FOR UPDATE")
+            FROM posts.posts WHERE post_id = \(postId) AND NOT author_withdrawn \(unescaped: shared ? "FOR NO KEY UPDATE" : "FOR UPDATE")
             """, logger: logger)
         for try await row in rows.decode(
             (String, String, String?, String?, String?, String?, String?, String?, String?, String?, Int?, [String], [String], Date, Date, Int64).self)
