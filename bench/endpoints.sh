@@ -4,8 +4,9 @@
 # ideally SNS_BUILD_CONFIGURATION=release SNS_LOG_LEVEL=warning). Prints a Markdown table; asserts nothing.
 #   ceilings: `sns-bench ceiling` — a bare Hummingbird 2 route returning a constant, and a route running
 #             `SELECT 1` through a PostgresNIO pool (10 connections, the services' default) on the stack's database.
-#   endpoints, through the gateway: login (bcrypt at the stack's SNS_BCRYPT_COST, 10 by default), GET /v1/posts
-#             page of 20, create post, like (random post of 200, random desired state), upload of one 1 MB PNG.
+#   endpoints, through the gateway: login (bcrypt at the stack's SNS_BCRYPT_COST, 10 by default), pages of 20 of
+#             GET /v1/posts, the following feed and a user's timeline, create post, like (random post of 200,
+#             random desired state), upload of one 1 MB PNG.
 # Usage: bench/endpoints.sh [seconds=10] [connections=64]
 set -euo pipefail
 SECONDS_PER_RUN="${1:-10}"; CONNECTIONS="${2:-64}"
@@ -28,8 +29,15 @@ until curl -fsS -o /dev/null "http://127.0.0.1:$CEILING_PORT/select1" 2>/dev/nul
 echo "preparing a user, 200 posts under product_id=$PRODUCT and a 1 MB PNG …" >&2
 curl -fsS "$BASE/v1/users/join" -H "SesacKey: $KEY" -H 'Content-Type: application/json' \
   -d "{\"email\":\"$NICK@example.com\",\"password\":\"password123\",\"nick\":\"$NICK\"}" >/dev/null
-TOKEN="$(curl -fsS "$BASE/v1/users/login" -H "SesacKey: $KEY" -H 'Content-Type: application/json' \
-  -d "{\"email\":\"$NICK@example.com\",\"password\":\"password123\"}" | json "['accessToken']")"
+LOGIN="$(curl -fsS "$BASE/v1/users/login" -H "SesacKey: $KEY" -H 'Content-Type: application/json' \
+  -d "{\"email\":\"$NICK@example.com\",\"password\":\"password123\"}")"
+TOKEN="$(echo "$LOGIN" | json "['accessToken']")"; USER_ID="$(echo "$LOGIN" | json "['user_id']")"
+# A reader who follows the author: the following feed shows the author's 200 posts.
+curl -fsS "$BASE/v1/users/join" -H "SesacKey: $KEY" -H 'Content-Type: application/json' \
+  -d "{\"email\":\"r$NICK@example.com\",\"password\":\"password123\",\"nick\":\"r$NICK\"}" >/dev/null
+READER_TOKEN="$(curl -fsS "$BASE/v1/users/login" -H "SesacKey: $KEY" -H 'Content-Type: application/json' \
+  -d "{\"email\":\"r$NICK@example.com\",\"password\":\"password123\"}" | json "['accessToken']")"
+curl -fsS -X POST "$BASE/v1/follow/$USER_ID" -H "SesacKey: $KEY" -H "Authorization: $READER_TOKEN" >/dev/null
 POST_IDS=()
 for i in $(seq 1 200); do
   POST_IDS+=("$(curl -fsS "$BASE/v1/posts" -H "SesacKey: $KEY" -H "Authorization: $TOKEN" -H 'Content-Type: application/json' \
@@ -53,6 +61,9 @@ wrk.body = '{"email":"$NICK@example.com","password":"password123"}'
 LUA
 cat >"$WORK/read.lua" <<LUA
 wrk.headers["SesacKey"] = "$KEY"; wrk.headers["Authorization"] = "$TOKEN"
+LUA
+cat >"$WORK/reader.lua" <<LUA
+wrk.headers["SesacKey"] = "$KEY"; wrk.headers["Authorization"] = "$READER_TOKEN"
 LUA
 cat >"$WORK/create.lua" <<LUA
 wrk.method = "POST"; wrk.headers["SesacKey"] = "$KEY"; wrk.headers["Authorization"] = "$TOKEN"
@@ -112,6 +123,8 @@ row "ceiling: SELECT 1 through PostgresNIO" "http://127.0.0.1:$CEILING_PORT/sele
 row "posts /health (direct, the services' middleware)" "$(direct_url posts)/health"
 row "login (bcrypt cost ${SNS_BCRYPT_COST:-10})" "$BASE/v1/users/login" "$WORK/login.lua"
 row "GET /v1/posts page of 20" "$BASE/v1/posts?next=&limit=20&product_id=$PRODUCT" "$WORK/read.lua"
+row "GET /v1/posts/feed/following page of 20" "$BASE/v1/posts/feed/following?next=&limit=20&product_id=$PRODUCT" "$WORK/reader.lua"
+row "GET /v1/posts/users/{id} page of 20" "$BASE/v1/posts/users/$USER_ID?next=&limit=20&product_id=$PRODUCT" "$WORK/reader.lua"
 row "create post (2 hashtags, 1 mention)" "$BASE/v1/posts" "$WORK/create.lua"
 row "like (random post of 200, random state)" "$BASE/v1/posts" "$WORK/like.lua"
 row "upload one $((PNG_BYTES / 1024)) KiB PNG" "$BASE/v1/posts/files" "$WORK/upload.lua"

@@ -7,7 +7,8 @@
 #             all through the public API; kept in .local/bench/scenario.json and reused by later runs.
 #   load      `sns-bench load`: open loop, request i due at start + i/rate, latency from the due time
 #             (no coordinated omission); 5 s warm-up, then $SECONDS_RUN s measured at each rate.
-#   memory    RSS of every service (and the dev broker) idle before the first rate and the peak during each rate.
+#   memory    RSS of every service (and the dev broker) idle before the first rate and the peak during each rate;
+#             for runs of 2 minutes or more, also each program's RSS minute by minute (growth over time).
 # Start the stack for it with long-lived tokens (the seeded sessions are reused across runs):
 #   SNS_BUILD_CONFIGURATION=release SNS_LOG_LEVEL=warning SNS_ACCESS_TOKEN_TTL=86400 ./sns start
 # Usage: bench/mixed-workload.sh ["rate rate …"=100 200 400 600 800 1000] [seconds=30]
@@ -46,8 +47,9 @@ print(f"scenario: {len(scenario['users'])} users, {scenario['follows']} follows,
 PY
 
 rss_kib() { local pid; pid="$(cat "$STATE/run/$1.pid" 2>/dev/null)" && awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0; }
-sample() {  # every 0.5 s: "<program> <KiB>" lines, until killed
-  while true; do for program in "${PROGRAMS[@]}"; do echo "$program $(rss_kib "$program")"; done; sleep 0.5; done
+sample() {  # every 0.5 s: "<program> <KiB> <seconds since the rate began>" lines, until killed
+  local start="$SECONDS"
+  while true; do for program in "${PROGRAMS[@]}"; do echo "$program $(rss_kib "$program") $((SECONDS - start))"; done; sleep 0.5; done
 }
 mib() { awk -v kib="$1" 'BEGIN { printf "%.0f MiB", kib / 1024 }'; }
 
@@ -80,3 +82,22 @@ for program in "${PROGRAMS[@]}"; do
   printf '| %s | %s |' "$program" "$(mib "${IDLE[$program]}")"
   for rate in $RATES; do printf ' %s |' "$(mib "${PEAK[$program:$rate]}")"; done; echo
 done
+
+# Long runs: RSS over time, so growth shows (the last sample of each minute, per rate).
+if [ "$SECONDS_RUN" -ge 120 ]; then
+  for rate in $RATES; do
+    echo
+    echo "### RSS over time at $rate/s (last sample of each minute)"
+    echo
+    minutes=$(( (SECONDS_RUN + 5) / 60 ))
+    printf '| program |'; for m in $(seq 0 "$minutes"); do printf ' %s min |' "$m"; done; echo
+    printf '|---|'; for _ in $(seq 0 "$minutes"); do printf -- '---:|'; done; echo
+    for program in "${PROGRAMS[@]}"; do
+      printf '| %s |' "$program"
+      for m in $(seq 0 "$minutes"); do
+        printf ' %s |' "$(mib "$(awk -v p="$program" -v m="$m" '$1 == p && int($3 / 60) == m { last = $2 } END { print last + 0 }' "$WORK/rss-$rate")")"
+      done
+      echo
+    done
+  done
+fi

@@ -17,8 +17,12 @@ public struct KafkaConfiguration: Sendable {
 
     /// Ordered property list: connection settings, then `defaults`, then `properties`
     /// (sorted by key so that application order is deterministic).
+    ///
+    /// `socket.nagle.disable`: requests are small and latency is what matters (an event's commit → applied path
+    /// is a write's answer time, decision 0013); with Nagle on, a small request may wait for the previous one's
+    /// acknowledgement, which the peer may delay.
     func librdkafkaSettings(defaults: [(String, String)]) -> [(String, String)] {
-        [("bootstrap.servers", bootstrapServers), ("client.id", clientId)]
+        [("bootstrap.servers", bootstrapServers), ("client.id", clientId), ("socket.nagle.disable", "true")]
             + defaults
             + properties.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }

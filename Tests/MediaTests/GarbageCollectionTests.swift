@@ -15,8 +15,12 @@ struct GarbageCollectionTests {
 
     func upload(_ media: MediaTestContext, token: String, count: Int = 1) async throws -> [String] {
         let reply = try await media.client.upload((0..<count).map { _ in .file(ImageFixtures.png) }, token: token)
-        #expect(reply.status == 200, "\(reply.text)")
-        return try reply.files
+        // `require`, not `expect`: the callers index the answer, and a failed upload must end the test, not crash
+        // the whole test process.
+        try #require(reply.status == 200, "\(reply.text)")
+        let files = try reply.files
+        try #require(files.count == count, "\(reply.text)")
+        return files
     }
 
     func exists(_ media: MediaTestContext, _ path: String) throws -> Bool {

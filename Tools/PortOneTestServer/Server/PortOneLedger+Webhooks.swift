@@ -13,7 +13,7 @@ extension PortOneLedger {
         impUid: String,
         to url: String? = nil,
         status: String? = nil,
-        timeout: Duration = .seconds(5)
+        timeout: Duration = .seconds(30)
     ) async throws(PortOneWebhookError) -> Int {
         guard let payment = payments[impUid] else { throw .unknownPayment(impUid: impUid) }
         guard let target = url ?? defaultWebhookURL else { throw .noWebhookURL }

@@ -160,7 +160,7 @@ struct SandboxRoutes: Sendable {
         timeoutMs: Int?,
         context: PortOneRequestContext
     ) async -> (result: SandboxWebhookResult, status: HTTPResponse.Status) {
-        let timeout = Duration.milliseconds(max(1, timeoutMs ?? 5000))
+        let timeout = Duration.milliseconds(max(1, timeoutMs ?? 30000))
         var target = url
         if target == nil { target = await ledger.defaultWebhookURL }
         do throws(PortOneWebhookError) {

@@ -10,10 +10,9 @@ struct PostStore: Sendable {
 
     /// Whether the user may act here: not withdrawn according to this service's read model (unknown = yes:
     /// their registration event may still be on its way).
+    /// It runs on every authenticated request, so it is a named prepared statement (planned once per connection).
     func isActive(userId: String, logger: Logger) async throws -> Bool {
-        let rows = try await client.query(
-            "SELECT withdrawn_at IS NULL FROM posts.users WHERE user_id = \(userId)", logger: logger)
-        for try await active in rows.decode(Bool.self) { return active }
+        for try await active in try await client.execute(ActiveUserCheck(userId: userId), logger: logger) { return active }
         return true
     }
 
@@ -177,4 +176,21 @@ struct PostStore: Sendable {
 extension LikeKind {
     /// The `posts.likes.kind` column value.
     var code: Int16 { self == .like ? 1 : 2 }
+}
+
+/// `SELECT withdrawn_at IS NULL` of one user of the read model (no row: not known to be withdrawn).
+struct ActiveUserCheck: PostgresPreparedStatement {
+    typealias Row = Bool
+    static let name = "posts_active_user"
+    static let sql = "SELECT withdrawn_at IS NULL FROM posts.users WHERE user_id = $1"
+
+    let userId: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(userId)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
 }
