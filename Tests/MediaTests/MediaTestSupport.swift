@@ -154,8 +154,16 @@ struct MediaClient: Sendable {
         var json: JSONObject { get throws { try JSONObject(body) } }
         var text: String { String(decoding: body, as: UTF8.self) }
         func header(_ name: String) -> String? { headers[HTTPField.Name(name)!] }
-        /// The `files` array of an upload reply.
-        var files: [String] { get throws { (try json["files"] as? [Any])?.compactMap { $0 as? String } ?? [] } }
+        /// The `files` array of an upload reply. Throws for any other answer: tests index this array, and a
+        /// failed upload must fail its test, not crash the test process with an index out of range.
+        var files: [String] {
+            get throws {
+                guard status == 200, let files = (try json["files"] as? [Any])?.compactMap({ $0 as? String }) else {
+                    throw UnexpectedReply(status: status, text: text)
+                }
+                return files
+            }
+        }
     }
 
     func send(
@@ -201,4 +209,11 @@ func signAccessToken(userId: String, expiresIn seconds: TimeInterval) async thro
     let now = Date()
     return try await signer.sign(AccessTokenClaims(userId: userId, sessionId: ObjectID.generate(),
                                                    issuedAt: now.addingTimeInterval(-60), expiresAt: now.addingTimeInterval(seconds)))
+}
+
+/// An upload answered something other than 200 with `files`.
+struct UnexpectedReply: Error, CustomStringConvertible {
+    let status: Int
+    let text: String
+    var description: String { "expected 200 with files, got \(status): \(text)" }
 }

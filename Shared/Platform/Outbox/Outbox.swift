@@ -75,12 +75,16 @@ public struct Outbox: Sendable {
         if awaited { headers[ReadYourWrites.awaitedHeader] = "1" }
         let headersJSON = String(decoding: try JSONEncoder().encode(headers), as: UTF8.self)
         let lockKey = "\(schema.name):\(envelope.aggregateId)"
-        try await connection.query(
-            "SELECT pg_advisory_xact_lock(\(Self.aggregateLockClass), hashtext(\(lockKey)))", logger: logger)
+        // One round trip: the lock first (the insert reads from it, so its id is drawn under the lock), then the
+        // row, then the relay's wake-up (delivered at commit).
         try await connection.query("""
-            INSERT INTO \(table: schema, "outbox") (event_id, topic, partition_key, event_type, payload, headers)
-            VALUES (\(envelope.eventId), \(topic), \(envelope.aggregateId), \(envelope.type), \(payloadJSON)::jsonb, \(headersJSON)::jsonb)
+            WITH aggregate_lock AS (SELECT pg_advisory_xact_lock(\(Self.aggregateLockClass), hashtext(\(lockKey)))),
+            appended AS (
+                INSERT INTO \(table: schema, "outbox") (event_id, topic, partition_key, event_type, payload, headers)
+                SELECT \(envelope.eventId), \(topic), \(envelope.aggregateId), \(envelope.type), \(payloadJSON)::jsonb, \(headersJSON)::jsonb
+                FROM aggregate_lock
+                RETURNING 1)
+            SELECT pg_notify(\(notificationChannel), '') FROM appended
             """, logger: logger)
-        try await connection.query("SELECT pg_notify(\(notificationChannel), '')", logger: logger)
     }
 }
