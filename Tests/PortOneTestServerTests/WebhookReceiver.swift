@@ -4,6 +4,8 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
+@testable import PortOneTestServer
+
 /// What the test webhook receiver got.
 actor WebhookInbox {
     struct Received: Sendable {
@@ -43,21 +45,19 @@ func withWebhookReceiver<T>(
         logger: logger
     )
     let serviceGroup = ServiceGroup(services: [app], logger: logger)
-    return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
-        group.addTask {
-            defer { continuation.finish() }
-            try await serviceGroup.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
-        let result: Result<T, any Error>
-        do {
-            result = .success(try await body("http://127.0.0.1:\(port)", inbox))
-        } catch {
-            result = .failure(error)
-        }
-        await serviceGroup.triggerGracefulShutdown()
-        try await group.waitForAll()
-        return try result.get()
+    let server = Task<Void, any Error> {
+        defer { continuation.finish() }
+        try await serviceGroup.run()
     }
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next() else { throw CancellationError() }
+    let result: Result<T, any Error>
+    do {
+        result = .success(try await body("http://127.0.0.1:\(port)", inbox))
+    } catch {
+        result = .failure(error)
+    }
+    await serviceGroup.triggerGracefulShutdown()
+    await ServerTask.end(server, within: .seconds(10), logger: logger)
+    return try result.get()
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// The identity-provider test server: Firebase's and Apple's published keys and ID tokens signed with them, and
 /// a Kakao-like access-token API (`IdentityProviderRoutes`), plus the unauthenticated sandbox API under
@@ -52,29 +53,53 @@ public enum IdentityProviderTestServer {
             portContinuation.yield(port)
         }
         let serviceGroup = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
-            group.addTask {
-                defer { portContinuation.finish() }
-                try await serviceGroup.run()
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else {
-                try await group.next()
-                throw ServerDidNotStart()
-            }
-            let result: Result<T, any Error>
-            do {
-                result = .success(try await body("http://127.0.0.1:\(port)"))
-            } catch {
-                result = .failure(error)
-            }
-            await serviceGroup.triggerGracefulShutdown()
-            group.addTask { try? await Task.sleep(for: shutdownTimeout) }
-            _ = try? await group.next()
-            group.cancelAll()
-            return try result.get()
+        let server = Task<Void, any Error> {
+            defer { portContinuation.finish() }
+            try await serviceGroup.run()
         }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            try await server.value
+            throw ServerDidNotStart()
+        }
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body("http://127.0.0.1:\(port)"))
+        } catch {
+            result = .failure(error)
+        }
+        await serviceGroup.triggerGracefulShutdown()
+        await ServerTask.end(server, within: shutdownTimeout, logger: logger)
+        return try result.get()
     }
 
     public struct ServerDidNotStart: Error {}
+}
+
+/// Ends an in-process server's task without letting it hang the caller: graceful shutdown has been asked for;
+/// after `limit` the task is cancelled, and after another `limit` it is left behind with a warning. (A task group
+/// would wait for it forever: the test suite was seen to stall on a service group that did not return.)
+enum ServerTask {
+    static func end(_ task: Task<Void, any Error>, within limit: Duration, logger: Logger) async {
+        let finished = Finished()
+        Task { _ = try? await task.value; finished.set() }
+        if await finished.wait(limit) { return }
+        task.cancel()
+        if await finished.wait(limit) { return }
+        logger.warning("the in-process server did not stop after cancellation; left behind")
+    }
+
+    /// Set once the task ended; polled (a wait on the task itself could not be bounded).
+    final class Finished: Sendable {
+        private let done = Mutex(false)
+        func set() { done.withLock { $0 = true } }
+        func wait(_ limit: Duration) async -> Bool {
+            let deadline = ContinuousClock.now.advanced(by: limit)
+            while ContinuousClock.now < deadline {
+                if done.withLock({ $0 }) { return true }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return done.withLock { $0 }
+        }
+    }
 }

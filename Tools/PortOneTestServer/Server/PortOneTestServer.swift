@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 
 /// A PortOne (iamport REST API v1) compatible test server: `POST /users/getToken`, `GET /payments/{imp_uid}`,
 /// `POST /payments/cancel`, webhook delivery, and the unauthenticated sandbox API under `/__sandbox/`
@@ -49,7 +50,8 @@ public enum PortOneTestServer {
     /// (`http://127.0.0.1:<port>`, no trailing slash), then shuts the server down and returns `body`'s result.
     ///
     /// Shutdown is graceful (idle connections closed, in-flight requests finished) but bounded: after
-    /// `shutdownTimeout` the server task is cancelled. Every task it started has ended when this returns.
+    /// `shutdownTimeout` the server task is cancelled, and after another `shutdownTimeout` it is left behind
+    /// (`ServerTask`), so a server that never stops cannot hang the caller.
     /// `webhookURL`, when given, becomes the ledger's default webhook URL. The logger defaults to warnings only.
     public static func withRunningServer<T>(
         ledger: PortOneLedger,
@@ -66,32 +68,24 @@ public enum PortOneTestServer {
             portContinuation.yield(port)
         }
         let serviceGroup = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
-            group.addTask {
-                defer { portContinuation.finish() }
-                try await serviceGroup.run()
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else {
-                // The server stopped before it was running: surface its error.
-                try await group.next()
-                throw ServerDidNotStart()
-            }
-            let result: Result<T, any Error>
-            do {
-                result = .success(try await body(URL(string: "http://127.0.0.1:\(port)")!))
-            } catch {
-                result = .failure(error)
-            }
-            await serviceGroup.triggerGracefulShutdown()
-            group.addTask {
-                // Bounds the graceful shutdown; cancelled as soon as the server has stopped.
-                try? await Task.sleep(for: shutdownTimeout)
-            }
-            _ = try? await group.next()
-            group.cancelAll()  // the group then waits for both tasks to end before returning
-            return try result.get()
+        let server = Task<Void, any Error> {
+            defer { portContinuation.finish() }
+            try await serviceGroup.run()
         }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            try await server.value
+            throw ServerDidNotStart()
+        }
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body(URL(string: "http://127.0.0.1:\(port)")!))
+        } catch {
+            result = .failure(error)
+        }
+        await serviceGroup.triggerGracefulShutdown()
+        await ServerTask.end(server, within: shutdownTimeout, logger: logger)
+        return try result.get()
     }
 
     /// Thrown by `withRunningServer` when the server ended without ever listening.
@@ -101,5 +95,33 @@ public enum PortOneTestServer {
         var logger = Logger(label: "portone-test-server")
         logger.logLevel = .warning
         return logger
+    }
+}
+
+/// Ends an in-process server's task without letting it hang the caller: graceful shutdown has been asked for;
+/// after `limit` the task is cancelled, and after another `limit` it is left behind with a warning. (A task group
+/// would wait for it forever: the test suite was seen to stall on a service group that did not return.)
+enum ServerTask {
+    static func end(_ task: Task<Void, any Error>, within limit: Duration, logger: Logger) async {
+        let finished = Finished()
+        Task { _ = try? await task.value; finished.set() }
+        if await finished.wait(limit) { return }
+        task.cancel()
+        if await finished.wait(limit) { return }
+        logger.warning("the in-process server did not stop after cancellation; left behind")
+    }
+
+    /// Set once the task ended; polled (a wait on the task itself could not be bounded).
+    final class Finished: Sendable {
+        private let done = Mutex(false)
+        func set() { done.withLock { $0 = true } }
+        func wait(_ limit: Duration) async -> Bool {
+            let deadline = ContinuousClock.now.advanced(by: limit)
+            while ContinuousClock.now < deadline {
+                if done.withLock({ $0 }) { return true }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return done.withLock { $0 }
+        }
     }
 }
