@@ -21,8 +21,8 @@ cleanup() { [ -n "$CEILING_PID" ] && kill "$CEILING_PID" 2>/dev/null; rm -rf "$W
 trap cleanup EXIT
 
 echo "building sns-bench ($CONFIGURATION) …" >&2
-(cd "$ROOT" && swift build -c "$CONFIGURATION" --product sns-bench >/dev/null)
-"$ROOT/.build/$CONFIGURATION/sns-bench" ceiling --port "$CEILING_PORT" --database-url "$DB" &
+(cd "$ROOT" && swift build -c "$CONFIGURATION" --scratch-path "$SCRATCH" --product sns-bench >/dev/null)
+"$SCRATCH/$CONFIGURATION/sns-bench" ceiling --port "$CEILING_PORT" --database-url "$DB" &
 CEILING_PID=$!
 until curl -fsS -o /dev/null "http://127.0.0.1:$CEILING_PORT/select1" 2>/dev/null; do sleep 0.2; done
 

@@ -19,14 +19,14 @@ source "$(dirname "$0")/stack.sh"   # BASE, KEY, DB and ports of the profile to 
 CONFIGURATION="${SNS_BUILD_CONFIGURATION:-release}"
 STATE="$ROOT/.local/${SNS_PROFILE:-dev}"
 SCENARIO="${SNS_BENCH_SCENARIO:-$ROOT/.local/bench/scenario.json}"
-BENCH="$ROOT/.build/$CONFIGURATION/sns-bench"
+BENCH="$SCRATCH/$CONFIGURATION/sns-bench"
 PROGRAMS=(auth posts media social market broker)
 WORK="$(mktemp -d)"; SAMPLER=""
 cleanup() { [ -n "$SAMPLER" ] && kill "$SAMPLER" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
 
 echo "building sns-bench ($CONFIGURATION) …" >&2
-(cd "$ROOT" && swift build -c "$CONFIGURATION" --product sns-bench >/dev/null)
+(cd "$ROOT" && swift build -c "$CONFIGURATION" --scratch-path "$SCRATCH" --product sns-bench >/dev/null)
 
 if [ ! -s "$SCENARIO" ] || [ "${SNS_BENCH_RESEED:-}" = 1 ]; then
   "$BENCH" seed --gateway "$BASE" --api-key "$KEY" --out "$SCENARIO" >&2

@@ -3,7 +3,9 @@
 PROFILE="${SNS_PROFILE:-dev}"
 STATE="$ROOT/.local/$PROFILE"
 BUILD_CONFIGURATION="${SNS_BUILD_CONFIGURATION:-debug}"
-BIN="$ROOT/.build/$BUILD_CONFIGURATION"
+# SwiftPM's build folder: SNS_SCRATCH_PATH names another (e.g. a release build kept apart from the debug one).
+SCRATCH="${SNS_SCRATCH_PATH:-$ROOT/.build}"
+BIN="$SCRATCH/$BUILD_CONFIGURATION"
 
 if [ "$PROFILE" = test ]; then
   PG_PORT="${SNS_TEST_PG_PORT:-54330}"; GATEWAY_PORT="${SNS_TEST_GATEWAY_PORT:-18080}"; PORT_BASE=18100
@@ -63,7 +65,7 @@ build_all() {
   log "building ($BUILD_CONFIGURATION; a first build takes several minutes)…"
   mkdir -p "$ROOT/.local"
   local status=0
-  swift build -c "$BUILD_CONFIGURATION" "$@" >"$ROOT/.local/build.log" 2>&1 || status=$?
+  swift build -c "$BUILD_CONFIGURATION" --scratch-path "$SCRATCH" "$@" >"$ROOT/.local/build.log" 2>&1 || status=$?
   if [ $status != 0 ]; then
     grep -E 'error:' -A3 "$ROOT/.local/build.log" | head -60 >&2
     die "build failed (full log: .local/build.log)"
@@ -428,7 +430,7 @@ run_tests() {
   export SNS_TEST_BIN_DIR="$BIN"
   log "running swift test"
   set +e
-  swift test --skip-build "$@"
+  swift test --skip-build --scratch-path "$SCRATCH" "$@"
   local status=$?
   set -e
   [ $status = 0 ] || log "tests failed (exit $status); service logs: $STATE/logs"

@@ -63,7 +63,7 @@ case "$cmd" in
     run_api_check "$@"
     ;;
   admin)
-    [ -x "$BIN/sns-admin" ] || swift build -c "$BUILD_CONFIGURATION" --product sns-admin >/dev/null
+    [ -x "$BIN/sns-admin" ] || swift build -c "$BUILD_CONFIGURATION" --scratch-path "$SCRATCH" --product sns-admin >/dev/null
     [ -s "$STATE/broker.addr" ] || die "no broker address for the $PROFILE profile: start the stack first (./sns start)"
     SNS_DATABASE_URL="$DATABASE_URL" SNS_KAFKA_BROKERS="$(cat "$STATE/broker.addr")" exec "$BIN/sns-admin" "$@"
     ;;
