@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Where the CPU goes while a command runs: CPU seconds (user + system, from /proc/<pid>/stat) spent by each group
 # of processes on the machine during the command: the load generator, nginx, PostgreSQL, each service, the broker.
-# Prints a Markdown table; asserts nothing. The machine's other processes are summed as "other".
+# Prints a Markdown table; asserts nothing. The machine's other processes are summed as "other"; the command
+# itself (the load generator) is counted from bash's `time`.
 # Usage: bench/cpu-share.sh <command …>     e.g. bench/cpu-share.sh wrk -t2 -c64 -d10s http://127.0.0.1:8080/…
 set -euo pipefail
 [ $# -gt 0 ] || { echo "usage: $0 <command …>" >&2; exit 2; }
@@ -34,9 +35,12 @@ group_of() {
 BEFORE="$(mktemp)"; AFTER="$(mktemp)"; trap 'rm -f "$BEFORE" "$AFTER"' EXIT
 snapshot >"$BEFORE"
 start="$(date +%s.%N)"
-"$@" >&2
+# The command has exited by the second snapshot, so its own CPU comes from bash's `time` (user + system).
+TIMES="$(mktemp)"; TIMEFORMAT='%U %S'
+{ time "$@" >&2 2>&3; } 3>&2 2>"$TIMES"
 end="$(date +%s.%N)"
 snapshot >"$AFTER"
+read -r command_user command_sys <"$TIMES"; rm -f "$TIMES"
 
 # Per pid: ticks after − ticks before (processes started during the command count from 0).
 declare -A SPENT
@@ -48,6 +52,7 @@ while read -r pid comm ticks; do
   SPENT[$group]=$(( ${SPENT[$group]:-0} + delta ))
 done <"$AFTER"
 
+SPENT["the command ($1: load generator)"]="$(python3 -c "print(round(($command_user + $command_sys) * $TICKS))")"
 wall="$(python3 -c "print(f'{$end - $start:.2f}')")"
 total=0; for group in "${!SPENT[@]}"; do total=$(( total + SPENT[$group] )); done
 echo "| process group | CPU seconds | share of all CPU used | cores busy (of $(nproc)) |"

@@ -93,5 +93,14 @@ enum PostsMigrations {
             );
             """),
         Migration(version: 101, name: "materialised_posts_and_following_feed", sql: MaterialisedPosts.migration),
+        // A product's page must never scan the whole feed: with few products (an app per product id), the cached
+        // generic plan chose `posts_all_idx` and filtered by product, 16 000 rows read for a product whose posts
+        // were not the newest (17 ms instead of 0.1 ms, measured 2026-11-24). The product index is no longer
+        // partial, and `AllPostsOfProductPage` filters withdrawn authors with `IS NOT TRUE`, which the partial
+        // all-posts index cannot serve, so the product index is the only index left for that statement.
+        Migration(version: 102, name: "product_pages_use_the_product_index", sql: """
+            DROP INDEX posts.posts_product_idx;
+            CREATE INDEX posts_product_idx ON posts.posts (product_id, seq DESC);
+            """),
     ]
 }

@@ -16,11 +16,12 @@ enum AllPostsPage: PageSQL {
         """
 }
 
-/// `$3` = product id.
+/// `$3` = product id. `IS NOT TRUE`, not `NOT`, on purpose: it keeps the planner off the partial `posts_all_idx`
+/// (migration 102), whatever the products' statistics.
 enum AllPostsOfProductPage: PageSQL {
     static let sql = """
         SELECT p.doc, p.seq AS position FROM posts.posts p
-        WHERE p.product_id = $3 AND NOT p.author_withdrawn AND p.seq < $1
+        WHERE p.product_id = $3 AND p.author_withdrawn IS NOT TRUE AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
 }
