@@ -86,7 +86,9 @@ public struct ServicePlatform: Sendable {
         var app = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.httpHost, port: configuration.httpPort), serverName: nil),
-            services: [postgres, producer, barrier, relay] + consumers + extraServices,
+            // The pool's run() was seen not to return after shutdown: bounded, so SIGTERM always ends the process.
+            services: [BoundedShutdownService(postgres, name: "postgres pool", logger: logger), producer, barrier, relay]
+                + consumers + extraServices,
             logger: logger
         )
         let migrator = self.migrator
