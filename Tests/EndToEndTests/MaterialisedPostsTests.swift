@@ -26,7 +26,7 @@ struct MaterialisedPostsTests {
                 try await expectInvariants(stack, context: "seed \(seed), before the rebuild")
                 #expect(run.succeeded > 20, "the sequence did real work: \(run.succeeded) writes answered 200")
 
-                let before = try await summary(stack)
+                let before = try await stack.rebuildSummary("posts-read-models")
                 let digestsBefore = try await digests(stack)
                 await stack.stop("posts")
                 let rebuild = try await stack.runAdmin(["rebuild", "posts-read-models", "--json", "--join-timeout", "30"])
@@ -37,7 +37,7 @@ struct MaterialisedPostsTests {
                     try await RandomRun.applied(events, on: stack)
                 }
                 try await expectInvariants(stack, context: "seed \(seed), after the rebuild")
-                let after = try await summary(stack)
+                let after = try await stack.rebuildSummary("posts-read-models")
                 #expect(try await digests(stack) == digestsBefore, "table by table")
                 #expect(after.rows == before.rows)
                 #expect(after.checksum == before.checksum, "documents and feed entries come out identical")
@@ -64,16 +64,6 @@ struct MaterialisedPostsTests {
             LIMIT 5
             """)
         #expect(feed.isEmpty, "\(context): feed entries differ\n\(feed.joined(separator: "\n"))")
-    }
-
-    private func summary(_ stack: MiniStack) async throws -> (rows: [String: Int], checksum: String) {
-        let run = try await stack.runAdmin(["rebuild", "posts-read-models", "--dry-run", "--json"])
-        guard run.status == 0,
-              let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
-              let before = json["before"] as? [String: Any],
-              let rows = before["rows"] as? [String: Int], let checksum = before["checksum"] as? String
-        else { throw MiniStack.MiniStackError("rebuild --dry-run: \(run.stdout) \(run.stderr)") }
-        return (rows, checksum)
     }
 
     /// md5 of each table of the read model, for a failure message that names the table that differs.

@@ -62,30 +62,20 @@ extension FaultToleranceTests {
             }
             #expect(try await stack.send("posts", "POST", "/v1/posts/\(posts[0])/like", token: tokens[1], json: #"{"like_status":false}"#).status == 200)
             try await stack.waitDrained(groups: ["social-projections"])
-            let before = try await summary(stack)
+            let before = try await stack.rebuildSummary("social")
             // Nine posts, nine comments and nine likes (one of them since taken back: its row says so).
             #expect(before.rows["social.posts"] == 9 && before.rows["social.comments"] == 9 && before.rows["social.likes"] == 9, "\(before.rows)")
 
             await stack.stop("social")
             let rebuild = try await stack.runAdmin(["rebuild", "social", "--json", "--join-timeout", "30"])
             #expect(rebuild.status == 0, "\(rebuild.stderr)")
-            #expect(try await summary(stack).rows.values.allSatisfy { $0 == 0 }, "emptied")
+            #expect(try await stack.rebuildSummary("social").rows.values.allSatisfy { $0 == 0 }, "emptied")
 
             try await stack.restart("social")
             try await stack.waitDrained(groups: ["social-projections"])
-            let after = try await summary(stack)
+            let after = try await stack.rebuildSummary("social")
             #expect(after.rows == before.rows)
             #expect(after.checksum == before.checksum)
         }
-    }
-
-    private func summary(_ stack: MiniStack) async throws -> (rows: [String: Int], checksum: String) {
-        let run = try await stack.runAdmin(["rebuild", "social", "--dry-run", "--json"])
-        guard run.status == 0,
-              let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
-              let before = json["before"] as? [String: Any],
-              let rows = before["rows"] as? [String: Int], let checksum = before["checksum"] as? String
-        else { throw MiniStack.MiniStackError("rebuild --dry-run: \(run.stdout) \(run.stderr)") }
-        return (rows, checksum)
     }
 }

@@ -127,4 +127,18 @@ extension MiniStack {
             (try? await self.drained(groups: groups)) ?? false
         }
     }
+
+    // MARK: Read-model summaries
+
+    /// `sns-admin rebuild <projection> --dry-run`: the read model's row counts and checksum, as the rebuild
+    /// compares them.
+    func rebuildSummary(_ projection: String) async throws -> (rows: [String: Int], checksum: String) {
+        let run = try await runAdmin(["rebuild", projection, "--dry-run", "--json"])
+        guard run.status == 0,
+              let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+              let before = json["before"] as? [String: Any],
+              let rows = before["rows"] as? [String: Int], let checksum = before["checksum"] as? String
+        else { throw MiniStackError("rebuild --dry-run: \(run.stdout) \(run.stderr)") }
+        return (rows, checksum)
+    }
 }
