@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// A consumer-group member with manual commits (`enable.auto.commit=false`,
 /// `enable.auto.offset.store=false`): a record counts as processed only once `commit(_:)` returned.
@@ -24,6 +25,8 @@ public final class KafkaConsumer: Service, Sendable {
     ]
 
     private let core: KafkaConsumerCore
+    /// A fatal error polled after records of a batch: thrown by the next `nextBatch`.
+    private let pendingFailure = Mutex<KafkaError?>(nil)
 
     public convenience init(
         configuration: KafkaConfiguration,
@@ -66,6 +69,55 @@ public final class KafkaConsumer: Service, Sendable {
         if let failure = await core.commit(topic: message.topic, partition: message.partition, offset: message.offset + 1) {
             throw failure
         }
+    }
+
+    /// Commits, for every partition among `messages`, the offset after the last of them. With
+    /// `waitForBroker: false` the commit is handed to librdkafka and this returns at once; errors then go unseen
+    /// (a lost commit means a redelivery, which must be harmless to the caller).
+    public func commit(_ messages: [KafkaConsumerMessage], waitForBroker: Bool) async throws {
+        var next: [String: [Int32: Int64]] = [:]
+        for message in messages {
+            next[message.topic, default: [:]][message.partition] = max(next[message.topic]?[message.partition] ?? 0, message.offset + 1)
+        }
+        let offsets = next.flatMap { topic, partitions in
+            partitions.map { KafkaTopicPartitionOffset(topic: topic, partition: $0.key, offset: .absolute($0.value)) }
+        }
+        if let failure = await core.commit(offsets, waitForBroker: waitForBroker) { throw failure }
+    }
+
+    /// The next records, up to `limit`, in partition order: waits (one poll interval at a time) for the first,
+    /// then takes only what librdkafka has already fetched, so a batch never waits for more to arrive. Nil once
+    /// the consumer is shutting down or the task is cancelled. Partition EOF and transient errors are logged and
+    /// skipped; fatal errors are thrown (after the records polled before them were returned).
+    public func nextBatch(limit: Int) async throws -> [KafkaConsumerMessage]? {
+        if let failure = pendingFailure.withLock({ $0 }) { throw failure }
+        while !core.isClosing, !Task.isCancelled {
+            var batch: [KafkaConsumerMessage] = []
+            for outcome in await core.pollBatch(limit: limit) {
+                switch outcome {
+                case .closed:
+                    return nil
+                case .idle:
+                    break
+                case .message(let message):
+                    batch.append(message)
+                case .endOfPartition(let topic, let partition, let offset):
+                    core.logger.debug("Kafka consumer: end of \(topic)[\(partition)] at \(offset)")
+                case .error(let error, let fatal):
+                    if fatal {
+                        core.logger.error("Kafka consumer failed: \(error)")
+                        if batch.isEmpty { throw error }
+                        pendingFailure.withLock { $0 = error }  // thrown by the next call, after this batch
+                    } else {
+                        core.logger.warning("Kafka consumer: \(error)")
+                    }
+                }
+            }
+            // Records polled while shutting down are dropped: uncommitted, so redelivered later.
+            if core.isClosing { return nil }
+            if !batch.isEmpty { return batch }
+        }
+        return nil
     }
 
     /// Waits for graceful shutdown (or cancellation), then closes the consumer.

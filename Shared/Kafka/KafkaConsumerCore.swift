@@ -106,6 +106,29 @@ final class KafkaConsumerCore: Sendable {
         return await onQueue { core in core.pollOnQueue(timeoutMilliseconds: milliseconds) }
     }
 
+    /// Up to `limit` outcomes in one hop to the queue: the first poll waits up to the poll timeout, the rest only
+    /// take what librdkafka has already fetched (timeout 0). Stops after the first outcome that is not a message.
+    func pollBatch(limit: Int) async -> [PollOutcome] {
+        await onQueue { core in
+            var outcomes: [PollOutcome] = []
+            var timeout = Self.pollTimeoutMilliseconds
+            polling: while outcomes.count < max(limit, 1) {
+                let outcome = core.pollOnQueue(timeoutMilliseconds: timeout)
+                switch outcome {
+                case .message:
+                    outcomes.append(outcome)
+                    timeout = 0
+                case .idle where !outcomes.isEmpty:
+                    break polling  // nothing more fetched yet: deliver what we have
+                default:
+                    outcomes.append(outcome)
+                    break polling
+                }
+            }
+            return outcomes
+        }
+    }
+
     private func pollOnQueue(timeoutMilliseconds: Int32) -> PollOutcome {
         guard let rk = slot.handle?.pointer, !isClosing else { return .closed }
         guard let record = rd_kafka_consumer_poll(rk, timeoutMilliseconds) else { return .idle }
@@ -182,6 +205,33 @@ final class KafkaConsumerCore: Sendable {
         let partitionErr = entry.pointee.err
         if partitionErr != RD_KAFKA_RESP_ERR_NO_ERROR {
             return KafkaError(partitionErr, "commit \(topic)[\(partition)]@\(offset)")
+        }
+        return nil
+    }
+
+    /// Commits the next offset to read for several partitions at once. `waitForBroker: false` hands the commit to
+    /// librdkafka and returns at once (`rd_kafka_commit` copies the list; a lost asynchronous commit only means a
+    /// redelivery, which the consumers' processed-event records make harmless).
+    func commit(_ offsets: [KafkaTopicPartitionOffset], waitForBroker: Bool) async -> KafkaError? {
+        guard !offsets.isEmpty else { return nil }
+        return await onQueue { core in core.commitOnQueue(offsets, waitForBroker: waitForBroker) }
+    }
+
+    private func commitOnQueue(_ offsets: [KafkaTopicPartitionOffset], waitForBroker: Bool) -> KafkaError? {
+        guard let rk = slot.handle?.pointer else { return KafkaError.closed("consumer") }
+        let list = rd_kafka_topic_partition_list_new(Int32(offsets.count))
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        for entry in offsets {
+            rd_kafka_topic_partition_list_add(list, entry.topic, entry.partition)!.pointee.offset = entry.offset.librdkafkaValue
+        }
+        let err = rd_kafka_commit(rk, list, waitForBroker ? 0 : 1)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            return KafkaError(err, "commit \(offsets.map(\.description))")
+        }
+        guard waitForBroker, let list else { return nil }
+        for index in 0..<Int(list.pointee.cnt) where list.pointee.elems[index].err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            let entry = list.pointee.elems[index]
+            return KafkaError(entry.err, "commit \(String(cString: entry.topic))[\(entry.partition)]@\(entry.offset)")
         }
         return nil
     }

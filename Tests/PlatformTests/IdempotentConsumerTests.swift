@@ -12,7 +12,7 @@ struct IdempotentConsumerTests {
     /// An effect table in the test schema: one row per applied probe.
     func createEffectTable(_ platform: TestPlatform) async throws {
         try await platform.postgres.query(
-            "CREATE TABLE \(table: platform.schema, "effects") (event_id uuid, sequence int, applied_at timestamptz DEFAULT now())",
+            "CREATE TABLE \(table: platform.schema, "effects") (event_id uuid, sequence int, applied_at timestamptz DEFAULT now(), tx bigint DEFAULT txid_current())",
             logger: TestEnvironment.logger)
     }
 
@@ -98,6 +98,67 @@ struct IdempotentConsumerTests {
                                          payload: Probe(sequence: 7, run: "outage"))
             #expect(try await consumer.process(try message(for: envelope)) == .applied)
             #expect(try await effectCount(platform) == 1)
+            await consumer.consumer.shutdown()
+        }
+    }
+
+    func probe(_ sequence: Int, run: String) -> EventEnvelope<Probe> {
+        EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil, payload: Probe(sequence: sequence, run: run))
+    }
+
+    func effects(_ platform: TestPlatform) async throws -> (sequences: [Int], transactions: Int) {
+        let rows = try await platform.postgres.query(
+            """
+            SELECT sequence, (SELECT count(DISTINCT tx) FROM \(table: platform.schema, "effects"))::int
+            FROM \(table: platform.schema, "effects") ORDER BY applied_at, sequence
+            """,
+            logger: TestEnvironment.logger)
+        var sequences: [Int] = [], transactions = 0
+        for try await (sequence, count) in rows.decode((Int, Int).self) { sequences.append(sequence); transactions = count }
+        return (sequences, transactions)
+    }
+
+    /// A batch is applied in one transaction; an event seen before, or twice within the batch, is applied once.
+    @Test func aBatchIsAppliedInOneTransactionAndEachEventOnce() async throws {
+        try await TestPlatform.with { platform in
+            try await createEffectTable(platform)
+            let consumer = try makeConsumer(platform, name: TestEnvironment.unique("batch-"), handler: recordingHandler(platform))
+            let seenBefore = probe(0, run: "batch")
+            #expect(try await consumer.process(try message(for: seenBefore)) == .applied)
+            let first = probe(1, run: "batch")
+            let batch = try [first, probe(2, run: "batch"), seenBefore, first, probe(3, run: "batch")].enumerated().map {
+                try message(for: $0.element, offset: Int64(10 + $0.offset))
+            }
+            let (settled, outcomes) = await consumer.settle(batch)
+            #expect(settled.count == 5)
+            #expect(outcomes == [.applied, .applied, .duplicate, .duplicate, .applied])
+            let (sequences, transactions) = try await effects(platform)
+            #expect(sequences == [0, 1, 2, 3])
+            #expect(transactions == 2, "one for the event seen before, one for the whole batch")
+            await consumer.consumer.shutdown()
+        }
+    }
+
+    /// One event whose handler always fails must neither hold back nor duplicate the others of its batch: the
+    /// batch's transaction is rolled back and the batch applied event by event, the bad one dead-lettered.
+    @Test func aFailingEventInABatchIsDeadLetteredAndTheOthersAppliedOnce() async throws {
+        try await TestPlatform.with { platform in
+            try await createEffectTable(platform)
+            struct Broken: Error {}
+            let schema = platform.schema
+            let handler = ClosureEventHandler { event, connection, logger in
+                let probe = try event.payload(as: Probe.self)
+                try await connection.query(
+                    "INSERT INTO \(table: schema, "effects") (event_id, sequence) VALUES (\(event.metadata.eventId), \(probe.sequence))", logger: logger)
+                if probe.sequence == 2 { throw Broken() }
+            }
+            let consumer = try makeConsumer(platform, name: TestEnvironment.unique("batch-fail-"), handler: handler, maxAttempts: 2)
+            var batch = try (1...3).map { try message(for: probe($0, run: "batch-fail"), offset: Int64($0)) }
+            batch.insert(KafkaConsumerMessage(topic: Topic.media, partition: 0, offset: 4, key: nil, value: Array("not json".utf8), headers: [], timestamp: nil), at: 1)
+            let (settled, outcomes) = await consumer.settle(batch)
+            #expect(settled.count == 4)
+            #expect(outcomes.map { if case .deadLettered = $0 { "dead" } else { "\($0)" } } == ["applied", "dead", "dead", "applied"])
+            #expect(try await effects(platform).sequences == [1, 3])
             await consumer.consumer.shutdown()
         }
     }

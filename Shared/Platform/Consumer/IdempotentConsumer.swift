@@ -21,8 +21,15 @@ public final class IdempotentConsumer: Service, Sendable {
         public var retryBase: Duration
         public var retryCap: Duration
         public var deadLetterTopic: String
+        /// At most this many records are applied in one transaction (only what has already arrived: a batch
+        /// never waits to fill up).
+        public var batchSize: Int
 
-        public init(maxAttempts: Int = 5, retryBase: Duration = .milliseconds(200), retryCap: Duration = .seconds(30), deadLetterTopic: String = Topic.deadLetter) {
+        public init(
+            maxAttempts: Int = 5, retryBase: Duration = .milliseconds(200), retryCap: Duration = .seconds(30),
+            deadLetterTopic: String = Topic.deadLetter, batchSize: Int = 100
+        ) {
+            self.batchSize = batchSize
             self.maxAttempts = maxAttempts
             self.retryBase = retryBase
             self.retryCap = retryCap
@@ -80,33 +87,110 @@ public final class IdempotentConsumer: Service, Sendable {
         logger.info("consumer started")
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await self.consumer.run() }
-            group.addTask {
-                for try await message in self.consumer.messages {
-                    let outcome: Outcome
-                    do {
-                        outcome = try await self.process(message)
-                    } catch is Abandoned {
-                        self.logger.info("shutting down; message left uncommitted for redelivery")
-                        break
-                    }
-                    switch outcome {
-                    case .applied: self.appliedCounter.increment()
-                    case .duplicate: self.duplicateCounter.increment()
-                    case .deadLettered: self.deadLetterCounter.increment()
-                    case .skipped(let type):
-                        Counter(label: "sns_consumer_skipped_total", dimensions: [("consumer", self.name), ("type", type)]).increment()
-                    }
-                    do {
-                        try await self.consumer.commit(message)
-                    } catch {
-                        // e.g. the partition was revoked in a rebalance: the next owner redelivers it, and the
-                        // processed-event record makes that a no-op.
-                        self.logger.warning("offset commit failed; the message may be redelivered", metadata: ["error": "\(error)"])
-                    }
-                }
-            }
+            group.addTask { try await self.consumeUntilShutdown() }
         }
         logger.info("consumer stopped")
+    }
+
+    /// Takes what the broker has delivered, up to `options.batchSize` records at a time, applies them, and commits
+    /// their offsets without waiting for the broker. Closing the consumer waits for those commits to finish; a
+    /// batch that was being applied when the consumer closed is redelivered after the restart (duplicates).
+    func consumeUntilShutdown() async throws {
+        while let batch = try await consumer.nextBatch(limit: options.batchSize) {
+            let (settled, outcomes) = await settle(batch)
+            for outcome in outcomes { count(outcome) }
+            if !settled.isEmpty {
+                do {
+                    try await consumer.commit(settled, waitForBroker: false)
+                } catch {
+                    // e.g. the consumer closed meanwhile, or the partition was revoked in a rebalance: the next
+                    // owner redelivers it, and the processed-event record makes that a no-op.
+                    logger.warning("offset commit failed; the messages may be redelivered", metadata: ["error": "\(error)"])
+                }
+            }
+            if settled.count < batch.count {
+                logger.info("shutting down; messages left uncommitted for redelivery", metadata: ["count": "\(batch.count - settled.count)"])
+                break
+            }
+        }
+    }
+
+    func count(_ outcome: Outcome) {
+        switch outcome {
+        case .applied: appliedCounter.increment()
+        case .duplicate: duplicateCounter.increment()
+        case .deadLettered: deadLetterCounter.increment()
+        case .skipped(let type):
+            Counter(label: "sns_consumer_skipped_total", dimensions: [("consumer", name), ("type", type)]).increment()
+        }
+    }
+
+    /// Applies a batch: first all of it in one transaction; if that fails for any reason, message by message with
+    /// `process` (retries, dead-lettering), so one bad event never holds back or rolls back the others. Returns the
+    /// prefix of the batch that is settled (all of it unless the service is shutting down) and the outcomes.
+    func settle(_ batch: [KafkaConsumerMessage]) async -> (settled: [KafkaConsumerMessage], outcomes: [Outcome]) {
+        if batch.count > 1, let outcomes = try? await applyAll(batch) {
+            return (batch, outcomes)
+        }
+        var outcomes: [Outcome] = []
+        for (index, message) in batch.enumerated() {
+            do {
+                outcomes.append(try await process(message))
+            } catch {
+                // `Abandoned` (shutting down) is the only error `process` lets out.
+                return (Array(batch[..<index]), outcomes)
+            }
+        }
+        return (batch, outcomes)
+    }
+
+    /// The whole batch in one transaction: one statement records the processed events, the handlers run in order
+    /// for the events not seen before, one statement announces the awaited ones. Returns nil (nothing committed)
+    /// when a record is not an event envelope, so that the caller deals with it one by one.
+    func applyAll(_ batch: [KafkaConsumerMessage]) async throws -> [Outcome]? {
+        var events: [IncomingEvent] = []
+        for message in batch {
+            guard let event = try? IncomingEvent(message: message) else { return nil }
+            events.append(event)
+        }
+        let known = events.filter { $0.eventType != nil }
+        let name = self.name, schema = self.schema, handler = self.handler, logger = self.logger
+        let fresh = try await client.transaction(logger: logger) { connection -> Set<UUID> in
+            let inserted = try await connection.query("""
+                INSERT INTO \(table: schema, "processed_events") (consumer, event_id, topic, kafka_partition, kafka_offset)
+                SELECT \(name), e.event_id, e.topic, e.kafka_partition, e.kafka_offset
+                FROM unnest(\(known.map(\.metadata.eventId))::uuid[], \(known.map(\.message.topic))::text[],
+                            \(known.map { Int($0.message.partition) })::int[], \(known.map(\.message.offset))::bigint[])
+                     AS e(event_id, topic, kafka_partition, kafka_offset)
+                ON CONFLICT DO NOTHING
+                RETURNING event_id
+                """, logger: logger)
+            var fresh = Set<UUID>()
+            for try await id in inserted.decode(UUID.self) { fresh.insert(id) }
+            var handled = Set<UUID>()
+            for event in known where fresh.contains(event.metadata.eventId) {
+                guard handled.insert(event.metadata.eventId).inserted else { continue }  // the same event twice in one batch
+                var logger = logger
+                logger[metadataKey: "event_id"] = .string(event.metadata.eventId.uuidString.lowercased())
+                logger[metadataKey: "event_type"] = .string(event.type)
+                try await handler.handle(event, connection: connection, logger: logger)
+            }
+            // Writers wait for these events (read-your-writes): announced when this transaction commits.
+            let announcements = known.filter(\.isAwaited).map { ReadYourWrites.announcement(group: name, eventId: $0.metadata.eventId) }
+            if !announcements.isEmpty {
+                try await connection.query(
+                    "SELECT pg_notify(\(ReadYourWrites.channel), a) FROM unnest(\(announcements)::text[]) AS a", logger: logger)
+            }
+            return fresh
+        }
+        var seen = Set<UUID>()
+        return events.map { event in
+            guard event.eventType != nil else {
+                logger.warning("skipping an event of a type this build does not know", metadata: ["event_type": "\(event.type)"])
+                return .skipped(type: String(event.type.prefix(64)))
+            }
+            return fresh.contains(event.metadata.eventId) && seen.insert(event.metadata.eventId).inserted ? .applied : .duplicate
+        }
     }
 
     /// Applies one message (with retries and dead-lettering). Does not commit the Kafka offset.
