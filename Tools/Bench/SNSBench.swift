@@ -1,4 +1,7 @@
 import ArgumentParser
+import Foundation
+import NIOCore
+import NIOPosix
 
 /// `sns-bench`: the tools behind `bench/` (bench/README.md). It prints numbers; nothing here asserts anything.
 @main
@@ -8,4 +11,22 @@ struct SNSBench: AsyncParsableCommand {
         abstract: "Benchmark tools: the ceiling server, the social-graph seeder and the constant-rate load generator.",
         subcommands: [CeilingCommand.self, SeedCommand.self, LoadCommand.self]
     )
+
+    /// Tasks run on NIO's event loops, as in the services (SNSPlatform's `ConcurrencyExecutor`, same switch
+    /// `SNS_CONCURRENCY_EXECUTOR=pool`), so the ceiling server is built the way the services are.
+    static func main() async {
+        if ProcessInfo.processInfo.environment["SNS_CONCURRENCY_EXECUTOR"] != "pool" {
+            NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        }
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

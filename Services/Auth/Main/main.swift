@@ -4,6 +4,7 @@ import Logging
 import SNSPlatform
 
 // The auth service executable: read configuration (exit 78 naming a bad variable), run until SIGTERM.
+ConcurrencyExecutor.install(from: ProcessInfo.processInfo.environment)  // before any await
 do {
     let configuration = try AuthConfiguration()
     Observability.bootstrapLogging(level: configuration.platform.logLevel)

@@ -5,6 +5,7 @@ import SNSPlatform
 
 // The market & payment verification service executable: read configuration (exit 78 naming a bad variable),
 // run until SIGTERM.
+ConcurrencyExecutor.install(from: ProcessInfo.processInfo.environment)  // before any await
 do {
     let configuration = try MarketConfiguration()
     Observability.bootstrapLogging(level: configuration.platform.logLevel)

@@ -4,6 +4,7 @@ import MediaService
 import SNSPlatform
 
 // The media service executable: read configuration (exit 78 naming a bad variable), run until SIGTERM.
+ConcurrencyExecutor.install(from: ProcessInfo.processInfo.environment)  // before any await
 do {
     let configuration = try MediaConfiguration()
     Observability.bootstrapLogging(level: configuration.platform.logLevel)

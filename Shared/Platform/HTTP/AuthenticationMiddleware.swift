@@ -35,10 +35,21 @@ public struct AuthenticationMiddleware: RouterMiddleware {
         }
     }
 
-    /// The token from `Authorization`, with an optional `Bearer ` prefix removed.
+    /// The token from `Authorization`, with an optional `Bearer ` prefix removed. Scans the UTF-8 bytes: every
+    /// request passes here, and Foundation's trimming bridges through UTF-16 (it showed in the page profile).
     public static func token(from request: Request) -> String? {
-        guard var value = request.headers[.authorization]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if value.lowercased().hasPrefix("bearer ") { value = String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
-        return value.isEmpty ? nil : value
+        guard let header = request.headers[.authorization] else { return nil }
+        var bytes = Substring(header).utf8[...]
+        func trim(_ bytes: inout Substring.UTF8View.SubSequence) {
+            while let first = bytes.first, first == 0x20 || first == 0x09 { bytes.removeFirst() }
+            while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
+        }
+        trim(&bytes)
+        let bearer = Array("bearer ".utf8)
+        if bytes.count >= bearer.count, zip(bytes.prefix(bearer.count), bearer).allSatisfy({ $0 | 0x20 == $1 }) {
+            bytes = bytes.dropFirst(bearer.count)
+            trim(&bytes)
+        }
+        return bytes.isEmpty ? nil : String(Substring(bytes))
     }
 }
