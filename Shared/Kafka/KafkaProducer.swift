@@ -10,7 +10,7 @@ public final class KafkaProducer: Service, Sendable {
     public static let defaultProperties: [(String, String)] = [
         ("enable.idempotence", "true"),
         ("acks", "all"),
-        ("linger.ms", "5"),
+        ("linger.ms", "1"),
         ("message.timeout.ms", "30000"),
     ]
 

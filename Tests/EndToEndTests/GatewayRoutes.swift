@@ -32,8 +32,9 @@ struct GatewayRoutes {
                 Range(match.range(at: index), in: raw).map { String(raw[$0]) }
             }
             let pattern = group(2) ?? ""
-            guard !pattern.hasPrefix("@") else { continue }  // named locations are reached only by error_page
             let body = group(3) ?? ""
+            // Named and internal locations are reached only by error_page, never by a client's path.
+            guard !pattern.hasPrefix("@"), !body.contains("internal;") else { continue }
             let kind: Location.Kind = switch group(1) ?? "" {
             case "=": .exact
             case "^~": .preferredPrefix
