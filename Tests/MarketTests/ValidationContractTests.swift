@@ -6,7 +6,7 @@ import Testing
 
 @testable import MarketService
 
-/// `POST /v1/payments/validation` and `GET /v1/payments/me` as the clients decode them (contract §2.6, §10.10).
+/// `POST /v1/payments/validation` and `GET /v1/payments/me` as the clients decode them (API conventions §2.6, §10.10).
 @Suite("Payment validation contract")
 struct ValidationContractTests {
     static let paymentKeys: Set<String> = ["payment_id", "buyer_id", "post_id", "merchant_uid", "productName", "price", "paidAt"]

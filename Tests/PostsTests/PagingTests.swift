@@ -5,7 +5,7 @@ import Testing
 
 @testable import PostsService
 
-/// Cursor paging (contract §6, §10.4).
+/// Cursor paging (API conventions §6, §10.4).
 @Suite("Cursor paging")
 struct PagingTests {
     @Test func firstPageWithMissingOrEmptyNextAndZeroAtTheEnd() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import PostsService
 
-/// Contract §2.3 / §3.1: posts' exact keys and status codes.
+/// API conventions §2.3 / §3.1: posts' exact keys and status codes.
 @Suite("Posts contract")
 struct PostContractTests {
     @Test func createReturnsThePostWithExactKeysAndOmitsUnsetOptionals() async throws {

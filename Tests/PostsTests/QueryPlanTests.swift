@@ -8,7 +8,7 @@ import Testing
 
 @testable import PostsService
 
-/// Every list query is served by an index (contract §10.4, issue 3). Inside a transaction that is rolled back,
+/// Every list query is served by an index (API conventions §10.4, issue 3). Inside a transaction that is rolled back,
 /// the tables get 20 000 posts (with hashtags, 4 000 likes and 410 follows, fanned out into ~41 000 feed entries
 /// by the triggers: each row written here runs them too, so the volumes are what the plans need, no more),
 /// statistics are refreshed, and each list's page statement — the SQL the service prepares — is `EXPLAIN`ed as a **generic** plan (what PostgreSQL

@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import SNSPlatform
 
-/// Builds the market & payment verification service (contract §2.6, §10.10; decision 0007): payment validation
+/// Builds the market & payment verification service (API conventions §2.6, §10.10; decision 0007): payment validation
 /// with PortOne, payment history, PortOne's webhook, the background re-verifier, and the product read model.
 public func buildApplication(configuration: MarketConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     try await MarketApplication(configuration: configuration, logger: logger).application

@@ -5,7 +5,7 @@ import SNSPlatform
 
 /// Builds the media service: streamed image uploads (post images, and profile images for the social service's
 /// profile edit), authenticated downloads, and garbage collection of files no post or profile references any
-/// more (contract §1.3, §8, §10.7; decision 0005).
+/// more (API conventions §1.3, §8, §10.7; decision 0005).
 public func buildApplication(configuration: MediaConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let signer = try MediaPathSigner(secret: configuration.signingKey)
     let root = MediaRoot(path: configuration.root)
@@ -30,7 +30,7 @@ public func buildApplication(configuration: MediaConfiguration, logger: Logger) 
     })
     authenticated.post("/v1/posts/files", use: UploadHandler(deps: deps).handle)
     authenticated.get("/v1/uploads/**", use: DownloadHandler(deps: deps, routePrefix: "/v1/").handle)
-    // G0 (2023) clients fetch `{base}/{path}` without the prefix (contract §1.3, decision 0011).
+    // G0 (2023) clients fetch `{base}/{path}` without the prefix (API conventions §1.3, decision 0011).
     authenticated.get("/uploads/**", use: DownloadHandler(deps: deps, routePrefix: "/").handle)
     // Internal: called by social (profile edit) and posts (G0 posts with inline images); the gateway answers 444
     // for /internal/.

@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import SNSPlatform
 
-/// Builds the posts & feed service: posts, comments, likes, hashtags and feeds (contract §2.3, §2.4, §6),
+/// Builds the posts & feed service: posts, comments, likes, hashtags and feeds (API conventions §2.3, §2.4, §6),
 /// with read models of users, follows and purchases fed by events.
 public func buildApplication(configuration: PostsConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let platform = try await ServicePlatform(
@@ -38,7 +38,7 @@ public func buildApplication(configuration: PostsConfiguration, logger: Logger) 
     api.put(":post_id/comments/:comment_id", use: comments.update)
     api.delete(":post_id/comments/:comment_id", use: comments.delete)
 
-    // G0 (2023, no prefix; contract §4, decision 0011): the same handlers in the G0 encoding, singular paths,
+    // G0 (2023, no prefix; API conventions §4, decision 0011): the same handlers in the G0 encoding, singular paths,
     // posts written as multipart with inline images (forwarded to media), the like as a toggle without a body.
     let g0 = router.group("post").add(middleware: authentication)
     let g0Reads = ReadPostHandlers(deps: deps, format: .g0)

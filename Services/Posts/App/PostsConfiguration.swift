@@ -15,7 +15,7 @@ public struct PostsConfiguration: Sendable {
     /// Whether the read-model consumer runs (always in deployments). In-process test instances leave it to the
     /// stack's posts process, so the consumer group is not rebalanced by every test.
     public var consumesEvents: Bool = true
-    /// Inline images of one G0 post write (contract §10.7: at most 5 of at most 5 MB; media checks them again).
+    /// Inline images of one G0 post write (API conventions §10.7: at most 5 of at most 5 MB; media checks them again).
     public var maxInlineFiles: Int = 5
     public var maxInlineFileBytes: Int = 5 * 1024 * 1024
 

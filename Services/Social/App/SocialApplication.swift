@@ -4,7 +4,7 @@ import Logging
 import SNSPlatform
 
 /// Builds the social graph service: follows, profiles (reads, and edits carried out through auth and media),
-/// user search and rankings, with projections of user and post events (contract §2.2, §2.5; decision 0006).
+/// user search and rankings, with projections of user and post events (API conventions §2.2, §2.5; decision 0006).
 public func buildApplication(configuration: SocialConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let schema = try SQLIdentifier(configuration.schema)
     let platform = try await ServicePlatform(
@@ -38,7 +38,7 @@ public func buildApplication(configuration: SocialConfiguration, logger: Logger)
     api.get("rankings/users", use: lookups.users)
     api.get("rankings/hashtags", use: lookups.hashtags)
 
-    // G0 (2023, no prefix; contract §4, decision 0011): the same handlers in the G0 encoding.
+    // G0 (2023, no prefix; API conventions §4, decision 0011): the same handlers in the G0 encoding.
     let g0 = router.group().add(middleware: authentication)
     let g0Follows = FollowHandlers(deps: deps, format: .g0)
     let g0Profiles = ProfileHandlers(deps: deps, format: .g0)

@@ -15,6 +15,7 @@ import Logging
 /// | `SNS_LOG_LEVEL` | trace … critical | `info` |
 /// | `SNS_CONSUMER_MAX_ATTEMPTS` | tries before an event is dead-lettered | 5 |
 /// | `SNS_CONSUMER_RETRY_BASE_MS` | first retry delay, doubled per try | 200 |
+/// | `SNS_CONSUMER_BATCH_SIZE` | most events a consumer applies in one transaction (decision 0015) | 100 |
 /// | `SNS_OUTBOX_POLL_MS` | outbox relay fallback poll interval | 1000 |
 /// | `SNS_KAFKA_PROPERTIES` | extra librdkafka properties, `k=v;k=v` | none |
 /// | `SNS_READ_YOUR_WRITES_TIMEOUT_MS` | longest a write's answer waits for other services' projections (0: never waits) | 3000 |
@@ -30,6 +31,7 @@ public struct PlatformConfiguration: Sendable {
     public var logLevel: Logger.Level
     public var consumerMaxAttempts: Int
     public var consumerRetryBase: Duration
+    public var consumerBatchSize: Int
     public var outboxPollInterval: Duration
     public var readYourWritesTimeout: Duration
 
@@ -45,6 +47,7 @@ public struct PlatformConfiguration: Sendable {
         logLevel: Logger.Level = .info,
         consumerMaxAttempts: Int = 5,
         consumerRetryBase: Duration = .milliseconds(200),
+        consumerBatchSize: Int = 100,
         outboxPollInterval: Duration = .seconds(1),
         readYourWritesTimeout: Duration = .seconds(3)
     ) {
@@ -59,6 +62,7 @@ public struct PlatformConfiguration: Sendable {
         self.logLevel = logLevel
         self.consumerMaxAttempts = consumerMaxAttempts
         self.consumerRetryBase = consumerRetryBase
+        self.consumerBatchSize = consumerBatchSize
         self.outboxPollInterval = outboxPollInterval
         self.readYourWritesTimeout = readYourWritesTimeout
     }
@@ -84,6 +88,7 @@ public struct PlatformConfiguration: Sendable {
         self.logLevel = logLevel
         self.consumerMaxAttempts = try env.int("SNS_CONSUMER_MAX_ATTEMPTS", default: 5, range: 1...100)
         self.consumerRetryBase = .milliseconds(try env.int("SNS_CONSUMER_RETRY_BASE_MS", default: 200, range: 1...60_000))
+        self.consumerBatchSize = try env.int("SNS_CONSUMER_BATCH_SIZE", default: 100, range: 1...10_000)
         self.outboxPollInterval = .milliseconds(try env.int("SNS_OUTBOX_POLL_MS", default: 1000, range: 10...60_000))
         self.readYourWritesTimeout = .milliseconds(try env.int("SNS_READ_YOUR_WRITES_TIMEOUT_MS", default: 3000, range: 0...300_000))
     }

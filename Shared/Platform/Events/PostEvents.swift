@@ -115,7 +115,7 @@ public struct CommentDeleted: EventPayload, Equatable {
     }
 }
 
-/// Which of the two "likes" (contract §2.3 #18/#19): `like` fills `likes`, `like2` fills `likes2`
+/// Which of the two "likes" (API conventions §2.3 #18/#19): `like` fills `likes`, `like2` fills `likes2`
 /// (scrap, bookmark, cart …).
 public enum LikeKind: String, Codable, Sendable, CaseIterable {
     case like

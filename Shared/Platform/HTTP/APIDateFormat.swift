@@ -1,6 +1,6 @@
 import Foundation
 
-/// Dates on the wire: ISO-8601 UTC with milliseconds, `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` (contract §1.4).
+/// Dates on the wire: ISO-8601 UTC with milliseconds, `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` (API conventions §1.4).
 public enum APIDateFormat {
     static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
 

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 
 /// Verifies the access token on authenticated routes: the bare JWT in `Authorization` (an optional
-/// `Bearer ` prefix is accepted too). Unverifiable → 401, expired → 419 (contract §10.3).
+/// `Bearer ` prefix is accepted too). Unverifiable → 401, expired → 419 (API conventions §10.3).
 /// `isActive` lets a service reject tokens of users it knows are gone (withdrawn) → 401.
 public struct AuthenticationMiddleware: RouterMiddleware {
     public typealias Context = APIRequestContext

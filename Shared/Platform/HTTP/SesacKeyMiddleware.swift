@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// Rejects requests without the right `SesacKey` header with 420, before anything else runs (contract §10.2),
+/// Rejects requests without the right `SesacKey` header with 420, before anything else runs (API conventions §10.2),
 /// image downloads and unknown routes included. Operational endpoints (`/health`, `/ready`, `/metrics`,
 /// `/.well-known/jwks.json`) are exempt; the gateway does not expose the first three.
 public struct SesacKeyMiddleware: RouterMiddleware {

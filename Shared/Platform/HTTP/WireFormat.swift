@@ -1,5 +1,5 @@
-/// Which generation of the wire format a handler answers in (decision 0011): G1 (`/v1`, contract §3) or G0
-/// (2023, no prefix, contract §4). The domain work is the same; only the encoding of its result differs.
+/// Which generation of the wire format a handler answers in (decision 0011): G1 (`/v1`, API conventions §3) or G0
+/// (2023, no prefix, API conventions §4). The domain work is the same; only the encoding of its result differs.
 public enum WireFormat: Sendable {
     case g1
     case g0

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Paths of stored files, as the API hands them out: `uploads/<kind>/<name>.<ext>` (contract §1.3, §10.7).
+/// Paths of stored files, as the API hands them out: `uploads/<kind>/<name>.<ext>` (API conventions §1.3, §10.7).
 ///
 /// The name is 40 lower-case hex digits: 10 random bytes, then the first 10 bytes of
 /// HMAC-SHA256(key, "<kind>/<random>.<ext>:<owner>"). So names are not guessable, and any service holding the

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Ids look like the original server's MongoDB ObjectIds (24 lower-case hex digits, contract §1.4):
+/// Ids look like the original server's MongoDB ObjectIds (24 lower-case hex digits, API conventions §1.4):
 /// 4 bytes of seconds since 1970 then 8 random bytes. Clients treat them as opaque strings.
 public enum ObjectID {
     public static func generate(now: Date = Date()) -> String {

@@ -73,7 +73,8 @@ public struct ServicePlatform: Sendable {
         return try IdempotentConsumer(
             name: name, schema: schema, topics: topics, kafka: kafka, client: postgres, producer: producer,
             handler: handler,
-            options: .init(maxAttempts: configuration.consumerMaxAttempts, retryBase: configuration.consumerRetryBase),
+            options: .init(maxAttempts: configuration.consumerMaxAttempts, retryBase: configuration.consumerRetryBase,
+                           batchSize: configuration.consumerBatchSize),
             logger: logger, startGate: startGate)
     }
 

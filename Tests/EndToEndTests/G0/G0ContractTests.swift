@@ -4,7 +4,7 @@ import SNSPlatform
 import SNSTestSupport
 import Testing
 
-/// The 2023 (G0) API (contract §4, decision 0011) through the gateway: every G0 route is called with its success
+/// The 2023 (G0) API (API conventions §4, decision 0011) through the gateway: every G0 route is called with its success
 /// and its main errors, every reply is checked against `docs/api/openapi-g0.json` (exact key sets:
 /// `additionalProperties: false`, required keys, date formats), and the key sets the G0 clients decode are also
 /// spelled out here. Status codes are the G1 operations' (§5): the G0 routes are an encoding of the same handlers.

@@ -4,7 +4,7 @@ import SNSPlatform
 import SNSTestSupport
 import Testing
 
-/// One signed-in iOS app, as the LSLP clients are written (contract §1, §5): `SesacKey` on every request, the
+/// One signed-in iOS app, as the LSLP clients are written (API conventions §1, §5): `SesacKey` on every request, the
 /// bare access token in `Authorization`, and the interceptor most G1 apps share (BookSNS's
 /// `APIRequestInterceptor`): on **419** call `GET /v1/auth/refresh` with the expired access token and the
 /// refresh token, keep the old refresh token, retry once; when the refresh answers **418**, log in again

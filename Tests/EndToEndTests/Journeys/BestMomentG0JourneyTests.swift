@@ -2,7 +2,7 @@ import Foundation
 import SNSTestSupport
 import Testing
 
-/// Best Moment as written in 2023 (G0, contract §4; strongyeom/Best_Moment_SNS_Project): join → login → a moment
+/// Best Moment as written in 2023 (G0, API conventions §4; strongyeom/Best_Moment_SNS_Project): join → login → a moment
 /// with a title and two inline images (`product_id` `yeom`) → the feed paged with an empty `limit` (the default)
 /// until `next_cursor == "0"` → like toggled twice → comment → delete comment (`{postID, commentID}`) → my
 /// profile, another user's profile and a follow → 419 → `GET /refresh` → retry → withdraw by POST. Side by side

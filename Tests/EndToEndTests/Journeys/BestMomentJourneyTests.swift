@@ -2,7 +2,7 @@ import Foundation
 import SNSTestSupport
 import Testing
 
-/// Best Moment, a photo feed (`product_id` `yeom`): the feed paged with `next_cursor` until `"0"` (contract §6),
+/// Best Moment, a photo feed (`product_id` `yeom`): the feed paged with `next_cursor` until `"0"` (API conventions §6),
 /// likes, comments, and the token dance of §5 — the access token expires (419 → refresh → retry), later the
 /// refresh token too (419 → refresh 418 → log in again → retry), all inside the app's interceptor.
 @Suite("Best Moment journey through the gateway")

@@ -4,7 +4,7 @@ import SNSPlatform
 import SNSTestSupport
 import Testing
 
-/// One signed-in 2023 (G0) app, as Mobbie and Best Moment are written (contract §4, §5): no `/v1` prefix,
+/// One signed-in 2023 (G0) app, as Mobbie and Best Moment are written (API conventions §4, §5): no `/v1` prefix,
 /// `SesacKey` on every request, the bare access token in `Authorization`, and their interceptor (Best Moment's
 /// `AuthManager`, Mobbie's `AuthInterceptor`): on **419** call `GET /refresh` with the expired access token and
 /// the refresh token, take `token` from the answer, keep the refresh token, retry once. The same style as the
@@ -62,7 +62,7 @@ actor G0AppSession {
         }
     }
 
-    /// An image GET the G0 way: `{base}/{path}` (no prefix) with both headers (contract §1.3).
+    /// An image GET the G0 way: `{base}/{path}` (no prefix) with both headers (API conventions §1.3).
     func image(_ path: String) async throws -> GatewayClient.Reply {
         try await intercepted { token in try await self.gateway.send("GET", "/\(path)", headers: ["Authorization": token]) }
     }
@@ -92,7 +92,7 @@ actor G0AppSession {
 }
 
 extension MultipartForm {
-    /// A G0 post form (contract §4, §8): text parts, then one `file` part per image, as Alamofire/Moya build it.
+    /// A G0 post form (API conventions §4, §8): text parts, then one `file` part per image, as Alamofire/Moya build it.
     static func g0Post(_ fields: KeyValuePairs<String, String>, images: [[UInt8]] = []) -> MultipartForm {
         var form = MultipartForm()
         for (name, value) in fields { form.field(name, value) }

@@ -2,7 +2,7 @@ import Foundation
 import SNSTestSupport
 import Testing
 
-/// Mobbie as written in 2023-11 (G0, contract §4): join → login → write a post with two inline images and
+/// Mobbie as written in 2023-11 (G0, API conventions §4): join → login → write a post with two inline images and
 /// `content1` = an anonymous nickname → feed `GET /post?next=&limit=20&product_id=MobbieFeed` paged until
 /// `next_cursor == "0"` → like toggled twice → comment, then the app edits `content2` (the list of commenters'
 /// nicknames, its only edit) → delete the comment → `/profile/me` → the access token expires (419 → `GET /refresh`

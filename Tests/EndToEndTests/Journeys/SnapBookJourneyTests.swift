@@ -2,7 +2,7 @@ import Foundation
 import SNSTestSupport
 import Testing
 
-/// SnapBook (BookSNS), a book-review app with a used-book market (contract §2, `product_id` `snapBook` and
+/// SnapBook (BookSNS), a book-review app with a used-book market (API conventions §2, `product_id` `snapBook` and
 /// `snapBook_market`): sign up → upload cover photos → review with hashtags → a reader finds it by hashtag and
 /// scraps it (SnapBook's scrap list is `likes/me`) → follows the writer → the writer's profile → the writer
 /// lists a used book → the reader pays (the iamport SDK's part played by the PortOne test server) → validation →

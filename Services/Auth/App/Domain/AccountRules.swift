@@ -1,6 +1,6 @@
 import SNSPlatform
 
-/// Input rules for accounts (contract §10.6), in the order clients see them:
+/// Input rules for accounts (API conventions §10.6), in the order clients see them:
 /// 400 for a missing or malformed email/password/field, 402 for whitespace in the nick.
 struct AccountRules: Sendable {
     var passwordMinLength: Int

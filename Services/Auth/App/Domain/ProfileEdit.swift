@@ -1,7 +1,7 @@
 import SNSPlatform
 
 /// A validated profile edit: which fields to set, which to clear, which to leave. Built from the request
-/// before anything touches the database, with the same rules as join (contract §10.6): 400 for a missing or
+/// before anything touches the database, with the same rules as join (API conventions §10.6): 400 for a missing or
 /// malformed value, 402 for whitespace in the nick. Nick uniqueness (409) is decided later, by the store.
 struct ProfileEdit: Sendable, Equatable {
     /// What happens to an optional field.

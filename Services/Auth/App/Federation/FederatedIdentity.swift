@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// The identity providers auth accepts for sign-in (contract Appendix A, and the SeSAC study app's Firebase).
+/// The identity providers auth accepts for sign-in (API conventions §0, G2, and the SeSAC study app's Firebase).
 enum FederatedProvider: String, Sendable, CaseIterable {
     case firebase, apple, kakao
 

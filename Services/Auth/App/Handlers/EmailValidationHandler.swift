@@ -3,7 +3,7 @@ import Hummingbird
 import SNSPlatform
 
 /// `POST /v1/validation/email` → 200 `{message}` when free, 409 `{message: "사용이 불가한 이메일입니다."}` when
-/// taken (clients compare these literals, contract §2.1 #2), 400 when not an email address.
+/// taken (clients compare these literals, API conventions §2.1 #2), 400 when not an email address.
 struct EmailValidationHandler: Sendable {
     let deps: AuthDependencies
 

@@ -7,7 +7,7 @@ import SNSPlatform
 /// `{"nick"?, "phoneNum"?: String|null, "birthDay"?: String|null, "profileImage"?}` →
 /// `{user_id, email, nick, phoneNum?, birthDay?, profileImage?, updatedAt}`.
 ///
-/// Why an internal endpoint here: the public profile edit (`PUT /v1/users/me/profile`, contract §2.2 #7) is
+/// Why an internal endpoint here: the public profile edit (`PUT /v1/users/me/profile`, API conventions §2.2 #7) is
 /// served by the social service, but the profile's write model stays in auth, because whether a nick is free
 /// must be decided by one unique index for join and rename alike. So social stores the image with media, then
 /// calls this with the user's own access token and `SesacKey`; auth trusts nothing but the token.

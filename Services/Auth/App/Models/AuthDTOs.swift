@@ -1,4 +1,4 @@
-/// Request and response bodies of the auth endpoints, with the exact key names of contract §2.1.
+/// Request and response bodies of the auth endpoints, with the exact key names of API conventions §2.1.
 
 struct JoinRequest: Decodable, Sendable {
     var email: String

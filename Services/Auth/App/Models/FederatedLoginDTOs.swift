@@ -1,4 +1,4 @@
-/// Request bodies of federated sign-in (contract Appendix A; Firebase is ours). The answer is `LoginResponse`.
+/// Request bodies of federated sign-in (API conventions §0, G2; Firebase is ours). The answer is `LoginResponse`.
 
 /// `POST /v1/users/login/firebase {idToken}` and `POST /v1/users/login/apple {idToken, nick?}`.
 struct IDTokenLoginRequest: Decodable, Sendable {

@@ -1,4 +1,4 @@
-/// Response bodies of the 2023 (G0) auth routes (contract §4): the same results as the G1 bodies in
+/// Response bodies of the 2023 (G0) auth routes (API conventions §4): the same results as the G1 bodies in
 /// `AuthDTOs.swift`, spelled the G0 way — `_id` for `user_id`, `token` for `accessToken`.
 
 /// `POST /join` and `GET|POST /withdraw` → `{_id, email, nick}`.

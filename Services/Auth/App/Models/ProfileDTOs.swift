@@ -16,7 +16,7 @@ extension KeyedDecodingContainer {
 }
 
 /// `PUT /internal/v1/profile` body: `{"nick"?, "phoneNum"?, "birthDay"?, "profileImage"?}`. The social service
-/// builds it from the client's multipart profile edit (contract §2.2 #7) after storing the image with media.
+/// builds it from the client's multipart profile edit (API conventions §2.2 #7) after storing the image with media.
 /// An absent key leaves the field unchanged; `null` clears `phoneNum`/`birthDay` (and is refused for `nick`
 /// and `profileImage`, which cannot be cleared, by `ProfileEdit`).
 struct ProfileUpdateRequest: Decodable, Sendable {
@@ -39,7 +39,7 @@ struct ProfileUpdateRequest: Decodable, Sendable {
 }
 
 /// The profile as auth owns it, after an edit: `{user_id, email, nick, phoneNum?, birthDay?, profileImage?, updatedAt}`.
-/// The social service adds `followers`, `following` and `posts` to make the client's Profile (contract §3.4).
+/// The social service adds `followers`, `following` and `posts` to make the client's Profile (API conventions §3.4).
 struct ProfileResponse: Codable, Sendable, Equatable {
     var userId: String
     var email: String

@@ -1,7 +1,7 @@
 import Hummingbird
 import SNSPlatform
 
-/// `GET /v1/payments/me` (contract §2.6 #28): `{data: [payment]}`, the caller's purchases, newest first,
+/// `GET /v1/payments/me` (API conventions §2.6 #28): `{data: [payment]}`, the caller's purchases, newest first,
 /// at most `MarketStore.historyLimit`.
 struct PaymentHistoryHandler: Sendable {
     let deps: MarketDependencies

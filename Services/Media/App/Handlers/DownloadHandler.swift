@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 import SNSPlatform
 
-/// `GET /v1/uploads/<kind>/<name>.<ext>` (SesacKey and a valid access token, contract §10.7), and the same
-/// file at G0's `GET /uploads/<kind>/<name>.<ext>` (no prefix, contract §1.3; decision 0011).
+/// `GET /v1/uploads/<kind>/<name>.<ext>` (SesacKey and a valid access token, API conventions §10.7), and the same
+/// file at G0's `GET /uploads/<kind>/<name>.<ext>` (no prefix, API conventions §1.3; decision 0011).
 ///
 /// The path is parsed strictly with `MediaPath` **before** anything touches the disk: anything that is not a
 /// path we could have issued (`..`, `%2e%2e`, extra segments, other characters) is 444, like any unknown

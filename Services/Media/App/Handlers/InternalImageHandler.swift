@@ -11,7 +11,7 @@ import SNSPlatform
 /// - The profile edit (`PUT /v1/users/me/profile` and G0 `PUT /profile/me`, multipart field `profile`, contract
 ///   §2.2 #7) is served by social, which forwards the image here and hands the path to auth.
 /// - The G0 (2023) post create and edit (`POST /post`, `PUT /post/{id}`, repeated multipart field `file`,
-///   contract §4, decision 0011) are served by posts, which forwards each image here and then writes the post
+///   API conventions §4, decision 0011) are served by posts, which forwards each image here and then writes the post
 ///   with the returned paths exactly as a G1 client would after `POST /v1/posts/files`.
 /// Both call with the user's own access token and `SesacKey`. The file is treated exactly like a G1 upload —
 /// sniffed, limited to `SNS_MEDIA_MAX_FILE_BYTES` while streaming, JPEG metadata stripped, stored atomically
@@ -34,7 +34,7 @@ struct InternalImageHandler: Sendable {
     }
 }
 
-/// `{"path": "uploads/<kind>/<name>.<ext>"}`: a relative path, no leading slash (contract §1.3).
+/// `{"path": "uploads/<kind>/<name>.<ext>"}`: a relative path, no leading slash (API conventions §1.3).
 struct InternalImageResponse: Codable, Sendable, Equatable {
     var path: String
 }

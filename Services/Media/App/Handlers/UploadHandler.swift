@@ -6,7 +6,7 @@ import SNSPlatform
 /// `POST /v1/posts/files` (multipart, field `files` once per image) → `{"files": ["uploads/posts/<name>.<ext>", …]}`
 /// in upload order. 400 when there is no file, more than `SNS_MEDIA_MAX_FILES`, a file over
 /// `SNS_MEDIA_MAX_FILE_BYTES`, a file that is not a JPEG/PNG/GIF/WebP by its bytes, or a broken JPEG
-/// (contract §10.7). The body is read as it streams and abandoned at the first violation.
+/// (API conventions §10.7). The body is read as it streams and abandoned at the first violation.
 struct UploadHandler: Sendable {
     let deps: MediaDependencies
 
@@ -25,7 +25,7 @@ struct UploadHandler: Sendable {
     }
 }
 
-/// `{"files": [...]}`: relative paths, no leading slash (contract §1.3).
+/// `{"files": [...]}`: relative paths, no leading slash (API conventions §1.3).
 struct UploadResponse: Codable, Sendable, Equatable {
     var files: [String]
 }

@@ -1,6 +1,6 @@
-/// The image formats we accept (contract §10.7), recognised by their leading bytes ("magic numbers") only.
+/// The image formats we accept (API conventions §10.7), recognised by their leading bytes ("magic numbers") only.
 /// The filename and the part's declared `Content-Type` are never consulted: clients send names without
-/// extensions and `image/jpg` for PNGs (contract §1.3), and a declared type proves nothing.
+/// extensions and `image/jpg` for PNGs (API conventions §1.3), and a declared type proves nothing.
 public enum ImageType: String, Sendable, CaseIterable {
     case jpeg
     case png

@@ -1,4 +1,4 @@
-/// What one multipart upload may hold (contract §10.7: at most 5 files of at most 5 MB each). Every bound is
+/// What one multipart upload may hold (API conventions §10.7: at most 5 files of at most 5 MB each). Every bound is
 /// enforced while the body streams in, so a request over a limit is refused after reading at most about one
 /// file's worth of bytes beyond what is allowed, whatever its size.
 public struct UploadLimits: Sendable, Equatable {

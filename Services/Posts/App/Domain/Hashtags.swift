@@ -1,4 +1,4 @@
-/// Hashtag rules (contract §10.5): a tag is `#` followed by letters, digits or `_` in any script (Hangul
+/// Hashtag rules (API conventions §10.5): a tag is `#` followed by letters, digits or `_` in any script (Hangul
 /// included). Responses keep the author's spelling without `#`; matching is case-insensitive.
 enum Hashtags {
     static let maxTags = 30

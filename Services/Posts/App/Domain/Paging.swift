@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SNSPlatform
 
-/// Cursor paging (contract §6, §10.4). A cursor is an opaque string naming a position in a total order
+/// Cursor paging (API conventions §6, §10.4). A cursor is an opaque string naming a position in a total order
 /// (a `seq` identity value): the next page holds items strictly after it, so nothing is skipped or
 /// repeated while others write. `next` missing or `""` is the first page; `next_cursor` `"0"` is the end.
 struct Page: Sendable {

@@ -2,9 +2,9 @@ import Foundation
 import Hummingbird
 import SNSPlatform
 
-/// Comments (contract §2.4): create, edit, delete. 410 when the post or the comment is gone, 445 when the
+/// Comments (API conventions §2.4): create, edit, delete. 410 when the post or the comment is gone, 445 when the
 /// caller did not write the comment. Each change commits with its event (keyed by the post id).
-/// The same handlers serve G0's singular paths (`/post/{id}/comment/{comment_id}`, contract §4) in `format` `.g0`:
+/// The same handlers serve G0's singular paths (`/post/{id}/comment/{comment_id}`, API conventions §4) in `format` `.g0`:
 /// `{_id, content, time, creator}`, and `{postID, commentID}` for a deletion.
 struct CommentHandlers: Sendable {
     let deps: PostsDependencies

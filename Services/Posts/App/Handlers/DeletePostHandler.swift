@@ -3,7 +3,7 @@ import Hummingbird
 import SNSPlatform
 
 /// `DELETE /v1/posts/{post_id}` → 200 with an empty body (clients read none; some check for exactly 200);
-/// G0 `DELETE /post/{post_id}` → `{_id}` (contract §4).
+/// G0 `DELETE /post/{post_id}` → `{_id}` (API conventions §4).
 /// Owner only (445); 410 when gone. Its comments, likes and hashtags go with it; `post-deleted` releases its files.
 struct DeletePostHandler: Sendable {
     let deps: PostsDependencies

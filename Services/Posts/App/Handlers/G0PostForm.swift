@@ -3,14 +3,14 @@ import Hummingbird
 import NIOCore
 import SNSPlatform
 
-/// The multipart body of a G0 (2023) post create or edit (`POST /post`, `PUT /post/{id}`; contract §4, §8):
+/// The multipart body of a G0 (2023) post create or edit (`POST /post`, `PUT /post/{id}`; API conventions §4, §8):
 /// text parts `title`, `content`, `content1`…`content5`, `product_id` (each optional; Mobbie's edit sends only
 /// `content2`) and image parts `file`, repeated once per image. It becomes the same `PostBody` a G1 client
 /// sends as JSON — a part that is absent keeps the field on edit, as an absent JSON key does — plus the images,
 /// which the handler hands to media before writing the post.
 ///
 /// The body is read up to a bound (`maxFiles` images of `maxFileBytes` plus the text parts): anything larger is
-/// a 400 before parsing, more than `maxFiles` images or one over `maxFileBytes` too (contract §10.7; media sniffs
+/// a 400 before parsing, more than `maxFiles` images or one over `maxFileBytes` too (API conventions §10.7; media sniffs
 /// and limits each image again). Unknown parts are ignored; empty `file` parts are skipped.
 struct G0PostForm: Sendable {
     var body = PostBody()

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SNSPlatform
 
-/// G0 (2023) `POST /post` and `PUT /post/{post_id}` (contract §4, decision 0011): multipart with the images
+/// G0 (2023) `POST /post` and `PUT /post/{post_id}` (API conventions §4, decision 0011): multipart with the images
 /// inline (repeated part `file`) and text parts for the fields. The form becomes the G1 `PostBody`; the text is
 /// checked first (so a bad form stores no image), then each image goes to media (`MediaClient`, the caller's own
 /// token) and its path into `files`, and the write is `CreatePostHandler.create` / `UpdatePostHandler.update` —

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import SNSPlatform
 
-/// `POST /v1/posts/{post_id}/like` and `/like-2` with `{like_status}` = the desired state (contract §10.8), and
-/// G0's `POST /post/like/{post_id}` with no body = a toggle (contract §4). Repeating the current state is a no-op
+/// `POST /v1/posts/{post_id}/like` and `/like-2` with `{like_status}` = the desired state (API conventions §10.8), and
+/// G0's `POST /post/like/{post_id}` with no body = a toggle (API conventions §4). Repeating the current state is a no-op
 /// that answers 200 with it and publishes nothing; a real change publishes `post-liked` / `post-unliked` in the
 /// same transaction. 410 when the post is gone.
 struct LikeHandler: Sendable {

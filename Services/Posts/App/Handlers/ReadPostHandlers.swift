@@ -2,9 +2,9 @@ import Foundation
 import Hummingbird
 import SNSPlatform
 
-/// The read endpoints: one post and every cursor-paged list (contract §2.3 #12, #13, #16, #17, #20, #21,
+/// The read endpoints: one post and every cursor-paged list (API conventions §2.3 #12, #13, #16, #17, #20, #21,
 /// plus our following feed). All answer `{data, next_cursor}` except the single post. In `format` `.g0` the same
-/// handlers serve G0's `/post…` reads (contract §4) with G0 posts.
+/// handlers serve G0's `/post…` reads (API conventions §4) with G0 posts.
 struct ReadPostHandlers: Sendable {
     let deps: PostsDependencies
     var format: WireFormat = .g1

@@ -54,7 +54,7 @@ struct G0Comment: Encodable, Sendable {
     enum CodingKeys: String, CodingKey { case id = "_id", content, time, creator }
 }
 
-/// G0 post (contract §4): `{likes, image, hashTags, comments, _id, creator, time, title?, content?,
+/// G0 post (API conventions §4): `{likes, image, hashTags, comments, _id, creator, time, title?, content?,
 /// content1…5?, product_id}` — unset optionals omitted. G1's `likes2`, `buyers` and `price` did not exist in G0.
 struct G0Post: Encodable, Sendable {
     var likes: [String]
@@ -115,7 +115,7 @@ struct G0DeletedPost: Encodable, Sendable {
 }
 
 /// G0 `DELETE /post/{id}/comment/{comment_id}` → `{postID, commentID}` (Best Moment reads both; RaeBaek reads
-/// only `postID`, contract §9.8).
+/// only `postID`, API conventions §9.8).
 struct G0DeletedComment: Encodable, Sendable {
     var postId: String
     var commentId: String

@@ -22,7 +22,7 @@ extension KeyedDecodingContainer {
     }
 }
 
-/// `POST /v1/posts` and `PUT /v1/posts/{id}` body (contract §2.3 #11/#14). On update, a key that is absent
+/// `POST /v1/posts` and `PUT /v1/posts/{id}` body (API conventions §2.3 #11/#14). On update, a key that is absent
 /// leaves that field as it was (UriBoard omits `files` when editing), `null` clears it, a value replaces it.
 struct PostBody: Decodable, Sendable {
     var title: Field<String>
@@ -90,7 +90,7 @@ struct CommentBody: Decodable, Sendable {
     var content: String
 }
 
-/// `{like_status}` for both likes, request and response (contract §10.8).
+/// `{like_status}` for both likes, request and response (API conventions §10.8).
 struct LikeStatus: Codable, Sendable {
     var likeStatus: Bool
 

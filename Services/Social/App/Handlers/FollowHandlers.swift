@@ -2,12 +2,12 @@ import Foundation
 import Hummingbird
 import SNSPlatform
 
-/// `POST` / `DELETE /v1/follow/{user_id}` (contract §2.5, §10.9): `{nick, opponent_nick, following_status}`.
+/// `POST` / `DELETE /v1/follow/{user_id}` (API conventions §2.5, §10.9): `{nick, opponent_nick, following_status}`.
 /// Yourself → 400; unknown or withdrawn user → 410; already following → 409 (two concurrent follows race on
 /// the primary key: one 200, one 409); unfollowing someone you do not follow → 410. The edge and its
 /// `user-followed` / `user-unfollowed` event commit together (keyed by the follower).
 ///
-/// In `format` `.g0` the same handlers serve G0's `POST|DELETE /follow/{user_id}` (contract §4):
+/// In `format` `.g0` the same handlers serve G0's `POST|DELETE /follow/{user_id}` (API conventions §4):
 /// `{user, following, following_status}` with the two user ids.
 struct FollowHandlers: Sendable {
     let deps: SocialDependencies

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 import SNSPlatform
 
-/// The multipart body of `PUT /v1/users/me/profile` (contract §2.2 #7, §8): text fields `nick`, `phoneNum`,
+/// The multipart body of `PUT /v1/users/me/profile` (API conventions §2.2 #7, §8): text fields `nick`, `phoneNum`,
 /// `birthDay`, file field `profile`, each optional. The body is read up to a bound (one image of at most
 /// `maxImageBytes` plus the text fields); anything larger is a 400 before parsing. Unknown fields are ignored.
 struct ProfileForm: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SNSPlatform
 
-/// Profiles (contract §2.2 #6–#8, §3.4): `GET /v1/users/me/profile` (with email, phoneNum, birthDay),
+/// Profiles (API conventions §2.2 #6–#8, §3.4): `GET /v1/users/me/profile` (with email, phoneNum, birthDay),
 /// `GET /v1/users/{user_id}/profile` (without them; 410 for unknown or withdrawn users),
 /// `PUT /v1/users/me/profile` (multipart) and `POST /v1/users/me/nick/random` (ours).
 /// In `format` `.g0` the same handlers serve G0's `GET|PUT /profile/me` and `GET /profile/{user_id}` (contract

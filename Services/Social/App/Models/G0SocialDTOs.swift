@@ -8,7 +8,7 @@ extension G0User {
     }
 }
 
-/// G0 profile (contract §4): `{posts, followers, following, _id, email?, nick, phoneNum?, birthDay?, profile?}` —
+/// G0 profile (API conventions §4): `{posts, followers, following, _id, email?, nick, phoneNum?, birthDay?, profile?}` —
 /// `email`, `phoneNum`, `birthDay` only on one's own (`/profile/me`), as in G1. G1's counts are not part of G0.
 struct G0Profile: Encodable, Sendable {
     var posts: [String]
