@@ -6,6 +6,22 @@ import PostgresNIO
 /// and the consumer retries (then dead-letters). Handlers ignore event types they do not care about.
 public protocol EventHandler: Sendable {
     func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws
+
+    /// Applies new events of one batch, in partition order, in the same transaction (decision 0015). The default
+    /// calls `handle` for each. A handler may apply a run of similar events with one statement, provided the result
+    /// is the same as applying them one by one (the consumer falls back to one by one if this throws).
+    func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws
+}
+
+extension EventHandler {
+    public func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws {
+        for event in events {
+            var logger = logger
+            logger[metadataKey: "event_id"] = .string(event.metadata.eventId.uuidString.lowercased())
+            logger[metadataKey: "event_type"] = .string(event.type)
+            try await handle(event, connection: connection, logger: logger)
+        }
+    }
 }
 
 /// An `EventHandler` from a closure (tests, small consumers).

@@ -168,13 +168,9 @@ public final class IdempotentConsumer: Service, Sendable {
             var fresh = Set<UUID>()
             for try await id in inserted.decode(UUID.self) { fresh.insert(id) }
             var handled = Set<UUID>()
-            for event in known where fresh.contains(event.metadata.eventId) {
-                guard handled.insert(event.metadata.eventId).inserted else { continue }  // the same event twice in one batch
-                var logger = logger
-                logger[metadataKey: "event_id"] = .string(event.metadata.eventId.uuidString.lowercased())
-                logger[metadataKey: "event_type"] = .string(event.type)
-                try await handler.handle(event, connection: connection, logger: logger)
-            }
+            // New events in partition order; the same event twice in one batch is applied once.
+            let toApply = known.filter { fresh.contains($0.metadata.eventId) && handled.insert($0.metadata.eventId).inserted }
+            if !toApply.isEmpty { try await handler.handle(batch: toApply, connection: connection, logger: logger) }
             // Writers wait for these events (read-your-writes): announced when this transaction commits.
             let announcements = known.filter(\.isAwaited).map { ReadYourWrites.announcement(group: name, eventId: $0.metadata.eventId) }
             if !announcements.isEmpty {

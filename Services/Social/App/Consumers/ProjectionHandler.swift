@@ -79,6 +79,59 @@ struct ProjectionHandler: EventHandler {
         }
     }
 
+    /// A batch: runs of `post-created`/`post-updated` (most of a busy stream) are applied with one statement per
+    /// run; every other event one by one, in order. A post that comes again within a run starts a new statement,
+    /// so each statement touches a row once and the statements apply in the events' order: exactly what applying
+    /// them one by one does (a tombstoned row takes every snapshot in arrival order, a live one the newest).
+    func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws {
+        var run: [PostSnapshot] = []
+        var inRun = Set<String>()
+        func flush() async throws {
+            try await upsertPosts(run, connection: connection, logger: logger)
+            run = []
+            inRun = []
+        }
+        for event in events {
+            let snapshot: PostSnapshot? = switch event.eventType {
+            case .postCreated: try event.payload(as: PostCreated.self).post
+            case .postUpdated: try event.payload(as: PostUpdated.self).post
+            default: nil
+            }
+            guard let snapshot else {
+                try await flush()
+                try await handle(event, connection: connection, logger: logger)
+                continue
+            }
+            if inRun.contains(snapshot.postId) { try await flush() }
+            run.append(snapshot)
+            inRun.insert(snapshot.postId)
+        }
+        try await flush()
+    }
+
+    /// Snapshots of distinct posts, in one statement.
+    private func upsertPosts(_ posts: [PostSnapshot], connection: PostgresConnection, logger: Logger) async throws {
+        guard posts.count > 1 else {
+            if let only = posts.first { try await upsertPost(only, connection: connection, logger: logger) }
+            return
+        }
+        let tags = try posts.map { String(decoding: try JSONEncoder().encode($0.hashTags), as: UTF8.self) }
+        let s = schema
+        try await connection.query("""
+            INSERT INTO \(table: s, "posts") (post_id, user_id, product_id, hash_tags, created_at, updated_at)
+            SELECT p.post_id, p.user_id, CASE WHEN p.no_product THEN NULL ELSE p.product_id END,
+                   ARRAY(SELECT jsonb_array_elements_text(p.tags::jsonb)), p.created_at, p.updated_at
+            FROM unnest(\(posts.map(\.postId))::text[], \(posts.map(\.userId))::text[],
+                        \(posts.map { $0.productId ?? "" })::text[], \(posts.map { $0.productId == nil })::bool[],
+                        \(tags)::text[], \(posts.map(\.createdAt))::timestamptz[], \(posts.map(\.updatedAt))::timestamptz[])
+                 AS p(post_id, user_id, product_id, no_product, tags, created_at, updated_at)
+            ON CONFLICT (post_id) DO UPDATE SET
+                product_id = EXCLUDED.product_id, hash_tags = EXCLUDED.hash_tags, created_at = EXCLUDED.created_at,
+                updated_at = EXCLUDED.updated_at
+            WHERE \(table: s, "posts").deleted_at IS NOT NULL OR \(table: s, "posts").updated_at <= EXCLUDED.updated_at
+            """, logger: logger)
+    }
+
     /// Creation or newer update wins; a deletion (tombstone) stays whatever arrives after it.
     private func upsertPost(_ post: PostSnapshot, connection: PostgresConnection, logger: Logger) async throws {
         let s = schema
