@@ -22,6 +22,10 @@ final class MockCluster {
         var errorBuffer = [CChar](repeating: 0, count: 512)
         // Level 4 (warning) hides the harmless "No bootstrap.servers configured" notice.
         _ = rd_kafka_conf_set(conf, "log_level", verbose ? "7" : "4", &errorBuffer, errorBuffer.count)
+        // The mock brokers' own sockets take their options from this handle. With Nagle's algorithm on, the answers
+        // to a client's pipelined requests (librdkafka sends one produce request per partition) waited for the
+        // client's delayed ACK: ~50 ms per relay batch, whatever its size (bench/results/2026-11-24-batches-and-event-loops.md).
+        _ = rd_kafka_conf_set(conf, "socket.nagle.disable", "true", &errorBuffer, errorBuffer.count)
         let rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, &errorBuffer, errorBuffer.count)
         guard let rk else {
             rd_kafka_conf_destroy(conf)

@@ -79,34 +79,13 @@ struct ProjectionHandler: EventHandler {
         }
     }
 
-    /// A batch: runs of `post-created`/`post-updated` (most of a busy stream) are applied with one statement per
-    /// run; every other event one by one, in order. A post that comes again within a run starts a new statement,
-    /// so each statement touches a row once and the statements apply in the events' order: exactly what applying
-    /// them one by one does (a tombstoned row takes every snapshot in arrival order, a live one the newest).
+    /// A batch: runs of distinct posts' snapshots (`PostSnapshotRuns`) in one statement each, every other event one
+    /// by one, in order: the same rows as applying them one by one (a tombstoned row takes every snapshot in
+    /// arrival order, a live one the newest).
     func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws {
-        var run: [PostSnapshot] = []
-        var inRun = Set<String>()
-        func flush() async throws {
-            try await upsertPosts(run, connection: connection, logger: logger)
-            run = []
-            inRun = []
-        }
-        for event in events {
-            let snapshot: PostSnapshot? = switch event.eventType {
-            case .postCreated: try event.payload(as: PostCreated.self).post
-            case .postUpdated: try event.payload(as: PostUpdated.self).post
-            default: nil
-            }
-            guard let snapshot else {
-                try await flush()
-                try await handle(event, connection: connection, logger: logger)
-                continue
-            }
-            if inRun.contains(snapshot.postId) { try await flush() }
-            run.append(snapshot)
-            inRun.insert(snapshot.postId)
-        }
-        try await flush()
+        try await PostSnapshotRuns.apply(
+            events, run: { try await upsertPosts($0, connection: connection, logger: logger) },
+            other: { try await handle($0, connection: connection, logger: logger) })
     }
 
     /// Snapshots of distinct posts, in one statement.

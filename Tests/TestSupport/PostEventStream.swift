@@ -1,0 +1,83 @@
+import Foundation
+import PostgresNIO
+import SNSKafka
+import SNSPlatform
+
+/// Seeded random streams of post events for the read models' batch tests (decision 0015): a few posts, so that
+/// runs repeat posts, and every kind of snapshot event — creations, updates older and newer than what is stored,
+/// deletions, absent product ids, titles and prices, Hangul hashtags.
+public enum PostEventStream {
+    public static func events(seed: UInt64, count: Int, posts: UInt64 = 6) throws -> [IncomingEvent] {
+        var random = SeededRandom(seed: seed)
+        let start = Date(timeIntervalSince1970: 1_750_000_000.123)
+        var events: [IncomingEvent] = []
+        for index in 0..<count {
+            let post = "p\(random.next() % posts)"
+            let at = start.addingTimeInterval(Double(random.next() % 1_000) / 7)  // out of order on purpose
+            let snapshot = PostSnapshot(
+                postId: post, userId: "u\(post)", productId: random.next() % 4 == 0 ? nil : "prod\(random.next() % 2)",
+                title: random.next() % 3 == 0 ? nil : "제목 \(index)", price: random.next() % 3 == 0 ? nil : Int(random.next() % 50_000),
+                files: [], hashTags: random.next() % 2 == 0 ? ["태그\(index % 3)", "Tag"] : [],
+                createdAt: start, updatedAt: at)
+            switch random.next() % 10 {
+            case 0...4: events.append(try event(PostCreated(post: snapshot), key: post, offset: index))
+            case 5...7: events.append(try event(PostUpdated(post: snapshot), key: post, offset: index))
+            default:
+                events.append(try event(PostDeleted(postId: post, userId: "u\(post)", productId: snapshot.productId, files: [], deletedAt: at),
+                                        key: post, offset: index))
+            }
+        }
+        return events
+    }
+
+    public static func event<P: EventPayload>(_ payload: P, key: String, offset: Int) throws -> IncomingEvent {
+        let envelope = EventEnvelope(type: P.eventType.rawValue, aggregateId: key, producer: "test", requestId: nil, payload: payload)
+        return try IncomingEvent(message: KafkaConsumerMessage(
+            topic: Topic.posts, partition: 0, offset: Int64(offset), key: Array(key.utf8),
+            value: Array(try EventCoding.encoder().encode(envelope)), headers: [], timestamp: nil))
+    }
+
+    /// Applies `stream` to two fresh schemas of the same migrations, as one batch in one transaction and event by
+    /// event in a transaction each, and returns the rows `query` reads from each (as text), batched first.
+    public static func applyBothWays(
+        _ stream: [IncomingEvent], platform: TestPlatform, migrations: (SQLIdentifier) -> [Migration],
+        handler: (SQLIdentifier) -> any EventHandler, rows query: (SQLIdentifier) -> PostgresQuery
+    ) async throws -> (batched: [String], single: [String]) {
+        var result: [[String]] = []
+        for batched in [true, false] {
+            let schema = try SQLIdentifier(TestEnvironment.unique(batched ? "sb_" : "ss_"))
+            try await Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema) + migrations(schema))
+                .migrate(client: platform.postgres, logger: TestEnvironment.logger)
+            let handler = handler(schema)
+            if batched {
+                try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
+                    try await handler.handle(batch: stream, connection: connection, logger: TestEnvironment.logger)
+                }
+            } else {
+                for event in stream {
+                    try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
+                        try await handler.handle(event, connection: connection, logger: TestEnvironment.logger)
+                    }
+                }
+            }
+            var rows: [String] = []
+            for try await row in try await platform.postgres.query(query(schema), logger: TestEnvironment.logger).decode(String.self) {
+                rows.append(row)
+            }
+            result.append(rows)
+        }
+        return (result[0], result[1])
+    }
+}
+
+/// xorshift64*: the same stream for the same seed on every machine.
+public struct SeededRandom: Sendable {
+    var state: UInt64
+    public init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+    public mutating func next() -> UInt64 {
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return state &* 0x2545_F491_4F6C_DD1D
+    }
+}
