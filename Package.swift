@@ -80,6 +80,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                // Service-to-service calls (InternalServiceClient).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Shared/Platform",
             swiftSettings: swiftSettings
