@@ -26,7 +26,7 @@ struct TransactionTests {
     /// The server ends the connection mid-transaction, as a database restart would. Whatever PostgresNIO does
     /// with the next query, the transaction must end (with an error) rather than hang; the pool recovers.
     @Test func aConnectionKilledMidTransactionNeverHangs() async throws {
-        try await TestEnvironment.withDatabase { db in
+        try await TestEnvironment.withDatabase(ownEventLoop: true) { db in
             for _ in 0..<3 {
                 await #expect(throws: (any Error).self) {
                     try await db.transaction(logger: TestEnvironment.logger, timeout: .seconds(2)) { connection in
