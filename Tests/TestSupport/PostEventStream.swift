@@ -7,10 +7,7 @@ import SNSPlatform
 /// runs repeat posts, and every kind of snapshot event — creations, updates older and newer than what is stored,
 /// deletions, absent product ids, titles and prices, Hangul hashtags.
 public enum PostEventStream {
-    /// `mediaFiles`: posts carry 0–2 of four well-formed media paths (repeats included), and now and then an
-    /// author withdraws (`user-withdrawn`), for the media service's references.
-    public static func events(seed: UInt64, count: Int, posts: UInt64 = 6, mediaFiles: Bool = false) throws -> [IncomingEvent] {
-        let pool = (0..<4).map { "uploads/posts/ab\($0)" + String(repeating: "0", count: 37) + ".png" }  // 40 hex digits
+    public static func events(seed: UInt64, count: Int, posts: UInt64 = 6) throws -> [IncomingEvent] {
         var random = SeededRandom(seed: seed)
         let start = Date(timeIntervalSince1970: 1_750_000_000.123)
         var events: [IncomingEvent] = []
@@ -20,12 +17,8 @@ public enum PostEventStream {
             let snapshot = PostSnapshot(
                 postId: post, userId: "u\(post)", productId: random.next() % 4 == 0 ? nil : "prod\(random.next() % 2)",
                 title: random.next() % 3 == 0 ? nil : "제목 \(index)", price: random.next() % 3 == 0 ? nil : Int(random.next() % 50_000),
-                files: mediaFiles ? (0..<Int(random.next() % 3)).map { _ in pool[Int(random.next() % 4)] } : [], hashTags: random.next() % 2 == 0 ? ["태그\(index % 3)", "Tag"] : [],
+                files: [], hashTags: random.next() % 2 == 0 ? ["태그\(index % 3)", "Tag"] : [],
                 createdAt: start, updatedAt: at)
-            if mediaFiles, random.next() % 15 == 0 {
-                events.append(try event(UserWithdrawn(userId: "u\(post)", withdrawnAt: at), key: "u\(post)", offset: index))
-                continue
-            }
             switch random.next() % 10 {
             case 0...4: events.append(try event(PostCreated(post: snapshot), key: post, offset: index))
             case 5...7: events.append(try event(PostUpdated(post: snapshot), key: post, offset: index))

@@ -47,23 +47,6 @@ public struct MediaReferencesHandler: EventHandler {
         }
     }
 
-    /// A batch: runs of distinct posts' snapshots (`PostSnapshotRuns`) in four statements each, every other event
-    /// one by one, in order — the same references as one by one.
-    public func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws {
-        try await PostSnapshotRuns.apply(
-            events,
-            run: { posts in
-                guard posts.count > 1 else {
-                    if let post = posts.first { try await reference(post: post, connection: connection, logger: logger) }
-                    return
-                }
-                try await catalog.replacePostReferences(
-                    posts.map { (id: $0.postId, owner: $0.userId, paths: Self.mediaPaths($0.files)) },
-                    on: connection, logger: logger)
-            },
-            other: { try await handle($0, connection: connection, logger: logger) })
-    }
-
     private func reference(post: PostSnapshot, connection: PostgresConnection, logger: Logger) async throws {
         if try await catalog.isWithdrawn(userId: post.userId, on: connection, logger: logger) {
             try await catalog.removeReferences(holder: .post, id: post.postId, on: connection, logger: logger)

@@ -109,47 +109,6 @@ public struct MediaCatalog: Sendable {
         }
     }
 
-    /// `replaceReferences` for several **distinct** posts at once (a consumer batch, decision 0015), in four statements
-    /// whatever their number: which owners withdrew (their posts reference nothing), a share lock on the stored files
-    /// named, the references no longer named removed, the named ones written. Ends where replacing each post's
-    /// references one by one would.
-    func replacePostReferences(_ posts: [(id: String, owner: String, paths: [String])],
-                               on connection: PostgresConnection, logger: Logger) async throws {
-        let owners = Array(Set(posts.map(\.owner))).sorted()
-        var withdrawn = Set<String>()
-        let rows = try await connection.query(
-            "SELECT user_id FROM \(table: schema, "withdrawn_users") WHERE user_id = ANY(\(owners))", logger: logger)
-        for try await userId in rows.decode(String.self) { withdrawn.insert(userId) }
-        var pairIds: [String] = [], pairPaths: [String] = [], pairOwners: [String] = []
-        for post in posts where !withdrawn.contains(post.owner) {
-            for path in Set(post.paths).sorted() {
-                pairIds.append(post.id)
-                pairPaths.append(path)
-                pairOwners.append(post.owner)
-            }
-        }
-        let named = Array(Set(pairPaths)).sorted()
-        if !named.isEmpty {
-            try await connection.query("""
-                SELECT 1 FROM \(table: schema, "files") WHERE path = ANY(\(named)) ORDER BY path FOR SHARE
-                """, logger: logger)
-        }
-        try await connection.query("""
-            DELETE FROM \(table: schema, "references") r
-            WHERE r.holder_kind = \(Holder.post.rawValue) AND r.holder_id = ANY(\(posts.map(\.id)))
-              AND NOT EXISTS (SELECT 1 FROM unnest(\(pairIds)::text[], \(pairPaths)::text[]) AS k(id, path)
-                              WHERE k.id = r.holder_id AND k.path = r.path)
-            """, logger: logger)
-        if !pairIds.isEmpty {
-            try await connection.query("""
-                INSERT INTO \(table: schema, "references") (holder_kind, holder_id, path, owner_id)
-                SELECT \(Holder.post.rawValue), k.id, k.path, k.owner
-                FROM unnest(\(pairIds)::text[], \(pairPaths)::text[], \(pairOwners)::text[]) AS k(id, path, owner)
-                ON CONFLICT (holder_kind, holder_id, path) DO UPDATE SET owner_id = EXCLUDED.owner_id
-                """, logger: logger)
-        }
-    }
-
     func removeReferences(holder: Holder, id: String, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("""
             DELETE FROM \(table: schema, "references") WHERE holder_kind = \(holder.rawValue) AND holder_id = \(id)
