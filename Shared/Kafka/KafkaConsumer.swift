@@ -133,26 +133,7 @@ public final class KafkaConsumer: Service, Sendable {
     }
 
     func nextMessage() async throws -> KafkaConsumerMessage? {
-        while !core.isClosing, !Task.isCancelled {
-            switch await core.poll() {
-            case .closed:
-                return nil
-            case .idle:
-                continue
-            case .message(let message):
-                // A record polled while shutting down is dropped: it is uncommitted, so redelivered later.
-                return core.isClosing ? nil : message
-            case .endOfPartition(let topic, let partition, let offset):
-                core.logger.debug("Kafka consumer: end of \(topic)[\(partition)] at \(offset)")
-            case .error(let error, let fatal):
-                if fatal {
-                    core.logger.error("Kafka consumer failed: \(error)")
-                    throw error
-                }
-                core.logger.warning("Kafka consumer: \(error)")
-            }
-        }
-        return nil
+        try await nextBatch(limit: 1)?.first
     }
 }
 

@@ -155,7 +155,7 @@ public final class IdempotentConsumer: Service, Sendable {
         }
         let known = events.filter { $0.eventType != nil }
         let name = self.name, schema = self.schema, handler = self.handler, logger = self.logger
-        let fresh = try await client.transaction(logger: logger) { connection -> Set<UUID> in
+        var applied = try await client.transaction(logger: logger) { connection -> Set<UUID> in
             let inserted = try await connection.query("""
                 INSERT INTO \(table: schema, "processed_events") (consumer, event_id, topic, kafka_partition, kafka_offset)
                 SELECT \(name), e.event_id, e.topic, e.kafka_partition, e.kafka_offset
@@ -167,9 +167,9 @@ public final class IdempotentConsumer: Service, Sendable {
                 """, logger: logger)
             var fresh = Set<UUID>()
             for try await id in inserted.decode(UUID.self) { fresh.insert(id) }
-            var handled = Set<UUID>()
+            var applied = Set<UUID>()
             // New events in partition order; the same event twice in one batch is applied once.
-            let toApply = known.filter { fresh.contains($0.metadata.eventId) && handled.insert($0.metadata.eventId).inserted }
+            let toApply = known.filter { fresh.contains($0.metadata.eventId) && applied.insert($0.metadata.eventId).inserted }
             if !toApply.isEmpty { try await handler.handle(batch: toApply, connection: connection, logger: logger) }
             // Writers wait for these events (read-your-writes): announced when this transaction commits.
             let announcements = known.filter(\.isAwaited).map { ReadYourWrites.announcement(group: name, eventId: $0.metadata.eventId) }
@@ -177,15 +177,14 @@ public final class IdempotentConsumer: Service, Sendable {
                 try await connection.query(
                     "SELECT pg_notify(\(ReadYourWrites.channel), a) FROM unnest(\(announcements)::text[]) AS a", logger: logger)
             }
-            return fresh
+            return applied
         }
-        var seen = Set<UUID>()
         return events.map { event in
             guard event.eventType != nil else {
                 logger.warning("skipping an event of a type this build does not know", metadata: ["event_type": "\(event.type)"])
                 return .skipped(type: String(event.type.prefix(64)))
             }
-            return fresh.contains(event.metadata.eventId) && seen.insert(event.metadata.eventId).inserted ? .applied : .duplicate
+            return applied.remove(event.metadata.eventId) != nil ? .applied : .duplicate
         }
     }
 
