@@ -60,11 +60,19 @@ let package = Package(
             path: "Shared/Kafka",
             swiftSettings: swiftSettings
         ),
+        // The system's contract between its parts, Foundation only: event envelope, topics, event types and payloads,
+        // the wire date format, and the system catalog (services, schemas, consumer groups, read models).
+        .target(
+            name: "SNSContract",
+            path: "Shared/Contract",
+            swiftSettings: swiftSettings
+        ),
         // What every service shares: configuration, HTTP conventions, PostgreSQL, migrations,
         // events, outbox relay, idempotent consumers, JWT verification, health/readiness/metrics.
         .target(
             name: "SNSPlatform",
             dependencies: [
+                "SNSContract",
                 "SNSKafka",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -223,7 +231,7 @@ let package = Package(
         .executableTarget(
             name: "DevBroker",
             dependencies: [
-                "CRDKafka", "SNSKafka", "SNSPlatform",
+                "CRDKafka", "SNSKafka", "SNSContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/DevBroker",

@@ -36,8 +36,8 @@ struct OutboxToolTests {
     @Test func statusCountsPendingAndPublishedAndAgesTheOldestPending() async throws {
         try await TestPlatform.with { platform in
             _ = try await fill(platform, topic: TestEnvironment.unique("test.admin."), keys: ["a", "b", "c", "d"], pending: 2)
-            let service = ServiceCatalog.Service(name: "x", schema: platform.schema.name, consumers: [])
-            let missing = ServiceCatalog.Service(name: "y", schema: TestEnvironment.unique("nothing_"), consumers: [])
+            let service = ServiceCatalog.Service(name: "x", schema: platform.schema.name, localPortOffset: 0, consumers: [])
+            let missing = ServiceCatalog.Service(name: "y", schema: TestEnvironment.unique("nothing_"), localPortOffset: 0, consumers: [])
             let statuses = try await OutboxInspector.status(of: [service, missing], client: platform.postgres, logger: TestEnvironment.logger)
             #expect(statuses[0].migrated && statuses[0].pending == 2 && statuses[0].published == 2)
             #expect((statuses[0].oldestPendingAgeSeconds ?? -1) >= 0)
@@ -51,7 +51,7 @@ struct OutboxToolTests {
             let topic = TestEnvironment.unique("test.admin.")
             let keys = ["a", "b", "a", "c", "a", "b", "pending"]
             let ids = try await fill(platform, topic: topic, keys: keys, pending: 1)
-            let service = ServiceCatalog.Service(name: "x", schema: platform.schema.name, consumers: [])
+            let service = ServiceCatalog.Service(name: "x", schema: platform.schema.name, localPortOffset: 0, consumers: [])
             let republisher = Republisher(client: platform.postgres, logger: TestEnvironment.logger)
 
             let plan = try await republisher.plan(service: service, filter: .init())

@@ -1,6 +1,7 @@
 import Foundation
 import SNSAdmin
 import SNSPlatform
+import SNSTestSupport
 import Testing
 
 /// Kafka's topics and PostgreSQL's roles and schemas as compose creates them, against the code's catalogs.
@@ -33,40 +34,94 @@ struct InfrastructureTests {
                 "the log directory is on a volume")
     }
 
-    /// Each service connects as its own role, which owns exactly the schema the service migrates.
+    /// Each service connects as its own role, which owns exactly the schema the service migrates: the postgres
+    /// container is told the catalog's services, and the init script (run here with a stand-in psql that records
+    /// its arguments and input) creates a role and a schema for each, with the password compose passes.
     @Test func everyServiceHasItsOwnRoleOwningItsSchema() throws {
-        let script = Pattern.replacing("[ \\t]+", in: try Repository.text("deploy/postgres/10-sns-roles-and-schemas.sh"), with: " ")
         let postgres = try #require(compose["postgres"])
         #expect(postgres.volumes.contains {
             $0.hasPrefix("./deploy/postgres/10-sns-roles-and-schemas.sh:/docker-entrypoint-initdb.d/")
         })
+        #expect(postgres.environment["SNS_SERVICES"] == SystemCatalog.services.map(\.name).joined(separator: " "),
+                "the postgres container's SNS_SERVICES is not the catalog's services")
+        var environment = ["PATH": "", "POSTGRES_DB": "sns", "SNS_SERVICES": try #require(postgres.environment["SNS_SERVICES"])]
         var roles: Set<String> = []
-        for catalogued in ServiceCatalog.services {
+        for catalogued in SystemCatalog.services {
+            #expect(catalogued.schema == catalogued.name, "the init script names each schema after its service")
             let service = try #require(compose[catalogued.name], "no compose service for \(catalogued.name)")
             let url = try #require(service.environment["SNS_DATABASE_URL"])
             let (role, passwordVariable) = try databaseLogin(url)
             roles.insert(role)
+            #expect(role == catalogued.name, "\(catalogued.name) logs in as \(role)")
             #expect(url.contains("@postgres:5432/${POSTGRES_DB:-sns}"), "\(url)")
-            #expect(script.contains("CREATE ROLE \(role) "), "the init script creates no role \(role)")
-            #expect(script.contains("CREATE SCHEMA \(catalogued.schema) AUTHORIZATION \(role);"),
-                    "schema \(catalogued.schema) is not owned by \(role)")
+            #expect(passwordVariable == catalogued.name.uppercased() + "_DB_PASSWORD")
             #expect(postgres.environment[passwordVariable] == "${\(passwordVariable):?set \(passwordVariable) in .env}",
                     "the postgres container does not get \(passwordVariable)")
-            #expect(script.contains("$\(passwordVariable)"), "the init script ignores \(passwordVariable)")
+            environment[passwordVariable] = "secret-of-\(role)"
         }
-        #expect(roles.count == ServiceCatalog.services.count, "services share a role: \(roles)")
-        // The operator tool's role owns its own schema (ops) and acts as every service.
+        #expect(roles.count == SystemCatalog.services.count, "services share a role: \(roles)")
         let admin = try #require(compose["admin"]?.environment["SNS_DATABASE_URL"])
-        let (adminRole, _) = try databaseLogin(admin)
-        #expect(script.contains("CREATE SCHEMA ops AUTHORIZATION \(adminRole);"))
-        #expect(script.contains("GRANT \(ServiceCatalog.services.map(\.name).joined(separator: ", ")) TO \(adminRole);"))
+        let (adminRole, adminPassword) = try databaseLogin(admin)
+        #expect(postgres.environment[adminPassword] != nil)
+        environment[adminPassword] = "secret-of-admin"
+
+        let run = try RolesScriptRun(environment: environment)
+        try #require(run.status == 0, "the init script failed: \(run.output)")
+        let sql = Pattern.replacing("[ \\t]+", in: run.input, with: " ")
+        for service in SystemCatalog.services {
+            #expect(sql.contains("CREATE ROLE \(service.name) LOGIN PASSWORD :'\(service.name)_password';"), "\(sql)")
+            #expect(sql.contains("CREATE SCHEMA \(service.schema) AUTHORIZATION \(service.name);"))
+            #expect(run.arguments.contains("\(service.name)_password=secret-of-\(service.name)"), "\(run.arguments)")
+        }
+        // The operator tool's role owns its own schema (ops) and acts as every service.
+        #expect(sql.contains("CREATE SCHEMA ops AUTHORIZATION \(adminRole);"))
+        #expect(sql.contains("GRANT \(SystemCatalog.services.map(\.name).joined(separator: ", ")) TO \(adminRole);"))
         // Social's trigram index needs pg_trgm, which only the superuser may create in schema public.
-        #expect(script.contains("CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;"))
+        #expect(sql.contains("CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;"))
+
+        // A missing password stops the initialisation with the variable's name.
+        environment["POSTS_DB_PASSWORD"] = nil
+        let failed = try RolesScriptRun(environment: environment)
+        #expect(failed.status != 0 && failed.output.contains("POSTS_DB_PASSWORD is not set"))
     }
 
     /// `postgres://role:${PASSWORD_VARIABLE…}@host:port/db` → (role, PASSWORD_VARIABLE).
     private func databaseLogin(_ url: String) throws -> (String, String) {
         let groups = try #require(Pattern.matches(#"^postgres://([a-z_]+):\$\{([A-Z_]+)[:?}]"#, in: url).first, "\(url)")
         return (try #require(groups[0]), try #require(groups[1]))
+    }
+}
+
+/// deploy/postgres/10-sns-roles-and-schemas.sh run with a stand-in psql that records its arguments and its input.
+struct RolesScriptRun {
+    var status: Int32
+    var arguments: [String]
+    var input: String
+    var output: String
+
+    init(environment: [String: String]) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sns-roles-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let psql = directory.appendingPathComponent("psql")
+        try "#!/bin/bash\nprintf '%s\\n' \"$@\" >\"$STUB_STATE/arguments\"\ncat >\"$STUB_STATE/input\"\n"
+            .write(to: psql, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: psql.path)
+        var environment = environment
+        environment["PATH"] = "\(directory.path):/usr/bin:/bin"
+        environment["STUB_STATE"] = directory.path
+        let log = directory.appendingPathComponent("output").path
+        let process = try ChildProcess.spawn("/bin/bash", arguments: [Repository.url("deploy/postgres/10-sns-roles-and-schemas.sh").path],
+                                             environment: environment, standardOutput: .file(log), standardError: .file(log))
+        status = switch process.waitUntilExit() {
+        case .exited(let code): code
+        case .signalled(let number): 128 + number
+        }
+        func read(_ name: String) -> String {
+            (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
+        }
+        arguments = read("arguments").split(separator: "\n").map(String.init)
+        input = read("input")
+        output = read("output")
     }
 }

@@ -42,7 +42,7 @@ struct ServiceEnvironmentTests {
         }
     }
 
-    @Test(arguments: ["auth", "posts", "media", "social", "market", "admin", "portone"])
+    @Test(arguments: ProgramCatalog.services + ["admin", "portone"])
     func everySNSVariableIsReadByTheProgram(service name: String) throws {
         let service = try #require(compose[name])
         let program = try #require(compose.program(of: service), "\(name) runs none of our executables")

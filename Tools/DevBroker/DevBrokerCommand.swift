@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SNSPlatform
+import SNSContract
 
 struct DevBrokerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,7 +8,7 @@ struct DevBrokerCommand: ParsableCommand {
         abstract: "In-memory Kafka-protocol broker (librdkafka mock cluster) for development and tests."
     )
 
-    /// The system's topic catalog (one source of truth: `Topic.catalog` in SNSPlatform).
+    /// The system's topic catalog (one source of truth: `Topic.catalog` in SNSContract).
     static let defaultTopics: [TopicSpec] = Topic.catalog.map { TopicSpec(name: $0.name, partitions: Int32($0.partitions)) }
 
     @Option(help: "Number of mock brokers.")

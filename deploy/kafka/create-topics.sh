@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The kafka-init step of docker-compose.yml: creates the system's topics with the partition counts of the event
-# catalog (Shared/Platform/Events/EventCatalog.swift; DeploymentTests checks that TOPICS matches it) and exits 0,
+# catalog (Shared/Contract/Events/EventCatalog.swift; DeploymentTests checks that TOPICS matches it) and exits 0,
 # which lets the services start (depends_on: condition: service_completed_successfully).
 #
 #   TOPICS              "name:partitions name:partitions …"

@@ -36,8 +36,15 @@ INTERNAL_TIMEOUT_MS="${INTERNAL_TIMEOUT_MS:-${SNS_INTERNAL_TIMEOUT_MS:-10000}}"
 DB_NAME="sns"; DB_USER="sns"; DB_PASSWORD="sns"
 DATABASE_URL="postgres://$DB_USER:$DB_PASSWORD@127.0.0.1:$PG_PORT/$DB_NAME"
 
-# service name → port offset; one line per service (later services add themselves here).
-SERVICES=("auth:1" "posts:2" "media:3" "social:4" "market:5")
+# The services to run, "name:port-offset" in start order, from the system catalog (Shared/Contract/SystemCatalog.swift)
+# as the built sns-admin prints it. The profile keeps a copy, so stop and status need no build.
+load_services() {
+  if [ -x "$BIN/sns-admin" ] && mkdir -p "$STATE" && "$BIN/sns-admin" catalog --ports >"$STATE/services.tmp" 2>/dev/null; then
+    mv "$STATE/services.tmp" "$STATE/services"
+  fi
+  SERVICES=()
+  if [ -s "$STATE/services" ]; then mapfile -t SERVICES <"$STATE/services"; fi
+}
 
 log() { printf '[sns %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -70,6 +77,8 @@ build_all() {
     grep -E 'error:' -A3 "$ROOT/.local/build.log" | head -60 >&2
     die "build failed (full log: .local/build.log)"
   fi
+  load_services
+  [ ${#SERVICES[@]} -gt 0 ] || die "sns-admin catalog --ports printed no services"
 }
 
 # Runs a command as the PostgreSQL owner: initdb refuses to run as root.
@@ -380,8 +389,10 @@ start_fresh_stack() {
 # profile's PostgreSQL or whose arguments name its fault-test folder. Left running, such a process keeps
 # relaying an outbox with a dead broker address and holds that schema's relay lock (events stall).
 kill_test_orphans() {
-  local pid
-  for pid in $(pgrep -f "^$BIN/(auth|posts|media|social|market|sns-dev-broker|sns-admin|sns-portone-test-server|sns-idp-test-server)( |$)" || true); do
+  local pid programs entry
+  programs="sns-dev-broker|sns-admin|sns-portone-test-server|sns-idp-test-server"
+  for entry in "${SERVICES[@]}"; do programs+="|${entry%%:*}"; done
+  for pid in $(pgrep -f "^$BIN/($programs)( |$)" || true); do
     if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q "127.0.0.1:$PG_PORT/" \
        || tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$STATE/fault/"; then
       kill -KILL "$pid" 2>/dev/null || true
@@ -458,3 +469,5 @@ run_api_check() {
   [ $status = 0 ] || log "the API check failed (exit $status); service logs: $STATE/logs"
   return $status
 }
+
+load_services

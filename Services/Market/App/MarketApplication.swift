@@ -56,10 +56,9 @@ public struct MarketApplication: Sendable {
             api.post("payments/validation", use: validation.validate)
             api.get("payments/me", use: history.mine)
 
-            let schema = deps.store.schema
-            let group = schema.name == "market" ? "market-products" : "market-products-\(schema.name)"
-            let consumer = try platform.makeConsumer(name: group, topics: ProductReadModelHandler.topics,
-                                                     handler: ProductReadModelHandler(schema: schema))
+            let consumer = try platform.makeConsumer(
+                SystemCatalog.market.consumers[0], of: SystemCatalog.market,
+                handler: ProductReadModelHandler(schema: deps.store.schema))
             return platform.makeApplication(
                 router: router,
                 consumers: configuration.consumesEvents ? [consumer] : [],

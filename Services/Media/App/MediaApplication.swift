@@ -37,12 +37,8 @@ public func buildApplication(configuration: MediaConfiguration, logger: Logger) 
     authenticated.post("/internal/v1/profile-images", use: InternalImageHandler(deps: deps, kind: .profiles).handle)
     authenticated.post("/internal/v1/post-images", use: InternalImageHandler(deps: deps, kind: .posts).handle)
 
-    // Replicas share one consumer group per schema: a test's private schema gets its own group, so it never takes
-    // partitions (and events) away from the real service's group.
-    let group = schema.name == "media" ? MediaReferencesHandler.consumerName : "\(MediaReferencesHandler.consumerName)-\(schema.name)"
     let references = try platform.makeConsumer(
-        name: group, topics: MediaReferencesHandler.topics,
-        handler: MediaReferencesHandler(catalog: catalog))
+        SystemCatalog.media.consumers[0], of: SystemCatalog.media, handler: MediaReferencesHandler(catalog: catalog))
     let collector = MediaGarbageCollector(
         catalog: catalog, root: root, postgres: platform.postgres, grace: configuration.gcGrace,
         batchSize: configuration.gcBatchSize, maxBatches: configuration.gcMaxBatchesPerPass, logger: platform.logger)

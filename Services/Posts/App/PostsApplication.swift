@@ -61,6 +61,6 @@ public func buildApplication(configuration: PostsConfiguration, logger: Logger) 
     g0.delete(":post_id/comment/:comment_id", use: g0Comments.delete)
 
     let readModels = try platform.makeConsumer(
-        name: "posts-read-models", topics: [Topic.users, Topic.follows, Topic.payments], handler: ReadModelHandler())
+        SystemCatalog.posts.consumers[0], of: SystemCatalog.posts, handler: ReadModelHandler())
     return platform.makeApplication(router: router, consumers: configuration.consumesEvents ? [readModels] : [])
 }

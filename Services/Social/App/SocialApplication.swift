@@ -48,8 +48,7 @@ public func buildApplication(configuration: SocialConfiguration, logger: Logger)
     g0.put("profile/me", use: g0Profiles.update)
     g0.get("profile/:user_id", use: g0Profiles.other)
 
-    // Replicas share one consumer group per schema (tests with private schemas get their own).
-    let group = schema.name == "social" ? "social-projections" : "social-projections-\(schema.name)"
-    let projections = try platform.makeConsumer(name: group, topics: ProjectionHandler.topics, handler: ProjectionHandler(schema: schema))
+    let projections = try platform.makeConsumer(
+        SystemCatalog.social.consumers[0], of: SystemCatalog.social, handler: ProjectionHandler(schema: schema))
     return platform.makeApplication(router: router, consumers: configuration.consumesEvents ? [projections] : [])
 }

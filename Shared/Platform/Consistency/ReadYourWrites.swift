@@ -1,14 +1,5 @@
 import Foundation
 
-/// The consumer groups of the system's projections, as the services name them when they run on their own
-/// schema (a test's private schema adds a suffix, and nobody waits for those).
-public enum ConsumerGroup {
-    public static let posts = "posts-read-models"
-    public static let social = "social-projections"
-    public static let market = "market-products"
-    public static let media = "media-references"
-}
-
 /// Read-your-writes across services (decision 0013): the apps were written against one server with one database,
 /// so whatever a client has just done, its very next request — to any service — must see. A write whose event
 /// feeds another service's read model is therefore answered only once those projections have applied the event

@@ -78,6 +78,15 @@ public struct ServicePlatform: Sendable {
             logger: logger, startGate: startGate)
     }
 
+    /// The consumer that the system catalog lists for `service`. Replicas share one consumer group per schema: on
+    /// the service's own schema that is the catalog's group; a test's private schema gets a group of its own, so it
+    /// never takes partitions (and events) away from the stack's process.
+    public func makeConsumer(_ consumer: SystemCatalog.Consumer, of service: SystemCatalog.Service,
+                             handler: some EventHandler, properties: [String: String] = [:]) throws -> IdempotentConsumer {
+        try makeConsumer(name: service.group(consumer, onSchema: schema.name), topics: consumer.topics,
+                         handler: handler, properties: properties)
+    }
+
     /// The application: HTTP server plus background services. Shutdown (SIGTERM) runs in reverse order:
     /// stop accepting and finish in-flight requests, stop consumers (leave the group), stop the relay,
     /// flush the producer, close the database pool.

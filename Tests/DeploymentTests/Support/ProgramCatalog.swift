@@ -1,25 +1,27 @@
 import Foundation
+import SNSPlatform
 
 /// The package's executables and where the code that configures each one lives.
 enum ProgramCatalog {
     /// Executable product → folders whose Swift sources read its environment. Services share the platform's
     /// configuration (Shared/Platform). A test fails when Package.swift gains a product missing here.
-    static let sources: [String: [String]] = [
-        "auth": ["Services/Auth", "Shared/Platform"],
-        "posts": ["Services/Posts", "Shared/Platform"],
-        "media": ["Services/Media", "Shared/Platform"],
-        "social": ["Services/Social", "Shared/Platform"],
-        "market": ["Services/Market", "Shared/Platform"],
+    static let sources: [String: [String]] = Dictionary(uniqueKeysWithValues: services.map {
+        ($0, [serviceFolder($0), "Shared/Platform"])
+    }).merging([
         "sns-admin": ["Tools/Admin"],
         "sns-portone-test-server": ["Tools/PortOneTestServer"],
         "sns-idp-test-server": ["Tools/IdentityProviderTestServer"],
         "sns-dev-broker": ["Tools/DevBroker"],
         "sns-bench": ["Tools/Bench"],
-    ]
+    ]) { _, tool in tool }
 
     /// The HTTP services: configured through `Environment` (required vs. optional is known), each with
     /// `/health`, `/ready` and `/metrics`, each scalable.
-    static let services = ["auth", "posts", "media", "social", "market"]
+    /// They are the system catalog's services.
+    static let services = SystemCatalog.services.map(\.name)
+
+    /// Where a service's code lives: `Services/<Name>` (e.g. `Services/Posts` for `posts`).
+    static func serviceFolder(_ name: String) -> String { "Services/" + name.prefix(1).uppercased() + name.dropFirst() }
 
     /// Executables that no compose service runs, and why (decision 0009 says the same).
     static let notDeployed: [String: String] = [

@@ -25,23 +25,17 @@ public struct Projection: Sendable {
         self.tables = tables
     }
 
-    /// The system's rebuildable projections. Media's file references are left out on purpose: while they are
-    /// rebuilt, its garbage collector would see files as unreferenced.
-    public static let all: [Projection] = [
-        Projection(name: "social", group: "social-projections", schema: "social", topics: [Topic.users, Topic.posts],
-                   clear: ["TRUNCATE social.users, social.posts, social.comments, social.likes"],
-                   tables: ["social.users", "social.posts", "social.comments", "social.likes"]),
-        Projection(name: "posts-read-models", group: "posts-read-models", schema: "posts",
-                   topics: [Topic.users, Topic.follows, Topic.payments],
-                   // TRUNCATE fires no row triggers: the fanned-out feed goes with the follows, and every post's
-                   // ready JSON is recomputed against the emptied read models (the replay's rows refresh it again).
-                   clear: ["TRUNCATE posts.users, posts.follows, posts.buyers, posts.feed_entries",
-                           "UPDATE posts.posts SET author_withdrawn = false, doc = NULL"],
-                   tables: ["posts.users", "posts.follows", "posts.buyers", "posts.feed_entries", "posts.post_documents"]),
-        Projection(name: "market-products", group: "market-products", schema: "market", topics: [Topic.posts, Topic.users],
-                   clear: ["TRUNCATE market.products, market.withdrawn_users"],
-                   tables: ["market.products", "market.withdrawn_users"]),
-    ]
+    /// The system's rebuildable projections: the catalog's consumers that have a rebuild plan.
+    public static var all: [Projection] {
+        SystemCatalog.services.flatMap { service in
+            service.consumers.compactMap { consumer in
+                consumer.rebuild.map {
+                    Projection(name: $0.name, group: consumer.group, schema: service.schema, topics: consumer.topics,
+                               clear: $0.clear, tables: $0.tables)
+                }
+            }
+        }
+    }
 
     public static func named(_ name: String) throws -> Projection {
         guard let projection = all.first(where: { $0.name == name }) else {

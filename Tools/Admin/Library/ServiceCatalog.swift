@@ -1,46 +1,28 @@
 import SNSPlatform
 
-/// What the operator tool knows about the system: each service's schema (its outbox lives there) and its
-/// consumer groups (each records processed events in that schema, under the group's name).
+/// The operator tool's look-ups in the system catalog (`SystemCatalog`, in SNSContract), with the errors an
+/// operator reads when a name is unknown.
 public enum ServiceCatalog {
-    public struct Service: Sendable, Equatable {
-        public let name: String
-        public let schema: String
-        public let consumers: [String]
+    public typealias Service = SystemCatalog.Service
 
-        public init(name: String, schema: String, consumers: [String]) {
-            self.name = name
-            self.schema = schema
-            self.consumers = consumers
-        }
-    }
-
-    public static let services: [Service] = [
-        Service(name: "auth", schema: "auth", consumers: []),
-        Service(name: "posts", schema: "posts", consumers: ["posts-read-models"]),
-        Service(name: "media", schema: "media", consumers: ["media-references"]),
-        Service(name: "social", schema: "social", consumers: ["social-projections"]),
-        Service(name: "market", schema: "market", consumers: ["market-products"]),
-    ]
+    public static var services: [Service] { SystemCatalog.services }
 
     /// The topics each consumer group subscribes to (as the services configure them).
-    public static let consumerTopics: [String: [String]] = [
-        "posts-read-models": [Topic.users, Topic.follows, Topic.payments],
-        "media-references": [Topic.posts, Topic.users],
-        "social-projections": [Topic.users, Topic.posts],
-        "market-products": [Topic.posts, Topic.users],
-    ]
+    public static var consumerTopics: [String: [String]] {
+        Dictionary(uniqueKeysWithValues: SystemCatalog.consumers.map { ($0.group, $0.topics) })
+    }
 
     /// The service whose schema records `group`'s processed events.
     public static func owner(ofConsumer group: String) throws -> Service {
-        guard let service = services.first(where: { $0.consumers.contains(group) }) else {
-            throw AdminError("unknown consumer group '\(group)' (known: \(services.flatMap(\.consumers).joined(separator: ", ")))")
+        guard let service = SystemCatalog.owner(ofConsumer: group) else {
+            let known = SystemCatalog.consumers.map(\.group).joined(separator: ", ")
+            throw AdminError("unknown consumer group '\(group)' (known: \(known))")
         }
         return service
     }
 
     public static func service(named name: String) throws -> Service {
-        guard let service = services.first(where: { $0.name == name }) else {
+        guard let service = SystemCatalog.service(named: name) else {
             throw AdminError("unknown service '\(name)' (known: \(services.map(\.name).joined(separator: ", ")))")
         }
         return service

@@ -10,7 +10,7 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sns-admin",
         abstract: "Inspect, replay and repair the SNS event pipeline (outboxes, topics, consumer groups, dead letters).",
-        subcommands: [TopicsCommand.self, TailCommand.self, OutboxCommand.self, RepublishCommand.self, ReplayCommand.self, RebuildCommand.self, DeadLetterCommand.self]
+        subcommands: [CatalogCommand.self, TopicsCommand.self, TailCommand.self, OutboxCommand.self, RepublishCommand.self, ReplayCommand.self, RebuildCommand.self, DeadLetterCommand.self]
     )
 }
 

@@ -9,8 +9,6 @@ import SNSPlatform
 struct ProductReadModelHandler: EventHandler {
     let schema: SQLIdentifier
 
-    static let topics = [Topic.posts, Topic.users]
-
     func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
         let s = schema
         switch event.eventType {

@@ -21,9 +21,6 @@ public struct MediaReferencesHandler: EventHandler {
         self.catalog = catalog
     }
 
-    public static let consumerName = "media-references"
-    public static let topics = [Topic.posts, Topic.users]
-
     public func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
         switch event.eventType {
         case .postCreated:

@@ -9,8 +9,6 @@ import SNSPlatform
 struct ProjectionHandler: EventHandler {
     let schema: SQLIdentifier
 
-    static let topics = [Topic.users, Topic.posts]
-
     func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
         let s = schema
         switch event.eventType {

@@ -1,0 +1,127 @@
+/// The system's parts, spelled once: each service with its database schema, its port in the local stack and its
+/// consumer groups (the topics they read, the read-model tables they write, how those are emptied for a rebuild).
+///
+/// Who reads it: every service (its consumer group's name and topics), `sns-admin` (outboxes, groups, replays,
+/// rebuilds), the dev broker (through `Topic.catalog`), the local stack (`sns-admin catalog`, which `./sns` reads
+/// after building) and the deployment tests, which check that docker-compose, the gateway's routes and the
+/// PostgreSQL roles script name the same services, schemas and topics. Adding a service: docs/operations.md.
+public enum SystemCatalog {
+    /// One deployable service. Its `name` is also its program, its compose service, its gateway upstream and its
+    /// database role.
+    public struct Service: Sendable, Equatable {
+        public let name: String
+        /// The PostgreSQL schema it owns (its outbox and processed-event records live there too).
+        public let schema: String
+        /// Its HTTP port in the local stack is the profile's port base plus this.
+        public let localPortOffset: Int
+        public let consumers: [Consumer]
+
+        public init(name: String, schema: String, localPortOffset: Int, consumers: [Consumer]) {
+            self.name = name
+            self.schema = schema
+            self.localPortOffset = localPortOffset
+            self.consumers = consumers
+        }
+
+        /// The consumer group the service runs on `schema`: its catalog name on its own schema; a test's private
+        /// schema gets a group of its own (suffixed), so it never shares partitions with the stack's process.
+        public func group(_ consumer: Consumer, onSchema schema: String) -> String {
+            schema == self.schema ? consumer.group : "\(consumer.group)-\(schema)"
+        }
+    }
+
+    /// One consumer group and the read model it keeps.
+    public struct Consumer: Sendable, Equatable {
+        public let group: String
+        public let topics: [String]
+        /// Present when the read model can be emptied and rebuilt from the topics (`sns-admin rebuild`).
+        public let rebuild: RebuildPlan?
+
+        public init(group: String, topics: [String], rebuild: RebuildPlan?) {
+            self.group = group
+            self.topics = topics
+            self.rebuild = rebuild
+        }
+    }
+
+    /// How a read model is rebuilt: the statements that empty it (fixed SQL, never input) and the tables whose row
+    /// counts and checksum summarise it (both qualified with the owner's schema).
+    public struct RebuildPlan: Sendable, Equatable {
+        public let name: String
+        public let clear: [String]
+        public let tables: [String]
+
+        public init(name: String, clear: [String], tables: [String]) {
+            self.name = name
+            self.clear = clear
+            self.tables = tables
+        }
+    }
+
+    public static let auth = Service(name: "auth", schema: "auth", localPortOffset: 1, consumers: [])
+
+    public static let posts = Service(
+        name: "posts", schema: "posts", localPortOffset: 2,
+        consumers: [
+            Consumer(
+                group: "posts-read-models", topics: [Topic.users, Topic.follows, Topic.payments],
+                // TRUNCATE fires no row triggers: the fanned-out feed goes with the follows, and every post's ready
+                // JSON is recomputed against the emptied read models (the replay's rows refresh it again).
+                rebuild: RebuildPlan(
+                    name: "posts-read-models",
+                    clear: ["TRUNCATE posts.users, posts.follows, posts.buyers, posts.feed_entries",
+                            "UPDATE posts.posts SET author_withdrawn = false, doc = NULL"],
+                    tables: ["posts.users", "posts.follows", "posts.buyers", "posts.feed_entries",
+                             "posts.post_documents"]))
+        ])
+
+    /// Media's file references are not rebuildable on purpose: while they were rebuilt, its garbage collector
+    /// would see files as unreferenced.
+    public static let media = Service(
+        name: "media", schema: "media", localPortOffset: 3,
+        consumers: [Consumer(group: "media-references", topics: [Topic.posts, Topic.users], rebuild: nil)])
+
+    public static let social = Service(
+        name: "social", schema: "social", localPortOffset: 4,
+        consumers: [
+            Consumer(
+                group: "social-projections", topics: [Topic.users, Topic.posts],
+                rebuild: RebuildPlan(
+                    name: "social",
+                    clear: ["TRUNCATE social.users, social.posts, social.comments, social.likes"],
+                    tables: ["social.users", "social.posts", "social.comments", "social.likes"]))
+        ])
+
+    public static let market = Service(
+        name: "market", schema: "market", localPortOffset: 5,
+        consumers: [
+            Consumer(
+                group: "market-products", topics: [Topic.posts, Topic.users],
+                rebuild: RebuildPlan(
+                    name: "market-products",
+                    clear: ["TRUNCATE market.products, market.withdrawn_users"],
+                    tables: ["market.products", "market.withdrawn_users"]))
+        ])
+
+    /// Every service, in start order (auth first: the others verify its tokens; market last).
+    public static let services: [Service] = [auth, posts, media, social, market]
+
+    public static var consumers: [Consumer] { services.flatMap(\.consumers) }
+
+    public static func service(named name: String) -> Service? {
+        services.first { $0.name == name }
+    }
+
+    /// The service whose schema records `group`'s processed events.
+    public static func owner(ofConsumer group: String) -> Service? {
+        services.first { $0.consumers.contains { $0.group == group } }
+    }
+}
+
+/// The consumer groups of the system's projections, as the services name them on their own schema.
+public enum ConsumerGroup {
+    public static let posts = SystemCatalog.posts.consumers[0].group
+    public static let social = SystemCatalog.social.consumers[0].group
+    public static let market = SystemCatalog.market.consumers[0].group
+    public static let media = SystemCatalog.media.consumers[0].group
+}
