@@ -69,10 +69,14 @@ public enum SystemCatalog {
                 // JSON is recomputed against the emptied read models (the replay's rows refresh it again).
                 rebuild: RebuildPlan(
                     name: "posts-read-models",
-                    clear: ["TRUNCATE posts.users, posts.follows, posts.buyers, posts.feed_entries",
-                            "UPDATE posts.posts SET author_withdrawn = false, doc = NULL"],
-                    tables: ["posts.users", "posts.follows", "posts.buyers", "posts.feed_entries",
-                             "posts.post_documents"]))
+                    clear: [
+                        "TRUNCATE posts.users, posts.follows, posts.buyers, posts.feed_entries",
+                        "UPDATE posts.posts SET author_withdrawn = false, doc = NULL",
+                    ],
+                    tables: [
+                        "posts.users", "posts.follows", "posts.buyers", "posts.feed_entries",
+                        "posts.post_documents",
+                    ]))
         ])
 
     /// Media's file references are not rebuildable on purpose: while they were rebuilt, its garbage collector

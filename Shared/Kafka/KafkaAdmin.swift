@@ -56,14 +56,18 @@ public final class KafkaAdmin: Sendable {
 
     /// The partition's low and high watermarks. Throws `KafkaError.unknownTopicOrPartition` for a topic
     /// or partition that does not exist (checked in the metadata first, so the query never auto-creates it).
-    public func watermarks(topic: String, partition: Int32, timeout: Duration = .seconds(10)) async throws -> KafkaWatermarks {
+    public func watermarks(topic: String, partition: Int32, timeout: Duration = .seconds(10)) async throws
+        -> KafkaWatermarks
+    {
         let deadline = KafkaDeadline(timeout)
         return try await core.withHandle { _, rk throws(KafkaError) in
             let count = try KafkaAdminCalls.partitionCount(rk, topic: topic, timeoutMilliseconds: deadline.remaining)
             guard (0..<count).contains(partition) else {
-                throw KafkaError(code: KafkaError.unknownTopicOrPartition, message: "\(topic) has no partition \(partition)")
+                throw KafkaError(
+                    code: KafkaError.unknownTopicOrPartition, message: "\(topic) has no partition \(partition)")
             }
-            return try KafkaAdminCalls.watermarks(rk, topic: topic, partition: partition, timeoutMilliseconds: deadline.remaining)
+            return try KafkaAdminCalls.watermarks(
+                rk, topic: topic, partition: partition, timeoutMilliseconds: deadline.remaining)
         }
     }
 
@@ -112,13 +116,18 @@ public final class KafkaAdmin: Sendable {
             let handle = try core.makeGroupHandle(group: group)
             do throws(KafkaError) {
                 let offsets = try KafkaAdminCalls.committed(
-                    handle.pointer, topic: topic, partitions: Array(0..<max(partitions, 0)), timeoutMilliseconds: milliseconds
+                    handle.pointer, topic: topic, partitions: Array(0..<max(partitions, 0)),
+                    timeoutMilliseconds: milliseconds
                 )
                 core.destroyGroupHandle(handle)
                 return offsets
             } catch {
                 // After a timed-out request, destroying the handle can block for a long time: not on this queue.
-                if error.code == KafkaError.timedOut { core.destroyGroupHandleDetached(handle) } else { core.destroyGroupHandle(handle) }
+                if error.code == KafkaError.timedOut {
+                    core.destroyGroupHandleDetached(handle)
+                } else {
+                    core.destroyGroupHandle(handle)
+                }
                 throw error
             }
         }
@@ -190,13 +199,17 @@ public final class KafkaAdmin: Sendable {
         _ offsets: [KafkaTopicPartitionOffset], rk: OpaquePointer, deadline: KafkaDeadline
     ) throws(KafkaError) -> [(topic: String, partition: Int32, offset: Int64)] {
         let partitionCounts = Dictionary(
-            try KafkaAdminCalls.topics(rk, timeoutMilliseconds: deadline.remaining).map { ($0.name, Int32($0.partitions)) },
+            try KafkaAdminCalls.topics(rk, timeoutMilliseconds: deadline.remaining).map {
+                ($0.name, Int32($0.partitions))
+            },
             uniquingKeysWith: { first, _ in first }
         )
         var resolved: [(topic: String, partition: Int32, offset: Int64)] = []
         for entry in offsets {
             guard let count = partitionCounts[entry.topic], (0..<count).contains(entry.partition) else {
-                throw KafkaError(code: KafkaError.unknownTopicOrPartition, message: "commit: no partition \(entry.topic)[\(entry.partition)]")
+                throw KafkaError(
+                    code: KafkaError.unknownTopicOrPartition,
+                    message: "commit: no partition \(entry.topic)[\(entry.partition)]")
             }
             let range = try KafkaAdminCalls.watermarks(
                 rk, topic: entry.topic, partition: entry.partition, timeoutMilliseconds: deadline.remaining

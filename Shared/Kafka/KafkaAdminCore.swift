@@ -75,7 +75,8 @@ final class KafkaAdminCore: Sendable {
     /// `destroyGroupHandle` (or `destroyGroupHandleDetached`).
     func makeGroupHandle(group: String) throws(KafkaError) -> KafkaClientHandle {
         // group.id last so that no configured property can replace it.
-        try KafkaClientHandle.make(type: RD_KAFKA_CONSUMER, settings: groupSettings + [("group.id", group)], context: context)
+        try KafkaClientHandle.make(
+            type: RD_KAFKA_CONSUMER, settings: groupSettings + [("group.id", group)], context: context)
     }
 
     /// Destroys a per-group handle. It never joined, so there is nothing to leave: skipping the
@@ -133,7 +134,7 @@ enum KafkaAdminCalls {
         for index in 0..<Int(metadata.pointee.topic_cnt) {
             let topic = metadata.pointee.topics[index]
             guard let name = topic.topic.map({ String(cString: $0) }), !name.hasPrefix("__"),
-                  topic.err != RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART
+                topic.err != RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART
             else { continue }
             topics.append(KafkaTopicInfo(name: name, partitions: Int(topic.partition_cnt)))
         }
@@ -142,8 +143,11 @@ enum KafkaAdminCalls {
 
     /// The topic's partition count from the cluster metadata; throws `unknownTopicOrPartition` if the
     /// topic does not exist. Checked before watermark queries, which could auto-create the topic.
-    static func partitionCount(_ rk: OpaquePointer, topic: String, timeoutMilliseconds: Int32) throws(KafkaError) -> Int32 {
-        guard let info = try topics(rk, timeoutMilliseconds: timeoutMilliseconds).first(where: { $0.name == topic }) else {
+    static func partitionCount(_ rk: OpaquePointer, topic: String, timeoutMilliseconds: Int32) throws(KafkaError)
+        -> Int32
+    {
+        guard let info = try topics(rk, timeoutMilliseconds: timeoutMilliseconds).first(where: { $0.name == topic })
+        else {
             throw KafkaError(code: KafkaError.unknownTopicOrPartition, message: "no topic \(topic)")
         }
         return Int32(info.partitions)
@@ -158,14 +162,17 @@ enum KafkaAdminCalls {
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(err, "watermarks of \(topic)[\(partition)]") }
         // Seen with librdkafka 2.0.2 for a topic it had just learned about: success without values.
         guard low >= 0, high >= low else {
-            throw KafkaError(code: KafkaError.unknownTopicOrPartition, message: "no watermarks for \(topic)[\(partition)]")
+            throw KafkaError(
+                code: KafkaError.unknownTopicOrPartition, message: "no watermarks for \(topic)[\(partition)]")
         }
         return KafkaWatermarks(low: low, high: high)
     }
 
     /// `rd_kafka_list_groups`: ListGroups to every broker, then DescribeGroups (state, members).
     /// `group` nil = all groups.
-    static func groups(_ rk: OpaquePointer, group: String?, timeoutMilliseconds: Int32) throws(KafkaError) -> [KafkaGroupInfo] {
+    static func groups(_ rk: OpaquePointer, group: String?, timeoutMilliseconds: Int32) throws(KafkaError)
+        -> [KafkaGroupInfo]
+    {
         var list: UnsafePointer<rd_kafka_group_list>?
         let err = rd_kafka_list_groups(rk, group, &list, timeoutMilliseconds)
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR, let list else {
@@ -182,11 +189,12 @@ enum KafkaAdminCalls {
             let info = list.pointee.groups[index]
             let name = info.group.map { String(cString: $0) } ?? ""
             guard info.err == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(info.err, "describe group \(name)") }
-            groups.append(KafkaGroupInfo(
-                name: name,
-                state: info.state.map { String(cString: $0) } ?? "",
-                memberCount: Int(info.member_cnt)
-            ))
+            groups.append(
+                KafkaGroupInfo(
+                    name: name,
+                    state: info.state.map { String(cString: $0) } ?? "",
+                    memberCount: Int(info.member_cnt)
+                ))
         }
         return groups.sorted { $0.name < $1.name }
     }
@@ -243,7 +251,10 @@ enum KafkaAdminCalls {
         guard let event = rd_kafka_queue_poll(results, timeoutMilliseconds) else { return .timedOut }
         defer { rd_kafka_event_destroy(event) }
         guard rd_kafka_event_type(event) == RD_KAFKA_EVENT_OFFSET_COMMIT else {
-            return .failed(KafkaError(code: RD_KAFKA_RESP_ERR__FAIL.rawValue, message: "commit: unexpected event \(String(cString: rd_kafka_event_name(event)))"))
+            return .failed(
+                KafkaError(
+                    code: RD_KAFKA_RESP_ERR__FAIL.rawValue,
+                    message: "commit: unexpected event \(String(cString: rd_kafka_event_name(event)))"))
         }
         let eventErr = rd_kafka_event_error(event)
         guard eventErr == RD_KAFKA_RESP_ERR_NO_ERROR else { return .failed(KafkaError(eventErr, "commit")) }

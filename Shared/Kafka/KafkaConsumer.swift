@@ -66,7 +66,9 @@ public final class KafkaConsumer: Service, Sendable {
 
     /// Commits `message.offset + 1` for the message's partition, synchronously (off the cooperative pool).
     public func commit(_ message: KafkaConsumerMessage) async throws {
-        if let failure = await core.commit(topic: message.topic, partition: message.partition, offset: message.offset + 1) {
+        if let failure = await core.commit(
+            topic: message.topic, partition: message.partition, offset: message.offset + 1)
+        {
             throw failure
         }
     }
@@ -77,7 +79,8 @@ public final class KafkaConsumer: Service, Sendable {
     public func commit(_ messages: [KafkaConsumerMessage], waitForBroker: Bool) async throws {
         var next: [String: [Int32: Int64]] = [:]
         for message in messages {
-            next[message.topic, default: [:]][message.partition] = max(next[message.topic]?[message.partition] ?? 0, message.offset + 1)
+            next[message.topic, default: [:]][message.partition] = max(
+                next[message.topic]?[message.partition] ?? 0, message.offset + 1)
         }
         let offsets = next.flatMap { topic, partitions in
             partitions.map { KafkaTopicPartitionOffset(topic: topic, partition: $0.key, offset: .absolute($0.value)) }

@@ -73,14 +73,16 @@ final class KafkaConsumerCore: Sendable {
     /// Creates the handle and assigns explicit partitions and start offsets (`rd_kafka_assign`): no
     /// group membership, no rebalances. Plain throwing factory, as above.
     static func make(
-        settings: [(String, String)], assignment: [KafkaTopicPartitionOffset], context: KafkaClientContext, label: String
+        settings: [(String, String)], assignment: [KafkaTopicPartitionOffset], context: KafkaClientContext,
+        label: String
     ) throws(KafkaError) -> KafkaConsumerCore {
         let handle = try KafkaClientHandle.make(type: RD_KAFKA_CONSUMER, settings: settings, context: context)
         let rk = handle.pointer
         _ = rd_kafka_poll_set_consumer(rk)
         let list = rd_kafka_topic_partition_list_new(Int32(assignment.count))
         for entry in assignment {
-            rd_kafka_topic_partition_list_add(list, entry.topic, entry.partition)!.pointee.offset = entry.offset.librdkafkaValue
+            rd_kafka_topic_partition_list_add(list, entry.topic, entry.partition)!.pointee.offset =
+                entry.offset.librdkafkaValue
         }
         let err = rd_kafka_assign(rk, list)
         rd_kafka_topic_partition_list_destroy(list)
@@ -183,7 +185,8 @@ final class KafkaConsumerCore: Sendable {
         defer { rd_kafka_topic_partition_list_destroy(list) }
         return (0..<Int(list.pointee.cnt)).map { index in
             let entry = list.pointee.elems[index]
-            return KafkaTopicPartitionOffset(topic: String(cString: entry.topic), partition: entry.partition, offset: .absolute(entry.offset))
+            return KafkaTopicPartitionOffset(
+                topic: String(cString: entry.topic), partition: entry.partition, offset: .absolute(entry.offset))
         }
     }
 
@@ -222,7 +225,8 @@ final class KafkaConsumerCore: Sendable {
         let list = rd_kafka_topic_partition_list_new(Int32(offsets.count))
         defer { rd_kafka_topic_partition_list_destroy(list) }
         for entry in offsets {
-            rd_kafka_topic_partition_list_add(list, entry.topic, entry.partition)!.pointee.offset = entry.offset.librdkafkaValue
+            rd_kafka_topic_partition_list_add(list, entry.topic, entry.partition)!.pointee.offset =
+                entry.offset.librdkafkaValue
         }
         let err = rd_kafka_commit(rk, list, waitForBroker ? 0 : 1)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR {

@@ -28,7 +28,9 @@ extension KafkaConsumerMessage {
             var name: UnsafePointer<CChar>?
             var value: UnsafeRawPointer?
             var size = 0
-            guard rd_kafka_header_get_all(list, index, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR else { break }
+            guard rd_kafka_header_get_all(list, index, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR else {
+                break
+            }
             let bytes = value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
             headers.append(KafkaHeader(key: name.map { String(cString: $0) } ?? "", value: bytes))
             index += 1

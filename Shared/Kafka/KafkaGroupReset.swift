@@ -24,7 +24,8 @@ public enum KafkaGroupReset {
         let settings = configuration.librdkafkaSettings(
             defaults: [("group.id", group), ("auto.offset.reset", "earliest")] + KafkaConsumer.defaultProperties)
         let core = try KafkaConsumerCore.make(
-            settings: settings, topics: topics, context: KafkaClientContext(logger: logger), label: "sns.kafka.group-reset")
+            settings: settings, topics: topics, context: KafkaClientContext(logger: logger),
+            label: "sns.kafka.group-reset")
         do {
             let clock = ContinuousClock()
             let deadline = clock.now.advanced(by: joinTimeout)
@@ -38,9 +39,12 @@ public enum KafkaGroupReset {
             guard assigned >= partitions else { throw GroupHasOtherMembers(assigned: assigned, partitions: partitions) }
             for entry in offsets {
                 guard case .absolute(let offset) = entry.offset else {
-                    throw KafkaError(code: KafkaError.invalidArgument, message: "group reset needs absolute offsets, got \(entry)")
+                    throw KafkaError(
+                        code: KafkaError.invalidArgument, message: "group reset needs absolute offsets, got \(entry)")
                 }
-                if let error = await core.commit(topic: entry.topic, partition: entry.partition, offset: offset) { throw error }
+                if let error = await core.commit(topic: entry.topic, partition: entry.partition, offset: offset) {
+                    throw error
+                }
             }
             logger.info("group offsets reset", metadata: ["group": "\(group)", "partitions": "\(offsets.count)"])
             await core.close()

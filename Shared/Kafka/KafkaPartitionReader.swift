@@ -42,7 +42,8 @@ public final class KafkaPartitionReader: Sendable {
         var logger = logger
         logger[metadataKey: "kafka.client"] = "\(configuration.clientId)"
         let group = "sns.partition-reader.\(UUID().uuidString.lowercased())"
-        let settings = configuration.librdkafkaSettings(defaults: Self.defaultProperties)
+        let settings =
+            configuration.librdkafkaSettings(defaults: Self.defaultProperties)
             + [("enable.auto.commit", "false"), ("group.id", group)]
         let core = try KafkaConsumerCore.make(
             settings: settings,
@@ -166,7 +167,9 @@ public final class KafkaPartitionReader: Sendable {
     }
 
     /// Reads until every partition in `ends` reached its end offset (exclusive) or reported its end.
-    private func collect(until ends: [Int32: Int64], topic: String, idleTimeout: Duration) async throws -> [KafkaConsumerMessage] {
+    private func collect(until ends: [Int32: Int64], topic: String, idleTimeout: Duration) async throws
+        -> [KafkaConsumerMessage]
+    {
         var unfinished = Set(ends.keys)
         var records: [Int32: [KafkaConsumerMessage]] = [:]
         while !unfinished.isEmpty {
@@ -175,7 +178,8 @@ public final class KafkaPartitionReader: Sendable {
                 try Task.checkCancellation()
                 throw KafkaError(
                     code: KafkaError.timedOut,
-                    message: "reading \(topic): nothing arrived for \(idleTimeout); partitions \(unfinished.sorted()) unfinished"
+                    message:
+                        "reading \(topic): nothing arrived for \(idleTimeout); partitions \(unfinished.sorted()) unfinished"
                 )
             }
             switch event {

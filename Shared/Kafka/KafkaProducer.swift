@@ -56,9 +56,13 @@ public final class KafkaProducer: Service, Sendable {
         var enqueueFailure: KafkaError?
         for (index, message) in messages.enumerated() {
             if let earlier = enqueueFailure {
-                batch.complete(index, .failure(KafkaError(
-                    code: earlier.code, message: "not sent: an earlier message of the batch failed (\(earlier.message))"
-                )))
+                batch.complete(
+                    index,
+                    .failure(
+                        KafkaError(
+                            code: earlier.code,
+                            message: "not sent: an earlier message of the batch failed (\(earlier.message))"
+                        )))
                 continue
             }
             do {

@@ -3,10 +3,11 @@ import Logging
 import PostgresNIO
 import SNSAdmin
 import SNSKafka
-@testable import SNSPlatform
 import SNSTestSupport
 import Synchronization
 import Testing
+
+@testable import SNSPlatform
 
 /// `dlq list / retry / drop` with a real idempotent consumer: a poison event is dead-lettered after its retries
 /// while the partition keeps flowing; once the cause is fixed, `retry` brings it back and it is applied exactly
@@ -19,8 +20,9 @@ struct DeadLetterToolTests {
     }
 
     func sequences(_ platform: TestPlatform) async throws -> [Int] {
-        let rows = try await platform.postgres.query("SELECT sequence FROM \(table: platform.schema, "effects") ORDER BY sequence",
-                                                     logger: TestEnvironment.logger)
+        let rows = try await platform.postgres.query(
+            "SELECT sequence FROM \(table: platform.schema, "effects") ORDER BY sequence",
+            logger: TestEnvironment.logger)
         var result: [Int] = []
         for try await sequence in rows.decode(Int.self) { result.append(sequence) }
         return result
@@ -28,7 +30,8 @@ struct DeadLetterToolTests {
 
     func deadLetters(of consumer: String, store: DeadLetterStore) async throws -> [DeadLetter] {
         let messages = try await KafkaPartitionReader.readAll(
-            configuration: KafkaConfiguration(bootstrapServers: try TestEnvironment.kafkaBrokers(), clientId: "dlq-test"),
+            configuration: KafkaConfiguration(
+                bootstrapServers: try TestEnvironment.kafkaBrokers(), clientId: "dlq-test"),
             topic: Topic.deadLetter, logger: TestEnvironment.logger)
         return try await DeadLetters.list(messages: messages, store: store).filter { $0.consumer == consumer }
     }
@@ -36,20 +39,27 @@ struct DeadLetterToolTests {
     @Test func aFixedPoisonEventIsRetriedOnceAndAnUnfixableOneDropped() async throws {
         try await TestPlatform.with { platform in
             let schema = platform.schema
-            try await platform.postgres.query("CREATE TABLE \(table: schema, "effects") (sequence int PRIMARY KEY)", logger: TestEnvironment.logger)
+            try await platform.postgres.query(
+                "CREATE TABLE \(table: schema, "effects") (sequence int PRIMARY KEY)", logger: TestEnvironment.logger)
             let topic = TestEnvironment.unique("test.dlq.")
             let broken = Mutex(true)
             let handler = ClosureEventHandler { event, connection, logger in
                 let step = try event.payload(as: Step.self)
-                struct Broken: Error, CustomStringConvertible { var description: String { "step 2 cannot be applied yet" } }
+                struct Broken: Error, CustomStringConvertible {
+                    var description: String { "step 2 cannot be applied yet" }
+                }
                 if step.sequence == 2, broken.withLock({ $0 }) { throw Broken() }
-                try await connection.query("INSERT INTO \(table: schema, "effects") (sequence) VALUES (\(step.sequence))", logger: logger)
+                try await connection.query(
+                    "INSERT INTO \(table: schema, "effects") (sequence) VALUES (\(step.sequence))", logger: logger)
             }
             let key = Array("aggregate".utf8)
             let encoder = EventCoding.encoder()
             func envelope(_ n: Int) throws -> [UInt8] {
-                Array(try encoder.encode(EventEnvelope(type: Step.eventType.rawValue, aggregateId: "aggregate", producer: "test",
-                                                       requestId: nil, payload: Step(sequence: n))))
+                Array(
+                    try encoder.encode(
+                        EventEnvelope(
+                            type: Step.eventType.rawValue, aggregateId: "aggregate", producer: "test",
+                            requestId: nil, payload: Step(sequence: n))))
             }
             _ = try await platform.producer.send([
                 KafkaOutgoingMessage(topic: topic, key: key, value: try envelope(1)),
@@ -60,7 +70,8 @@ struct DeadLetterToolTests {
             let name = TestEnvironment.unique("dlq-tool-")
             let consumer = try IdempotentConsumer(
                 name: name, schema: schema, topics: [topic],
-                kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: name, properties: TestPlatform.fastConsumerProperties),
+                kafka: KafkaConfiguration(
+                    bootstrapServers: platform.brokers, clientId: name, properties: TestPlatform.fastConsumerProperties),
                 client: platform.postgres, producer: platform.producer, handler: handler,
                 options: .init(maxAttempts: 2, retryBase: .milliseconds(5)), logger: TestEnvironment.logger)
             let store = DeadLetterStore(client: platform.postgres, logger: TestEnvironment.logger)
@@ -69,7 +80,9 @@ struct DeadLetterToolTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await consumer.run() }
                 // Both poison messages are parked; the partition kept flowing past them.
-                try await eventually("two dead letters of \(name)") { try await deadLetters(of: name, store: store).count == 2 }
+                try await eventually("two dead letters of \(name)") {
+                    try await deadLetters(of: name, store: store).count == 2
+                }
                 try await eventually("steps 1 and 3 applied") { try await sequences(platform) == [1, 3] }
                 let parked = try await deadLetters(of: name, store: store)
                 #expect(parked.allSatisfy { $0.state == "open" && $0.originalTopic == topic })
@@ -83,9 +96,14 @@ struct DeadLetterToolTests {
                 let messages = try await KafkaPartitionReader.readAll(
                     configuration: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: "dlq-test"),
                     topic: Topic.deadLetter, logger: TestEnvironment.logger)
-                #expect(try await DeadLetters.retry([stepTwo], messages: messages, store: store, producer: platform.producer) == [stepTwo.id])
+                #expect(
+                    try await DeadLetters.retry(
+                        [stepTwo], messages: messages, store: store, producer: platform.producer) == [stepTwo.id])
                 try await eventually("step 2 applied after the retry") { try await sequences(platform) == [1, 2, 3] }
-                #expect(try await DeadLetters.retry([stepTwo], messages: messages, store: store, producer: platform.producer).isEmpty)
+                #expect(
+                    try await DeadLetters.retry(
+                        [stepTwo], messages: messages, store: store, producer: platform.producer
+                    ).isEmpty)
 
                 // The garbage can never be applied: dropped, it leaves the open list.
                 #expect(try await DeadLetters.drop([garbage], reason: "not ours", store: store) == [garbage.id])

@@ -18,15 +18,17 @@ struct OutboxToolTests {
     func fill(_ platform: TestPlatform, topic: String, keys: [String], pending: Int = 0) async throws -> [UUID] {
         var ids: [UUID] = []
         for (n, key) in keys.enumerated() {
-            let envelope = EventEnvelope(type: n % 2 == 0 ? "media-stored" : "post-created", schemaVersion: 1, aggregateId: key,
-                                         producer: "admin-test", requestId: "req-\(n)", payload: Note(n: n))
+            let envelope = EventEnvelope(
+                type: n % 2 == 0 ? "media-stored" : "post-created", schemaVersion: 1, aggregateId: key,
+                producer: "admin-test", requestId: "req-\(n)", payload: Note(n: n))
             try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
                 try await platform.outbox.append(envelope, topic: topic, on: connection, logger: TestEnvironment.logger)
             }
             ids.append(envelope.eventId)
         }
         let s = platform.schema
-        try await platform.postgres.query("""
+        try await platform.postgres.query(
+            """
             UPDATE \(table: s, "outbox") SET published_at = now()
             WHERE id IN (SELECT id FROM \(table: s, "outbox") ORDER BY id LIMIT \(keys.count - pending))
             """, logger: TestEnvironment.logger)
@@ -35,10 +37,14 @@ struct OutboxToolTests {
 
     @Test func statusCountsPendingAndPublishedAndAgesTheOldestPending() async throws {
         try await TestPlatform.with { platform in
-            _ = try await fill(platform, topic: TestEnvironment.unique("test.admin."), keys: ["a", "b", "c", "d"], pending: 2)
-            let service = ServiceCatalog.Service(name: "x", schema: platform.schema.name, localPortOffset: 0, consumers: [])
-            let missing = ServiceCatalog.Service(name: "y", schema: TestEnvironment.unique("nothing_"), localPortOffset: 0, consumers: [])
-            let statuses = try await OutboxInspector.status(of: [service, missing], client: platform.postgres, logger: TestEnvironment.logger)
+            _ = try await fill(
+                platform, topic: TestEnvironment.unique("test.admin."), keys: ["a", "b", "c", "d"], pending: 2)
+            let service = ServiceCatalog.Service(
+                name: "x", schema: platform.schema.name, localPortOffset: 0, consumers: [])
+            let missing = ServiceCatalog.Service(
+                name: "y", schema: TestEnvironment.unique("nothing_"), localPortOffset: 0, consumers: [])
+            let statuses = try await OutboxInspector.status(
+                of: [service, missing], client: platform.postgres, logger: TestEnvironment.logger)
             #expect(statuses[0].migrated && statuses[0].pending == 2 && statuses[0].published == 2)
             #expect((statuses[0].oldestPendingAgeSeconds ?? -1) >= 0)
             #expect(statuses[0].lastPublishedAt != nil)
@@ -51,14 +57,16 @@ struct OutboxToolTests {
             let topic = TestEnvironment.unique("test.admin.")
             let keys = ["a", "b", "a", "c", "a", "b", "pending"]
             let ids = try await fill(platform, topic: topic, keys: keys, pending: 1)
-            let service = ServiceCatalog.Service(name: "x", schema: platform.schema.name, localPortOffset: 0, consumers: [])
+            let service = ServiceCatalog.Service(
+                name: "x", schema: platform.schema.name, localPortOffset: 0, consumers: [])
             let republisher = Republisher(client: platform.postgres, logger: TestEnvironment.logger)
 
             let plan = try await republisher.plan(service: service, filter: .init())
             #expect(plan.matched == 6 && plan.byTopic == [topic: 6] && plan.dryRun)
             let typed = try await republisher.plan(service: service, filter: .init(eventTypes: ["post-created"]))
             #expect(typed.matched == 3)
-            let none = try await republisher.plan(service: service, filter: .init(since: Date().addingTimeInterval(3600)))
+            let none = try await republisher.plan(
+                service: service, filter: .init(since: Date().addingTimeInterval(3600)))
             #expect(none.matched == 0)
 
             let report = try await republisher.run(service: service, filter: .init(), producer: platform.producer)

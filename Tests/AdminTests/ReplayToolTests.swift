@@ -3,9 +3,10 @@ import Logging
 import PostgresNIO
 import SNSAdmin
 import SNSKafka
-@testable import SNSPlatform
 import SNSTestSupport
 import Testing
+
+@testable import SNSPlatform
 
 /// `replay` with a real idempotent consumer group: from the beginning with `reapply` every event is applied
 /// again once the consumers start; without it the re-delivered events are skipped as duplicates; while a
@@ -18,21 +19,27 @@ struct ReplayToolTests {
     }
 
     func applications(_ platform: TestPlatform) async throws -> Int {
-        let rows = try await platform.postgres.query("SELECT count(*)::int FROM \(table: platform.schema, "effects")", logger: TestEnvironment.logger)
+        let rows = try await platform.postgres.query(
+            "SELECT count(*)::int FROM \(table: platform.schema, "effects")", logger: TestEnvironment.logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }
 
     /// Runs the group's consumer until `applied` effects exist in total, then stops it (it leaves the group).
-    func consume(_ platform: TestPlatform, group: String, topic: String, until applied: Int, andWhile body: (() async throws -> Void)? = nil) async throws {
+    func consume(
+        _ platform: TestPlatform, group: String, topic: String, until applied: Int,
+        andWhile body: (() async throws -> Void)? = nil
+    ) async throws {
         let schema = platform.schema
         let consumer = try IdempotentConsumer(
             name: group, schema: schema, topics: [topic],
-            kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: group, properties: TestPlatform.fastConsumerProperties),
+            kafka: KafkaConfiguration(
+                bootstrapServers: platform.brokers, clientId: group, properties: TestPlatform.fastConsumerProperties),
             client: platform.postgres, producer: platform.producer,
             handler: ClosureEventHandler { event, connection, logger in
                 let step = try event.payload(as: Step.self)
-                try await connection.query("INSERT INTO \(table: schema, "effects") (sequence) VALUES (\(step.sequence))", logger: logger)
+                try await connection.query(
+                    "INSERT INTO \(table: schema, "effects") (sequence) VALUES (\(step.sequence))", logger: logger)
             },
             options: .init(maxAttempts: 2, retryBase: .milliseconds(5)), logger: TestEnvironment.logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -46,26 +53,37 @@ struct ReplayToolTests {
 
     @Test func replayReappliesOnlyWhenAskedAndRefusesWhileConsumersRun() async throws {
         try await TestPlatform.with { platform in
-            try await platform.postgres.query("CREATE TABLE \(table: platform.schema, "effects") (sequence int)", logger: TestEnvironment.logger)
+            try await platform.postgres.query(
+                "CREATE TABLE \(table: platform.schema, "effects") (sequence int)", logger: TestEnvironment.logger)
             let topic = TestEnvironment.unique("test.replay.")
             let group = TestEnvironment.unique("replay-")
             let encoder = EventCoding.encoder()
-            _ = try await platform.producer.send(try (1...6).map { n in
-                KafkaOutgoingMessage(topic: topic, key: Array("k\(n)".utf8), value: Array(try encoder.encode(EventEnvelope(
-                    type: Step.eventType.rawValue, aggregateId: "k\(n)", producer: "test", requestId: nil, payload: Step(sequence: n)))))
-            })
-            let kafka = KafkaConfiguration(bootstrapServers: platform.brokers, clientId: "replay-test", properties: TestPlatform.fastConsumerProperties)
+            _ = try await platform.producer.send(
+                try (1...6).map { n in
+                    KafkaOutgoingMessage(
+                        topic: topic, key: Array("k\(n)".utf8),
+                        value: Array(
+                            try encoder.encode(
+                                EventEnvelope(
+                                    type: Step.eventType.rawValue, aggregateId: "k\(n)", producer: "test",
+                                    requestId: nil, payload: Step(sequence: n)))))
+                })
+            let kafka = KafkaConfiguration(
+                bootstrapServers: platform.brokers, clientId: "replay-test",
+                properties: TestPlatform.fastConsumerProperties)
             let logger = TestEnvironment.logger
             func plan(_ start: ReplayStart, reapply: Bool) async throws -> ReplayPlan {
-                try await Replay.plan(group: group, topics: [], start: start, reapply: reapply, schema: platform.schema.name,
-                                      subscribedTopics: [topic], kafka: kafka, client: platform.postgres, logger: logger)
+                try await Replay.plan(
+                    group: group, topics: [], start: start, reapply: reapply, schema: platform.schema.name,
+                    subscribedTopics: [topic], kafka: kafka, client: platform.postgres, logger: logger)
             }
 
             // First pass: everything applied once. While the consumer runs, a replay is refused.
             try await consume(platform, group: group, topic: topic, until: 6) {
                 let running = try await plan(.beginning, reapply: true)
                 await #expect(throws: AdminError.self) {
-                    _ = try await Replay.apply(running, kafka: kafka, client: platform.postgres, logger: logger, joinTimeout: .seconds(8))
+                    _ = try await Replay.apply(
+                        running, kafka: kafka, client: platform.postgres, logger: logger, joinTimeout: .seconds(8))
                 }
             }
             #expect(try await applications(platform) == 6)
@@ -100,30 +118,45 @@ struct ReplayToolTests {
     @Test func aRebuiltProjectionIsIdenticalToTheOriginal() async throws {
         try await TestPlatform.with { platform in
             let schema = platform.schema
-            try await platform.postgres.query("CREATE TABLE \(table: schema, "effects") (sequence int)", logger: TestEnvironment.logger)
+            try await platform.postgres.query(
+                "CREATE TABLE \(table: schema, "effects") (sequence int)", logger: TestEnvironment.logger)
             let topic = TestEnvironment.unique("test.rebuild.")
             let group = TestEnvironment.unique("rebuild-")
             let encoder = EventCoding.encoder()
-            _ = try await platform.producer.send(try (1...20).map { n in
-                KafkaOutgoingMessage(topic: topic, key: Array("k\(n % 7)".utf8), value: Array(try encoder.encode(EventEnvelope(
-                    type: Step.eventType.rawValue, aggregateId: "k\(n % 7)", producer: "test", requestId: nil, payload: Step(sequence: n)))))
-            })
-            let kafka = KafkaConfiguration(bootstrapServers: platform.brokers, clientId: "rebuild-test", properties: TestPlatform.fastConsumerProperties)
+            _ = try await platform.producer.send(
+                try (1...20).map { n in
+                    KafkaOutgoingMessage(
+                        topic: topic, key: Array("k\(n % 7)".utf8),
+                        value: Array(
+                            try encoder.encode(
+                                EventEnvelope(
+                                    type: Step.eventType.rawValue, aggregateId: "k\(n % 7)", producer: "test",
+                                    requestId: nil, payload: Step(sequence: n)))))
+                })
+            let kafka = KafkaConfiguration(
+                bootstrapServers: platform.brokers, clientId: "rebuild-test",
+                properties: TestPlatform.fastConsumerProperties)
             let table = "\"\(schema.name)\".effects"
-            let projection = Projection(name: "test", group: group, schema: schema.name, topics: [topic],
-                                        clear: ["TRUNCATE \(table)"], tables: [table])
+            let projection = Projection(
+                name: "test", group: group, schema: schema.name, topics: [topic],
+                clear: ["TRUNCATE \(table)"], tables: [table])
             try await consume(platform, group: group, topic: topic, until: 20)
-            let before = try await Rebuild.summary(projection, client: platform.postgres, logger: TestEnvironment.logger)
+            let before = try await Rebuild.summary(
+                projection, client: platform.postgres, logger: TestEnvironment.logger)
             #expect(before.rows == [table: 20])
 
-            #expect(try await Rebuild.start(projection, kafka: kafka, client: platform.postgres, logger: TestEnvironment.logger) == 20)
-            let emptied = try await Rebuild.summary(projection, client: platform.postgres, logger: TestEnvironment.logger)
+            #expect(
+                try await Rebuild.start(
+                    projection, kafka: kafka, client: platform.postgres, logger: TestEnvironment.logger) == 20)
+            let emptied = try await Rebuild.summary(
+                projection, client: platform.postgres, logger: TestEnvironment.logger)
             #expect(emptied.rows == [table: 0])
             #expect(try await Rebuild.progress(projection, kafka: kafka, logger: TestEnvironment.logger) == (0, 20))
 
             try await consume(platform, group: group, topic: topic, until: 20) {
                 try await eventually("the group caught up") {
-                    let (done, total) = try await Rebuild.progress(projection, kafka: kafka, logger: TestEnvironment.logger)
+                    let (done, total) = try await Rebuild.progress(
+                        projection, kafka: kafka, logger: TestEnvironment.logger)
                     return done == total
                 }
             }

@@ -44,18 +44,28 @@ struct AuthClient: Sendable {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    func send(_ method: HTTPRequest.Method, _ path: String, json: String? = nil, headers extra: [String: String] = [:], apiKey: String?? = .none) async throws -> Reply {
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, json: String? = nil, headers extra: [String: String] = [:],
+        apiKey: String?? = .none
+    ) async throws -> Reply {
         var headers = HTTPFields()
-        let key: String? = switch apiKey { case .none: self.apiKey; case .some(let value): value }
+        let key: String? =
+            switch apiKey {
+            case .none: self.apiKey;
+            case .some(let value): value
+            }
         if let key { headers[HTTPField.Name("SesacKey")!] = key }
         if json != nil { headers[.contentType] = "application/json" }
         for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
-        let response = try await client.execute(uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+        let response = try await client.execute(
+            uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
         return Reply(status: Int(response.status.code), body: Array(buffer: response.body), headers: response.headers)
     }
 
     func join(email: String, password: String = "password123", nick: String, extra: String = "") async throws -> Reply {
-        try await send(.post, "/v1/users/join", json: #"{"email":"\#(email)","password":"\#(password)","nick":"\#(nick)"\#(extra)}"#)
+        try await send(
+            .post, "/v1/users/join",
+            json: #"{"email":"\#(email)","password":"\#(password)","nick":"\#(nick)"\#(extra)}"#)
     }
 
     func login(email: String, password: String = "password123") async throws -> Reply {
@@ -64,7 +74,9 @@ struct AuthClient: Sendable {
 
     /// `PUT /internal/v1/profile`, as the social service calls it: the user's own token and `SesacKey`.
     func updateProfile(_ json: String, token: String?, apiKey: String?? = .none) async throws -> Reply {
-        try await send(.put, "/internal/v1/profile", json: json, headers: token.map { ["Authorization": $0] } ?? [:], apiKey: apiKey)
+        try await send(
+            .put, "/internal/v1/profile", json: json, headers: token.map { ["Authorization": $0] } ?? [:],
+            apiKey: apiKey)
     }
 
     /// Joins and logs in a fresh user; returns (user_id, accessToken, refreshToken, email, nick).
@@ -76,7 +88,10 @@ struct AuthClient: Sendable {
         let login = try await self.login(email: email)
         #expect(login.status == 200, "login: \(login.text)")
         let json = try login.json
-        return (json.string("user_id") ?? "", json.string("accessToken") ?? "", json.string("refreshToken") ?? "", email, name)
+        return (
+            json.string("user_id") ?? "", json.string("accessToken") ?? "", json.string("refreshToken") ?? "", email,
+            name
+        )
     }
 }
 
@@ -84,8 +99,10 @@ struct AuthClient: Sendable {
 func signAccessToken(userId: String, sessionId: String?, expiresIn seconds: TimeInterval) async throws -> String {
     let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
     let now = Date()
-    return try await signer.sign(AccessTokenClaims(userId: userId, sessionId: sessionId, issuedAt: now.addingTimeInterval(-3600),
-                                                   expiresAt: now.addingTimeInterval(seconds)))
+    return try await signer.sign(
+        AccessTokenClaims(
+            userId: userId, sessionId: sessionId, issuedAt: now.addingTimeInterval(-3600),
+            expiresAt: now.addingTimeInterval(seconds)))
 }
 
 /// The session id inside an access token (its `sid` claim), read without verification.
@@ -99,6 +116,8 @@ func sessionId(of token: String) throws -> String? {
 }
 
 /// A profile-image path as the media service would issue it to `owner` (same signing key as the service under test).
-func issuedImagePath(to owner: String, kind: MediaPath.Kind = .profiles, fileExtension: String = "jpg") throws -> String {
-    try MediaPathSigner(secret: authTestMediaSigningKey).issue(kind: kind, fileExtension: fileExtension, owner: owner).string
+func issuedImagePath(to owner: String, kind: MediaPath.Kind = .profiles, fileExtension: String = "jpg") throws -> String
+{
+    try MediaPathSigner(secret: authTestMediaSigningKey).issue(kind: kind, fileExtension: fileExtension, owner: owner)
+        .string
 }

@@ -65,7 +65,12 @@ struct FederatedSignInTests {
                 ("kid of no key", token { $0.keyId = "no-such-kid" }),
                 ("alg none", token { $0.algorithm = "none" }),
                 ("alg HS256", token { $0.algorithm = "HS256" }),
-                ("issued in the future", token { $0.issuedAtOffset = 3600; $0.expiresIn = 7200 }),
+                (
+                    "issued in the future",
+                    token {
+                        $0.issuedAtOffset = 3600; $0.expiresIn = 7200
+                    }
+                ),
                 ("authenticated in the future", token { $0.authTimeOffset = 3600 }),
                 ("no auth_time", token { $0.omitAuthTime = true }),
                 ("Apple's token", idp.issueIDToken(.apple, .init(subject: subject))),
@@ -80,14 +85,17 @@ struct FederatedSignInTests {
             let empty = try await client.firebaseLogin(try await idp.issueIDToken(.firebase, .init(subject: "")))
             #expect(empty.status == 401, "empty sub")
             #expect(try await IdentityRows.of(provider: "firebase", subject: subject).links == 0)
-            #expect(try await IdentityRows.of(provider: "firebase", subject: subject + "x").links == 0)  // the tampered subject
+            // the tampered subject
+            #expect(try await IdentityRows.of(provider: "firebase", subject: subject + "x").links == 0)
 
             // Missing or empty token: 400.
             #expect(try await client.send(.post, "/v1/users/login/firebase", json: #"{"idToken":""}"#).status == 400)
             #expect(try await client.send(.post, "/v1/users/login/firebase", json: #"{}"#).status == 400)
             #expect(try await client.send(.post, "/v1/users/login/firebase", json: #"{"idToken":1}"#).status == 400)
             // SesacKey first, as everywhere.
-            #expect(try await client.send(.post, "/v1/users/login/firebase", json: #"{"idToken":"x"}"#, apiKey: .some(nil)).status == 420)
+            #expect(
+                try await client.send(.post, "/v1/users/login/firebase", json: #"{"idToken":"x"}"#, apiKey: .some(nil))
+                    .status == 420)
         }
     }
 
@@ -131,7 +139,9 @@ struct FederatedSignInTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(statuses == Array(repeating: 401, count: 40))
-            #expect(await idp.statistics().jwksFetches["firebase"] == 1, "the key set was fetched again within the minimum interval")
+            #expect(
+                await idp.statistics().jwksFetches["firebase"] == 1,
+                "the key set was fetched again within the minimum interval")
         }
     }
 
@@ -163,14 +173,17 @@ struct FederatedSignInTests {
             let login = try await client.firebaseLogin(token)
             #expect(login.status == 200)
             let userId = try #require(try login.json.string("user_id"))
-            let withdraw = try await client.send(.get, "/v1/users/withdraw", headers: ["Authorization": try #require(try login.json.string("accessToken"))])
+            let withdraw = try await client.send(
+                .get, "/v1/users/withdraw",
+                headers: ["Authorization": try #require(try login.json.string("accessToken"))])
             #expect(withdraw.status == 200, "\(withdraw.text)")
             #expect(try withdraw.json.string("email") == "\(userId)@firebase.invalid")
 
             // The same token again, and another token from before the withdrawal: 401, nothing changes.
             let replay = try await client.firebaseLogin(token)
             #expect(replay.status == 401, "\(replay.text)")
-            #expect(try await client.firebaseLogin(try await idp.firebaseToken(subject, issuedAtOffset: -30)).status == 401)
+            #expect(
+                try await client.firebaseLogin(try await idp.firebaseToken(subject, issuedAtOffset: -30)).status == 401)
             #expect(try await StoredAccount.of(userId)?.withdrawn == true)
             let links = try await IdentityRows.of(provider: "firebase", subject: subject)
             #expect(links.links == 1 && links.activeLinks == 0)
@@ -191,7 +204,8 @@ struct FederatedSignInTests {
             let email = try #require(try login.json.string("email"))
             // Includes the plaintext of the dummy hash that unknown emails (and password-less accounts) are checked
             // against: it must not open the account either.
-            let dummy = "not-a-real-password-4"  // PasswordHasher.dummyHash at the tests' bcrypt cost 4 (AuthTestSupport)
+            // PasswordHasher.dummyHash at the tests' bcrypt cost 4 (AuthTestSupport)
+            let dummy = "not-a-real-password-4"
             for password in ["", "password123", "x", dummy] {
                 let reply = try await client.login(email: email, password: password)
                 #expect(reply.status == (password.isEmpty ? 400 : 401), "\(password): \(reply.text)")
@@ -224,7 +238,9 @@ struct FederatedSignInTests {
         try await withFederatedAuth { idp, client in
             let subject = TestEnvironment.unique("apple")
             let nick = TestEnvironment.unique("애플")
-            let first = try await client.appleLogin(try await idp.issueIDToken(.apple, .init(subject: subject, email: "x@privaterelay.appleid.com")), nick: nick)
+            let first = try await client.appleLogin(
+                try await idp.issueIDToken(.apple, .init(subject: subject, email: "x@privaterelay.appleid.com")),
+                nick: nick)
             #expect(first.status == 200, "\(first.text)")
             #expect(try first.json.keys == Self.loginKeys)
             let userId = try #require(try first.json.string("user_id"))
@@ -232,25 +248,43 @@ struct FederatedSignInTests {
             #expect(try first.json.string("nick") == nick)
             #expect(try await StoredAccount.of(userId)?.phoneNum == nil)
             // Later: the same account; the nick sent then is ignored.
-            let again = try await client.appleLogin(try await idp.issueIDToken(.apple, .init(subject: subject)), nick: "other")
+            let again = try await client.appleLogin(
+                try await idp.issueIDToken(.apple, .init(subject: subject)), nick: "other")
             #expect(try again.json.string("user_id") == userId)
             #expect(try again.json.string("nick") == nick)
 
             // A suggestion that is taken or has whitespace is replaced by a generated nick (never 402/409).
-            let taken = try await client.appleLogin(try await idp.issueIDToken(.apple, .init(subject: TestEnvironment.unique("apple"))), nick: nick)
+            let taken = try await client.appleLogin(
+                try await idp.issueIDToken(.apple, .init(subject: TestEnvironment.unique("apple"))), nick: nick)
             #expect(taken.status == 200)
             #expect(try taken.json.string("nick") != nick)
-            let spaced = try await client.appleLogin(try await idp.issueIDToken(.apple, .init(subject: TestEnvironment.unique("apple"))), nick: "Hong Gildong")
+            let spaced = try await client.appleLogin(
+                try await idp.issueIDToken(.apple, .init(subject: TestEnvironment.unique("apple"))),
+                nick: "Hong Gildong")
             #expect(spaced.status == 200)
             #expect(try spaced.json.string("nick")?.contains(" ") == false)
 
             // Apple's checks: audience one of our client ids, Apple's issuer, Apple's keys, not expired.
-            #expect(try await client.appleLogin(try await idp.issueIDToken(.apple, .init(subject: subject, audience: "com.evil.app"))).status == 401)
-            #expect(try await client.appleLogin(try await idp.issueIDToken(.apple, .init(subject: subject, audience: "com.other.app")), nick: nil).status == 200)
-            #expect(try await client.appleLogin(try await idp.issueIDToken(.apple, .init(subject: subject, issuer: "https://evil.example"))).status == 401)
-            #expect(try await client.appleLogin(try await idp.issueIDToken(.apple, .init(subject: subject, expiresIn: -120))).status == 401)
+            #expect(
+                try await client.appleLogin(
+                    try await idp.issueIDToken(.apple, .init(subject: subject, audience: "com.evil.app"))
+                ).status == 401)
+            #expect(
+                try await client.appleLogin(
+                    try await idp.issueIDToken(.apple, .init(subject: subject, audience: "com.other.app")), nick: nil
+                ).status == 200)
+            #expect(
+                try await client.appleLogin(
+                    try await idp.issueIDToken(.apple, .init(subject: subject, issuer: "https://evil.example"))
+                ).status == 401)
+            #expect(
+                try await client.appleLogin(
+                    try await idp.issueIDToken(.apple, .init(subject: subject, expiresIn: -120))
+                ).status == 401)
             #expect(try await client.appleLogin(try await idp.firebaseToken(subject)).status == 401, "a Firebase token")
-            #expect(try await client.appleLogin(try await idp.issueIDToken(.apple, .init(subject: subject, tamper: true))).status == 401)
+            #expect(
+                try await client.appleLogin(try await idp.issueIDToken(.apple, .init(subject: subject, tamper: true)))
+                    .status == 401)
         }
     }
 
@@ -311,7 +345,11 @@ struct FederatedSignInTests {
             let issued = await idp.issueKakaoToken()
             let login = try await client.kakaoLogin(issued.token)
             let userId = try #require(try login.json.string("user_id"))
-            #expect(try await client.send(.get, "/v1/users/withdraw", headers: ["Authorization": try #require(try login.json.string("accessToken"))]).status == 200)
+            #expect(
+                try await client.send(
+                    .get, "/v1/users/withdraw",
+                    headers: ["Authorization": try #require(try login.json.string("accessToken"))]
+                ).status == 200)
             #expect(try await client.kakaoLogin(issued.token).status == 401)
             #expect(try await StoredAccount.of(userId)?.withdrawn == true)
             // A new Kakao token of that user (signed in with Kakao again): a new account.
@@ -325,9 +363,11 @@ struct FederatedSignInTests {
 
     @Test func aProviderThatIsNotConfiguredAnswers400SayingSo() async throws {
         try await withAuthService { client in
-            for (path, body, variable) in [("firebase", #"{"idToken":"x"}"#, "SNS_FIREBASE_PROJECT_ID"),
-                                           ("apple", #"{"idToken":"x"}"#, "SNS_APPLE_CLIENT_IDS"),
-                                           ("kakao", #"{"oauthToken":"x"}"#, "SNS_KAKAO_APP_ID")] {
+            for (path, body, variable) in [
+                ("firebase", #"{"idToken":"x"}"#, "SNS_FIREBASE_PROJECT_ID"),
+                ("apple", #"{"idToken":"x"}"#, "SNS_APPLE_CLIENT_IDS"),
+                ("kakao", #"{"oauthToken":"x"}"#, "SNS_KAKAO_APP_ID"),
+            ] {
                 let reply = try await client.send(.post, "/v1/users/login/\(path)", json: body)
                 #expect(reply.status == 400, "\(path)")
                 #expect(try reply.json.keys == ["message"])

@@ -21,9 +21,10 @@ func withFederatedAuth(
     jwksMaxAge: Int = 300, minRefreshInterval: Duration = .zero, timeout: Duration = .seconds(60),
     _ body: @Sendable (IdentityProvider, AuthClient) async throws -> Void
 ) async throws {
-    let provider = IdentityProvider(settings: .init(
-        firebaseProject: TestProviders.firebaseProject, appleClientId: TestProviders.appleClientId,
-        kakaoAppId: TestProviders.kakaoAppId, jwksMaxAge: jwksMaxAge))
+    let provider = IdentityProvider(
+        settings: .init(
+            firebaseProject: TestProviders.firebaseProject, appleClientId: TestProviders.appleClientId,
+            kakaoAppId: TestProviders.kakaoAppId, jwksMaxAge: jwksMaxAge))
     try await IdentityProviderTestServer.withRunningServer(provider: provider) { baseURL in
         let federation = FederationConfiguration(
             firebaseProjectId: TestProviders.firebaseProject, firebaseJWKSURL: baseURL + "/firebase/jwks",
@@ -52,8 +53,12 @@ extension AuthClient {
 }
 
 extension IdentityProvider {
-    func firebaseToken(_ subject: String, phone: String? = "+821012345678", expiresIn: Int? = nil, issuedAtOffset: Int? = nil) throws -> String {
-        try issueIDToken(.firebase, .init(subject: subject, phoneNumber: phone, expiresIn: expiresIn, issuedAtOffset: issuedAtOffset))
+    func firebaseToken(
+        _ subject: String, phone: String? = "+821012345678", expiresIn: Int? = nil, issuedAtOffset: Int? = nil
+    ) throws -> String {
+        try issueIDToken(
+            .firebase, .init(subject: subject, phoneNumber: phone, expiresIn: expiresIn, issuedAtOffset: issuedAtOffset)
+        )
     }
 }
 
@@ -65,7 +70,8 @@ struct IdentityRows: Sendable {
 
     static func of(provider: String, subject: String) async throws -> IdentityRows {
         try await TestEnvironment.withDatabase { postgres in
-            let rows = try await postgres.query("""
+            let rows = try await postgres.query(
+                """
                 SELECT user_id, released_at IS NULL FROM auth.identities WHERE provider = \(provider) AND subject = \(subject)
                 ORDER BY created_at
                 """, logger: TestEnvironment.logger)
@@ -89,13 +95,15 @@ struct StoredAccount: Sendable {
 
     static func of(_ userId: String) async throws -> StoredAccount? {
         try await TestEnvironment.withDatabase { postgres in
-            let rows = try await postgres.query("""
+            let rows = try await postgres.query(
+                """
                 SELECT password_hash IS NOT NULL, phone_num, withdrawn_at IS NOT NULL,
                        (SELECT count(*) FROM auth.outbox WHERE partition_key = a.user_id AND event_type = 'user-registered')
                 FROM auth.accounts a WHERE user_id = \(userId)
                 """, logger: TestEnvironment.logger)
             for try await (password, phone, withdrawn, events) in rows.decode((Bool, String?, Bool, Int).self) {
-                return StoredAccount(hasPassword: password, phoneNum: phone, withdrawn: withdrawn, registeredEvents: events)
+                return StoredAccount(
+                    hasPassword: password, phoneNum: phone, withdrawn: withdrawn, registeredEvents: events)
             }
             return nil
         }

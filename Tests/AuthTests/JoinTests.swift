@@ -7,7 +7,8 @@ struct JoinTests {
     @Test func joinReturnsExactKeys() async throws {
         try await withAuthService { client async throws in
             let name = TestEnvironment.unique("join")
-            let reply = try await client.join(email: "\(name)@example.com", nick: name, extra: #","phoneNum":"01012345678","birthDay":"19990101""#)
+            let reply = try await client.join(
+                email: "\(name)@example.com", nick: name, extra: #","phoneNum":"01012345678","birthDay":"19990101""#)
             #expect(reply.status == 200)
             let json = try reply.json
             #expect(json.keys == ["user_id", "email", "nick"])
@@ -57,18 +58,18 @@ struct JoinTests {
     }
 
     @Test(arguments: [
-        #"{"password":"password123","nick":"n"}"#,                         // missing email
-        #"{"email":"a@example.com","nick":"n"}"#,                          // missing password
-        #"{"email":"a@example.com","password":"password123"}"#,            // missing nick
-        #"{"email":123,"password":"password123","nick":"n"}"#,             // wrong type
-        #"{"email":"a@example.com","password":"password123","nick":null}"#, // null
-        #"{"email":"a@example.com","password":"#,                          // malformed JSON
-        #"[1,2,3]"#,                                                       // not an object
-        #""#,                                                              // empty body
-        #"{"email":"not-an-email","password":"password123","nick":"n1"}"#, // invalid email
-        #"{"email":"' OR 1=1 --@example.com","password":"password123","nick":"n2"}"#, // SQL-looking email
+        #"{"password":"password123","nick":"n"}"#,  // missing email
+        #"{"email":"a@example.com","nick":"n"}"#,  // missing password
+        #"{"email":"a@example.com","password":"password123"}"#,  // missing nick
+        #"{"email":123,"password":"password123","nick":"n"}"#,  // wrong type
+        #"{"email":"a@example.com","password":"password123","nick":null}"#,  // null
+        #"{"email":"a@example.com","password":"#,  // malformed JSON
+        #"[1,2,3]"#,  // not an object
+        #""#,  // empty body
+        #"{"email":"not-an-email","password":"password123","nick":"n1"}"#,  // invalid email
+        #"{"email":"' OR 1=1 --@example.com","password":"password123","nick":"n2"}"#,  // SQL-looking email
         #"{"email":"short@example.com","password":"short","nick":"n3"}"#,  // short password
-        #"{"email":"empty@example.com","password":"password123","nick":""}"#, // empty nick
+        #"{"email":"empty@example.com","password":"password123","nick":""}"#,  // empty nick
     ])
     func badInputIs400NeverServerError(body: String) async throws {
         try await withAuthService { client async throws in
@@ -82,10 +83,19 @@ struct JoinTests {
         try await withAuthService { client async throws in
             let long = String(repeating: "a", count: 300)
             #expect(try await client.join(email: "\(long)@example.com", nick: "n").status == 400)
-            #expect(try await client.join(email: "x\(TestEnvironment.unique())@example.com", password: String(repeating: "p", count: 100), nick: "n").status == 400)
-            #expect(try await client.join(email: "y\(TestEnvironment.unique())@example.com", nick: String(repeating: "가", count: 101)).status == 400)
+            #expect(
+                try await client.join(
+                    email: "x\(TestEnvironment.unique())@example.com", password: String(repeating: "p", count: 100),
+                    nick: "n"
+                ).status == 400)
+            #expect(
+                try await client.join(
+                    email: "y\(TestEnvironment.unique())@example.com", nick: String(repeating: "가", count: 101)
+                ).status == 400)
             // Mobbie signs up with a UUID as its nick (36 characters).
-            #expect(try await client.join(email: "z\(TestEnvironment.unique())@example.com", nick: UUID().uuidString).status == 200)
+            #expect(
+                try await client.join(email: "z\(TestEnvironment.unique())@example.com", nick: UUID().uuidString).status
+                    == 200)
             let huge = String(repeating: "x", count: 100_000)
             #expect(try await client.send(.post, "/v1/users/join", json: #"{"email":"\#(huge)"}"#).status == 400)
         }
@@ -108,7 +118,9 @@ struct JoinTests {
             let name = TestEnvironment.unique("race")
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<12 {
-                    group.addTask { try await client.join(email: "\(name)@example.com", nick: "\(name)\(index)").status }
+                    group.addTask {
+                        try await client.join(email: "\(name)@example.com", nick: "\(name)\(index)").status
+                    }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
@@ -124,7 +136,9 @@ struct JoinTests {
             let userId = try #require(try reply.json.string("user_id"))
             let rows = try await TestEnvironment.withDatabase { db in
                 var found: [String] = []
-                let result = try await db.query("SELECT event_type FROM auth.outbox WHERE partition_key = \(userId)", logger: TestEnvironment.logger)
+                let result = try await db.query(
+                    "SELECT event_type FROM auth.outbox WHERE partition_key = \(userId)", logger: TestEnvironment.logger
+                )
                 for try await type in result.decode(String.self) { found.append(type) }
                 return found
             }

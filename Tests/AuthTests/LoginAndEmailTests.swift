@@ -11,7 +11,8 @@ struct LoginAndEmailTests {
             let reply = try await client.login(email: "\(name)@example.com")
             #expect(reply.status == 200)
             let json = try reply.json
-            #expect(json.keys == ["user_id", "email", "nick", "accessToken", "refreshToken"])  // profileImage omitted, never null
+            // profileImage omitted, never null
+            #expect(json.keys == ["user_id", "email", "nick", "accessToken", "refreshToken"])
             #expect(json.string("user_id") == (try joined.json.string("user_id")))
             #expect(json.string("accessToken")?.split(separator: ".").count == 3)
             #expect((json.string("refreshToken")?.count ?? 0) >= 40)
@@ -69,7 +70,8 @@ struct LoginAndEmailTests {
 struct GatekeepingTests {
     @Test func missingOrWrongSesacKeyIs420BeforeAnythingElse() async throws {
         try await withAuthService { client async throws in
-            let missing = try await client.send(.post, "/v1/users/login", json: #"{"email":"a@b.co","password":"x"}"#, apiKey: .some(nil))
+            let missing = try await client.send(
+                .post, "/v1/users/login", json: #"{"email":"a@b.co","password":"x"}"#, apiKey: .some(nil))
             #expect(missing.status == 420)
             #expect(try missing.json.keys == ["message"])
             #expect(try await client.send(.get, "/v1/users/withdraw", apiKey: .some("wrong")).status == 420)
@@ -80,8 +82,9 @@ struct GatekeepingTests {
     @Test func sesacKeyHeaderNameIsCaseInsensitive() async throws {
         try await withAuthService { client async throws in
             let key = try TestEnvironment.apiKey()
-            let reply = try await client.send(.post, "/v1/validation/email", json: #"{"email":"x\#(TestEnvironment.unique())@example.com"}"#,
-                                              headers: ["sesackey": key], apiKey: .some(nil))
+            let reply = try await client.send(
+                .post, "/v1/validation/email", json: #"{"email":"x\#(TestEnvironment.unique())@example.com"}"#,
+                headers: ["sesackey": key], apiKey: .some(nil))
             #expect(reply.status == 200)
         }
     }

@@ -15,7 +15,8 @@ struct ProfileUpdateTests {
             let nick = TestEnvironment.unique("new")
             let image = try issuedImagePath(to: user.userId)
             let reply = try await client.updateProfile(
-                #"{"nick":"\#(nick)","phoneNum":"01012345678","birthDay":"19990101","profileImage":"\#(image)"}"#, token: user.access)
+                #"{"nick":"\#(nick)","phoneNum":"01012345678","birthDay":"19990101","profileImage":"\#(image)"}"#,
+                token: user.access)
             #expect(reply.status == 200, "\(reply.text)")
             let json = try reply.json
             #expect(json.keys == Self.allKeys)
@@ -89,14 +90,16 @@ struct ProfileUpdateTests {
         try await withAuthService { client async throws in
             let alice = try await client.freshUser()
             let bob = try await client.freshUser()
-            let reply = try await client.updateProfile(#"{"nick":"\#(bob.nick.uppercased())","phoneNum":"0101"}"#, token: alice.access)
+            let reply = try await client.updateProfile(
+                #"{"nick":"\#(bob.nick.uppercased())","phoneNum":"0101"}"#, token: alice.access)
             #expect(reply.status == 409)
             #expect(try reply.json.keys == ["message"])
             // Nothing changed, nothing was published.
             #expect(try await client.login(email: alice.email).json.string("nick") == alice.nick)
             #expect(try await outboxEvents(of: alice.userId).map(\.type) == ["user-registered"])
             // A withdrawn account's nick is free again.
-            #expect(try await client.send(.get, "/v1/users/withdraw", headers: ["Authorization": bob.access]).status == 200)
+            #expect(
+                try await client.send(.get, "/v1/users/withdraw", headers: ["Authorization": bob.access]).status == 200)
             #expect(try await client.updateProfile(#"{"nick":"\#(bob.nick)"}"#, token: alice.access).status == 200)
         }
     }
@@ -105,7 +108,9 @@ struct ProfileUpdateTests {
     @Test func renameFreesTheOldNick() async throws {
         try await withAuthService { client async throws in
             let user = try await client.freshUser()
-            #expect(try await client.updateProfile(#"{"nick":"\#(TestEnvironment.unique("moved"))"}"#, token: user.access).status == 200)
+            #expect(
+                try await client.updateProfile(#"{"nick":"\#(TestEnvironment.unique("moved"))"}"#, token: user.access)
+                    .status == 200)
             #expect(try await client.join(email: "again-\(user.email)", nick: user.nick).status == 200)
         }
     }
@@ -121,7 +126,12 @@ struct ProfileUpdateTests {
             let wanted = TestEnvironment.unique("race")
             let results = try await withThrowingTaskGroup(of: (String, Int).self) { group in
                 for user in users {
-                    group.addTask { (user.userId, try await client.updateProfile(#"{"nick":"\#(wanted)"}"#, token: user.access).status) }
+                    group.addTask {
+                        (
+                            user.userId,
+                            try await client.updateProfile(#"{"nick":"\#(wanted)"}"#, token: user.access).status
+                        )
+                    }
                 }
                 return try await group.reduce(into: [(String, Int)]()) { $0.append($1) }
             }
@@ -148,9 +158,12 @@ struct ProfileUpdateTests {
                 try await db.withConnection { bobConnection in
                     let logger = TestEnvironment.logger
                     try await bobConnection.query("BEGIN", logger: logger)
-                    try await bobConnection.query("UPDATE auth.accounts SET nick = \(wanted) WHERE user_id = \(bob.userId)", logger: logger)
+                    try await bobConnection.query(
+                        "UPDATE auth.accounts SET nick = \(wanted) WHERE user_id = \(bob.userId)", logger: logger)
                     var bobPid: Int32 = 0
-                    for try await pid in try await bobConnection.query("SELECT pg_backend_pid()", logger: logger).decode(Int32.self) { bobPid = pid }
+                    for try await pid in try await bobConnection.query("SELECT pg_backend_pid()", logger: logger)
+                        .decode(Int32.self)
+                    { bobPid = pid }
                     async let aliceReply = client.updateProfile(#"{"nick":"\#(wanted)"}"#, token: alice.access)
                     let blocked = await waitUntilBlocked(by: bobPid, db: db)
                     try await bobConnection.query("COMMIT", logger: logger)
@@ -177,23 +190,23 @@ struct ProfileUpdateTests {
     }
 
     @Test(arguments: [
-        #"{"nick":null}"#,                                      // nick cannot be cleared
-        #"{"profileImage":null}"#,                              // nor the image
-        #"{"nick":""}"#,                                        // empty nick
-        #"{"nick":123}"#,                                       // wrong types
+        #"{"nick":null}"#,  // nick cannot be cleared
+        #"{"profileImage":null}"#,  // nor the image
+        #"{"nick":""}"#,  // empty nick
+        #"{"nick":123}"#,  // wrong types
         #"{"phoneNum":123}"#,
         #"{"birthDay":["19990101"]}"#,
         #"{"nick":"\#(String(repeating: "가", count: 101))"}"#,  // too long
-        #"{"phoneNum":"\#(String(repeating: "0", count: 2001))"}"#, // over 2 000 characters
-        #"{"birthDay":"1999\u0001"}"#,                          // control character
-        #"{"nick":"a\u0000b"}"#,                                // NUL
-        #"{"profileImage":""}"#,                                // not a media path
+        #"{"phoneNum":"\#(String(repeating: "0", count: 2001))"}"#,  // over 2 000 characters
+        #"{"birthDay":"1999\u0001"}"#,  // control character
+        #"{"nick":"a\u0000b"}"#,  // NUL
+        #"{"profileImage":""}"#,  // not a media path
         #"{"profileImage":"uploads/profiles/../../etc/passwd"}"#,
         #"{"profileImage":"https://example.com/me.jpg"}"#,
-        #"{"profileImage":"uploads/profiles/0123456789abcdef0123456789abcdef01234567.jpg"}"#, // forged signature
-        #"{"nick":"#,                                           // malformed JSON
-        #"[1]"#,                                                // not an object
-        #""#,                                                   // empty body
+        #"{"profileImage":"uploads/profiles/0123456789abcdef0123456789abcdef01234567.jpg"}"#,  // forged signature
+        #"{"nick":"#,  // malformed JSON
+        #"[1]"#,  // not an object
+        #""#,  // empty body
     ])
     func badInputIs400NeverServerError(body: String) async throws {
         try await withAuthService { client async throws in
@@ -213,7 +226,9 @@ struct ProfileUpdateTests {
             let foreign = try issuedImagePath(to: other.userId)
             let postImage = try issuedImagePath(to: user.userId, kind: .posts)
             let mine = try issuedImagePath(to: user.userId)
-            for path in [foreign, postImage, "/" + mine, mine.uppercased(), mine.replacingOccurrences(of: ".jpg", with: ".png")] {
+            for path in [
+                foreign, postImage, "/" + mine, mine.uppercased(), mine.replacingOccurrences(of: ".jpg", with: ".png"),
+            ] {
                 let reply = try await client.updateProfile(#"{"profileImage":"\#(path)"}"#, token: user.access)
                 #expect(reply.status == 400, "\(path) → \(reply.status) \(reply.text)")
                 #expect(try reply.json.keys == ["message"])
@@ -221,7 +236,8 @@ struct ProfileUpdateTests {
             // A path signed with another key (another deployment, or a guess) is refused too.
             let otherKey = try MediaPathSigner(secret: "another-media-signing-key-0123456789abcdef")
                 .issue(kind: .profiles, fileExtension: "jpg", owner: user.userId).string
-            #expect(try await client.updateProfile(#"{"profileImage":"\#(otherKey)"}"#, token: user.access).status == 400)
+            #expect(
+                try await client.updateProfile(#"{"profileImage":"\#(otherKey)"}"#, token: user.access).status == 400)
             #expect(try await client.updateProfile(#"{"profileImage":"\#(mine)"}"#, token: user.access).status == 200)
         }
     }
@@ -237,14 +253,18 @@ struct ProfileUpdateTests {
             #expect(try await client.updateProfile(body, token: nil).status == 401)
             #expect(try await client.updateProfile(body, token: "garbage").status == 401)
             // 419: expired.
-            let expired = try await signAccessToken(userId: user.userId, sessionId: try sessionId(of: user.access), expiresIn: -5)
+            let expired = try await signAccessToken(
+                userId: user.userId, sessionId: try sessionId(of: user.access), expiresIn: -5)
             let reply = try await client.updateProfile(body, token: expired)
             #expect(reply.status == 419)
             #expect(try reply.json.keys == ["message"])
             // `Bearer ` is accepted too.
             #expect(try await client.updateProfile(body, token: "Bearer \(user.access)").status == 200)
             // Other methods on the path are unknown routes.
-            #expect(try await client.send(.post, "/internal/v1/profile", json: body, headers: ["Authorization": user.access]).status == 444)
+            #expect(
+                try await client.send(
+                    .post, "/internal/v1/profile", json: body, headers: ["Authorization": user.access]
+                ).status == 444)
         }
     }
 
@@ -253,11 +273,15 @@ struct ProfileUpdateTests {
         try await withAuthService { client async throws in
             let body = #"{"phoneNum":"010"}"#
             let withdrawn = try await client.freshUser()
-            #expect(try await client.send(.get, "/v1/users/withdraw", headers: ["Authorization": withdrawn.access]).status == 200)
+            #expect(
+                try await client.send(.get, "/v1/users/withdraw", headers: ["Authorization": withdrawn.access]).status
+                    == 200)
             #expect(try await client.updateProfile(body, token: withdrawn.access).status == 401)
 
             let loggedOut = try await client.freshUser()
-            #expect(try await client.send(.post, "/v1/users/logout", headers: ["Authorization": loggedOut.access]).status == 200)
+            #expect(
+                try await client.send(.post, "/v1/users/logout", headers: ["Authorization": loggedOut.access]).status
+                    == 200)
             #expect(try await client.updateProfile(body, token: loggedOut.access).status == 401)
 
             let unknown = try await signAccessToken(userId: ObjectID.generate(), sessionId: nil, expiresIn: 600)
@@ -274,8 +298,9 @@ struct ProfileUpdateTests {
             let user = try await client.freshUser()
             let nick = TestEnvironment.unique("evt")
             let image = try issuedImagePath(to: user.userId, fileExtension: "webp")
-            let reply = try await client.updateProfile(#"{"nick":"\#(nick)","birthDay":"19990101","profileImage":"\#(image)"}"#,
-                                                       token: user.access)
+            let reply = try await client.updateProfile(
+                #"{"nick":"\#(nick)","birthDay":"19990101","profileImage":"\#(image)"}"#,
+                token: user.access)
             #expect(reply.status == 200, "\(reply.text)")
             let events = try await outboxEvents(of: user.userId)
             #expect(events.map(\.type) == ["user-registered", "user-updated"])
@@ -290,7 +315,8 @@ struct ProfileUpdateTests {
 
             // The row says the same.
             let row = try await TestEnvironment.withDatabase { db in
-                let rows = try await db.query("""
+                let rows = try await db.query(
+                    """
                     SELECT nick, birth_day, profile_image FROM auth.accounts WHERE user_id = \(user.userId)
                     """, logger: TestEnvironment.logger)
                 for try await row in rows.decode((String, String?, String?).self) { return row }
@@ -315,8 +341,10 @@ struct ProfileUpdateTests {
                 previous = updatedAt
             }
             let events = try await outboxEvents(of: user.userId)
-            let registeredAt = try #require(events.first?.payload.string("registered_at").flatMap(APIDateFormat.date(from:)))
-            let firstUpdate = try #require(events.dropFirst().first?.payload.string("updated_at").flatMap(APIDateFormat.date(from:)))
+            let registeredAt = try #require(
+                events.first?.payload.string("registered_at").flatMap(APIDateFormat.date(from:)))
+            let firstUpdate = try #require(
+                events.dropFirst().first?.payload.string("updated_at").flatMap(APIDateFormat.date(from:)))
             #expect(firstUpdate > registeredAt)
         }
     }
@@ -327,7 +355,9 @@ struct ProfileUpdateTests {
             let user = try await client.freshUser()
             let nick = TestEnvironment.unique("after")
             let image = try issuedImagePath(to: user.userId)
-            #expect(try await client.updateProfile(#"{"nick":"\#(nick)","profileImage":"\#(image)"}"#, token: user.access).status == 200)
+            #expect(
+                try await client.updateProfile(#"{"nick":"\#(nick)","profileImage":"\#(image)"}"#, token: user.access)
+                    .status == 200)
             let login = try await client.login(email: user.email)
             #expect(login.status == 200)
             #expect(try login.json.keys == ["user_id", "email", "nick", "profileImage", "accessToken", "refreshToken"])
@@ -341,7 +371,8 @@ struct ProfileUpdateTests {
 func outboxEvents(of userId: String) async throws -> [(type: String, payload: JSONObject)] {
     try await TestEnvironment.withDatabase { db in
         var events: [(type: String, payload: JSONObject)] = []
-        let rows = try await db.query("""
+        let rows = try await db.query(
+            """
             SELECT event_type, (payload->'payload')::text FROM auth.outbox WHERE partition_key = \(userId) ORDER BY id
             """, logger: TestEnvironment.logger)
         for try await (type, payload) in rows.decode((String, String).self) {
@@ -357,7 +388,8 @@ func waitUntilBlocked(by pid: Int32, db: PostgresClient) async -> Bool {
     for _ in 0..<1200 {
         do {
             let rows = try await db.query(
-                "SELECT count(*)::int4 FROM pg_stat_activity WHERE \(pid) = ANY(pg_blocking_pids(pid))", logger: TestEnvironment.logger)
+                "SELECT count(*)::int4 FROM pg_stat_activity WHERE \(pid) = ANY(pg_blocking_pids(pid))",
+                logger: TestEnvironment.logger)
             for try await count in rows.decode(Int32.self) where count > 0 { return true }
             try await Task.sleep(for: .milliseconds(50))
         } catch {

@@ -9,8 +9,10 @@ struct ComposeStructureTests {
     init() throws { compose = try ComposeFile.load() }
 
     @Test func parsesWithTheExpectedServices() {
-        let expected = Set(["postgres", "kafka", "kafka-init", "gateway", "portone", "idp", "admin",
-                            "prometheus", "grafana", "kafka-exporter"]).union(ProgramCatalog.services)
+        let expected = Set([
+            "postgres", "kafka", "kafka-init", "gateway", "portone", "idp", "admin",
+            "prometheus", "grafana", "kafka-exporter",
+        ]).union(ProgramCatalog.services)
         #expect(Set(compose.services.keys) == expected)
     }
 
@@ -20,15 +22,21 @@ struct ComposeStructureTests {
                 let dependency = try #require(compose[target], "\(service.name) depends on unknown service \(target)")
                 switch condition {
                 case "service_healthy":
-                    let hasCheck = !dependency.healthcheckDisabled && (dependency.healthcheckTest != nil || dependency.usesProjectImage)
+                    let hasCheck =
+                        !dependency.healthcheckDisabled
+                        && (dependency.healthcheckTest != nil || dependency.usesProjectImage)
                     #expect(hasCheck, "\(service.name) waits for \(target) to be healthy, which has no healthcheck")
                 case "service_completed_successfully":
                     #expect(dependency.isOneShot, "\(service.name) waits for \(target) to finish, but it restarts")
                 default:
-                    Issue.record("\(service.name) → \(target): use service_healthy or service_completed_successfully, not \(condition)")
+                    Issue.record(
+                        "\(service.name) → \(target): use service_healthy or service_completed_successfully, not \(condition)"
+                    )
                 }
                 // A service that always runs must not need one that only a profile starts.
-                #expect(service.hasProfile || !dependency.hasProfile, "\(service.name) depends on \(target), which only a profile starts")
+                #expect(
+                    service.hasProfile || !dependency.hasProfile,
+                    "\(service.name) depends on \(target), which only a profile starts")
             }
         }
     }
@@ -54,7 +62,8 @@ struct ComposeStructureTests {
             } else {
                 #expect(service.dockerfile == nil, "\(service.name) builds from \(service.dockerfile ?? "")")
                 let tag = image.split(separator: ":").dropFirst().last.map(String.init)
-                #expect(tag != nil && tag != "latest" && !image.contains("$"), "\(service.name): pin \(image) to a version")
+                #expect(
+                    tag != nil && tag != "latest" && !image.contains("$"), "\(service.name): pin \(image) to a version")
             }
         }
         // One image for every executable: the same name everywhere.
@@ -69,7 +78,9 @@ struct ComposeStructureTests {
         for service in compose.services.values {
             #expect(service.memoryLimit != nil, "\(service.name) has no memory limit (deploy.resources.limits)")
             if service.isOneShot { continue }
-            #expect(["unless-stopped", "always"].contains(service.restart ?? ""), "\(service.name) restart policy \(service.restart ?? "none")")
+            #expect(
+                ["unless-stopped", "always"].contains(service.restart ?? ""),
+                "\(service.name) restart policy \(service.restart ?? "none")")
             let checked = !service.healthcheckDisabled && (service.healthcheckTest != nil || service.usesProjectImage)
             #expect(checked, "\(service.name) has no healthcheck")
         }
@@ -121,8 +132,10 @@ struct ComposeStructureTests {
             }
         }
         // Scripts run inside the containers keep their executable bit.
-        for script in ["deploy/postgres/10-sns-roles-and-schemas.sh", "deploy/kafka/create-topics.sh",
-                       "deploy/nginx/compose/40-sns-routes.sh", "deploy/docker/sns-probe", "deploy/compose/generate-secrets.sh"] {
+        for script in [
+            "deploy/postgres/10-sns-roles-and-schemas.sh", "deploy/kafka/create-topics.sh",
+            "deploy/nginx/compose/40-sns-routes.sh", "deploy/docker/sns-probe", "deploy/compose/generate-secrets.sh",
+        ] {
             #expect(Repository.isExecutable(script), "\(script) is not executable")
         }
     }
@@ -130,7 +143,9 @@ struct ComposeStructureTests {
     @Test func secretsAreFilesThatGenerateSecretsWritesAndServicesUse() throws {
         let generator = try Repository.text("deploy/compose/generate-secrets.sh")
         for (name, file) in compose.secrets {
-            #expect(file.hasPrefix("${SNS_SECRETS_DIR:-./secrets}/"), "secret \(name) lives outside the secrets folder: \(file)")
+            #expect(
+                file.hasPrefix("${SNS_SECRETS_DIR:-./secrets}/"),
+                "secret \(name) lives outside the secrets folder: \(file)")
             let fileName = String(file.split(separator: "/").last ?? "")
             #expect(generator.contains(fileName), "generate-secrets.sh does not write \(fileName)")
         }

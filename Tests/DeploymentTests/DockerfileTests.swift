@@ -47,7 +47,9 @@ struct DockerfileTests {
     @Test func runtimeStageCarriesEveryDeployedProgram() throws {
         let compose = try ComposeFile.load()
         // `for program in <list>; do case "$program" in <not deployed>) ;; *) cp …`
-        let loop = try #require(Pattern.matches(#"for program in (.+?); do case "\$program" in ([^)]+)\) ;; \*\) cp"#, in: dockerfile).first)
+        let loop = try #require(
+            Pattern.matches(#"for program in (.+?); do case "\$program" in ([^)]+)\) ;; \*\) cp"#, in: dockerfile).first
+        )
         let skipped = try #require(loop[1]).split(separator: "|").map(String.init)
         #expect(Set(skipped) == Set(ProgramCatalog.notDeployed.keys), "the image leaves out \(skipped)")
         let copied = try BuildLoop.expand(try #require(loop[0])).filter { !skipped.contains($0) }
@@ -68,7 +70,9 @@ struct DockerfileTests {
         #expect(build.hasPrefix("${SWIFT_IMAGE} AS build"))
         #expect(dockerfile.contains("ARG SWIFT_IMAGE=swift:6."), "the build stage uses the Swift 6 toolchain image")
         #expect(installedPackages(build) == ["librdkafka-dev", "pkg-config"])
-        #expect(installedPackages(runtime) == ["librdkafka1", "ca-certificates"], "the runtime holds only librdkafka and CA certificates")
+        #expect(
+            installedPackages(runtime) == ["librdkafka1", "ca-certificates"],
+            "the runtime holds only librdkafka and CA certificates")
         let user = try #require(Pattern.captures(#"(?m)^USER (\S+)"#, in: runtime).last)
         #expect(!user.hasPrefix("root") && !user.hasPrefix("0"), "runs as \(user)")
         #expect(runtime.contains("HEALTHCHECK") && runtime.contains(#"CMD ["sns-probe", "/ready"]"#))

@@ -22,7 +22,9 @@ struct GatewayTests {
         for target in targets {
             let service = try #require(compose[target], "routes.conf routes to \(target), which compose does not run")
             let port = try #require(service.environment["SNS_HTTP_PORT"])
-            #expect(nginx.contains("set $sns_upstream_\(target) \(target):\(port);"), "nginx.conf does not resolve \(target):\(port)")
+            #expect(
+                nginx.contains("set $sns_upstream_\(target) \(target):\(port);"),
+                "nginx.conf does not resolve \(target):\(port)")
         }
     }
 
@@ -30,16 +32,21 @@ struct GatewayTests {
     @Test func startupScriptRewritesEveryRoute() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("sns-routes-\(UUID()).conf")
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = try ChildProcess.spawn("/bin/sh", arguments: [Repository.url("deploy/nginx/compose/40-sns-routes.sh").path,
-                                                                     Repository.url("deploy/nginx/routes.conf").path, output.path],
-                                             environment: ["PATH": "/usr/bin:/bin"])
+        let process = try ChildProcess.spawn(
+            "/bin/sh",
+            arguments: [
+                Repository.url("deploy/nginx/compose/40-sns-routes.sh").path,
+                Repository.url("deploy/nginx/routes.conf").path, output.path,
+            ],
+            environment: ["PATH": "/usr/bin:/bin"])
         try #require(process.waitUntilExit() == .exited(0))
         let rewritten = try String(contentsOf: output, encoding: .utf8)
         #expect(Pattern.captures(#"proxy_pass (http://[a-z][^;]*);"#, in: rewritten).isEmpty)
         let original = Pattern.captures(#"proxy_pass http://([a-z][a-z0-9_]*);"#, in: routes)
         let variables = Pattern.captures(#"proxy_pass http://\$sns_upstream_([a-z][a-z0-9_]*);"#, in: rewritten)
         #expect(variables == original)
-        #expect(rewritten.replacingOccurrences(of: "$sns_upstream_", with: "") == routes, "only proxy_pass targets change")
+        #expect(
+            rewritten.replacingOccurrences(of: "$sns_upstream_", with: "") == routes, "only proxy_pass targets change")
     }
 
     @Test func gatewayMountsTheConfigWhereTheScriptAndNginxExpectIt() throws {
@@ -47,7 +54,9 @@ struct GatewayTests {
         let script = try Repository.text("deploy/nginx/compose/40-sns-routes.sh")
         #expect(gateway.volumes.contains("./deploy/nginx/compose/nginx.conf:/etc/nginx/nginx.conf:ro"))
         #expect(gateway.volumes.contains("./deploy/nginx/routes.conf:/etc/nginx/sns/routes.conf:ro"))
-        #expect(gateway.volumes.contains("./deploy/nginx/compose/40-sns-routes.sh:/docker-entrypoint.d/40-sns-routes.sh:ro"))
+        #expect(
+            gateway.volumes.contains("./deploy/nginx/compose/40-sns-routes.sh:/docker-entrypoint.d/40-sns-routes.sh:ro")
+        )
         #expect(script.contains(#"source_file="${1:-/etc/nginx/sns/routes.conf}""#))
         #expect(script.contains(#"target_file="${2:-/etc/nginx/sns-routes.conf}""#))
         #expect(nginx.contains("include /etc/nginx/sns-routes.conf;"))
@@ -60,7 +69,8 @@ struct GatewayTests {
 
     @Test func namesAreReResolvedThroughDockerDNS() {
         #expect(nginx.contains("resolver 127.0.0.11 valid=10s"))
-        #expect(!nginx.contains("upstream "), "an upstream block resolves once at start; scaled replicas would be missed")
+        #expect(
+            !nginx.contains("upstream "), "an upstream block resolves once at start; scaled replicas would be missed")
     }
 
     @Test func paymentWebhookIsRateLimited() {
@@ -68,6 +78,7 @@ struct GatewayTests {
         let webhook = Pattern.captures(#"(?s)location = /v1/payments/webhook \{(.*?)\}"#, in: nginx).first ?? ""
         #expect(webhook.contains("limit_req zone=payments_webhook"))
         #expect(webhook.contains("proxy_pass http://$sns_upstream_market;"))
-        #expect(!routes.contains("location = /v1/payments/webhook"), "routes.conf would define the webhook location twice")
+        #expect(
+            !routes.contains("location = /v1/payments/webhook"), "routes.conf would define the webhook location twice")
     }
 }

@@ -30,8 +30,10 @@ struct InfrastructureTests {
         #expect(kafka.environment["KAFKA_PROCESS_ROLES"] == "broker,controller")
         #expect(kafka.environment["KAFKA_AUTO_CREATE_TOPICS_ENABLE"] == "false")
         #expect(kafka.environment["KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR"] == "1")
-        #expect(kafka.environment["KAFKA_LOG_DIRS"].map { dir in kafka.volumes.contains { $0.hasSuffix(":" + dir) } } == true,
-                "the log directory is on a volume")
+        #expect(
+            kafka.environment["KAFKA_LOG_DIRS"].map { dir in kafka.volumes.contains { $0.hasSuffix(":" + dir) } }
+                == true,
+            "the log directory is on a volume")
     }
 
     /// Each service connects as its own role, which owns exactly the schema the service migrates: the postgres
@@ -39,12 +41,16 @@ struct InfrastructureTests {
     /// its arguments and input) creates a role and a schema for each, with the password compose passes.
     @Test func everyServiceHasItsOwnRoleOwningItsSchema() throws {
         let postgres = try #require(compose["postgres"])
-        #expect(postgres.volumes.contains {
-            $0.hasPrefix("./deploy/postgres/10-sns-roles-and-schemas.sh:/docker-entrypoint-initdb.d/")
-        })
-        #expect(postgres.environment["SNS_SERVICES"] == SystemCatalog.services.map(\.name).joined(separator: " "),
-                "the postgres container's SNS_SERVICES is not the catalog's services")
-        var environment = ["PATH": "", "POSTGRES_DB": "sns", "SNS_SERVICES": try #require(postgres.environment["SNS_SERVICES"])]
+        #expect(
+            postgres.volumes.contains {
+                $0.hasPrefix("./deploy/postgres/10-sns-roles-and-schemas.sh:/docker-entrypoint-initdb.d/")
+            })
+        #expect(
+            postgres.environment["SNS_SERVICES"] == SystemCatalog.services.map(\.name).joined(separator: " "),
+            "the postgres container's SNS_SERVICES is not the catalog's services")
+        var environment = [
+            "PATH": "", "POSTGRES_DB": "sns", "SNS_SERVICES": try #require(postgres.environment["SNS_SERVICES"]),
+        ]
         var roles: Set<String> = []
         for catalogued in SystemCatalog.services {
             #expect(catalogued.schema == catalogued.name, "the init script names each schema after its service")
@@ -55,8 +61,9 @@ struct InfrastructureTests {
             #expect(role == catalogued.name, "\(catalogued.name) logs in as \(role)")
             #expect(url.contains("@postgres:5432/${POSTGRES_DB:-sns}"), "\(url)")
             #expect(passwordVariable == catalogued.name.uppercased() + "_DB_PASSWORD")
-            #expect(postgres.environment[passwordVariable] == "${\(passwordVariable):?set \(passwordVariable) in .env}",
-                    "the postgres container does not get \(passwordVariable)")
+            #expect(
+                postgres.environment[passwordVariable] == "${\(passwordVariable):?set \(passwordVariable) in .env}",
+                "the postgres container does not get \(passwordVariable)")
             environment[passwordVariable] = "secret-of-\(role)"
         }
         #expect(roles.count == SystemCatalog.services.count, "services share a role: \(roles)")
@@ -87,7 +94,8 @@ struct InfrastructureTests {
 
     /// `postgres://role:${PASSWORD_VARIABLE…}@host:port/db` → (role, PASSWORD_VARIABLE).
     private func databaseLogin(_ url: String) throws -> (String, String) {
-        let groups = try #require(Pattern.matches(#"^postgres://([a-z_]+):\$\{([A-Z_]+)[:?}]"#, in: url).first, "\(url)")
+        let groups = try #require(
+            Pattern.matches(#"^postgres://([a-z_]+):\$\{([A-Z_]+)[:?}]"#, in: url).first, "\(url)")
         return (try #require(groups[0]), try #require(groups[1]))
     }
 }
@@ -111,12 +119,14 @@ struct RolesScriptRun {
         environment["PATH"] = "\(directory.path):/usr/bin:/bin"
         environment["STUB_STATE"] = directory.path
         let log = directory.appendingPathComponent("output").path
-        let process = try ChildProcess.spawn("/bin/bash", arguments: [Repository.url("deploy/postgres/10-sns-roles-and-schemas.sh").path],
-                                             environment: environment, standardOutput: .file(log), standardError: .file(log))
-        status = switch process.waitUntilExit() {
-        case .exited(let code): code
-        case .signalled(let number): 128 + number
-        }
+        let process = try ChildProcess.spawn(
+            "/bin/bash", arguments: [Repository.url("deploy/postgres/10-sns-roles-and-schemas.sh").path],
+            environment: environment, standardOutput: .file(log), standardError: .file(log))
+        status =
+            switch process.waitUntilExit() {
+            case .exited(let code): code
+            case .signalled(let number): 128 + number
+            }
         func read(_ name: String) -> String {
             (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
         }

@@ -1,6 +1,6 @@
 import Foundation
-import SNSTestSupport
 import SNSPlatform
+import SNSTestSupport
 import Testing
 
 /// deploy/kafka/create-topics.sh run against a stand-in kafka-topics.sh (no Kafka here): it creates every
@@ -43,15 +43,18 @@ struct KafkaInitScriptTests {
         }
         let compose = try ComposeFile.load()
         let initStep = try #require(compose["kafka-init"])
-        let process = try ChildProcess.spawn("/bin/bash", arguments: [Repository.url("deploy/kafka/create-topics.sh").path], environment: [
-            "PATH": "/usr/bin:/bin", "KAFKA_BIN": directory.path, "STUB_STATE": directory.path,
-            "TOPICS": try #require(initStep.environment["TOPICS"]), "BOOTSTRAP": "kafka:9092",
-            "REPLICATION_FACTOR": "1", "RETENTION_MS": "-1",
-        ])
-        let status: Int32 = switch process.waitUntilExit() {
-        case .exited(let code): code
-        case .signalled(let number): 128 + number
-        }
+        let process = try ChildProcess.spawn(
+            "/bin/bash", arguments: [Repository.url("deploy/kafka/create-topics.sh").path],
+            environment: [
+                "PATH": "/usr/bin:/bin", "KAFKA_BIN": directory.path, "STUB_STATE": directory.path,
+                "TOPICS": try #require(initStep.environment["TOPICS"]), "BOOTSTRAP": "kafka:9092",
+                "REPLICATION_FACTOR": "1", "RETENTION_MS": "-1",
+            ])
+        let status: Int32 =
+            switch process.waitUntilExit() {
+            case .exited(let code): code
+            case .signalled(let number): 128 + number
+            }
         let calls = (try? String(contentsOf: directory.appendingPathComponent("calls"), encoding: .utf8)) ?? ""
         return Run(status: status, calls: calls.split(separator: "\n").map(String.init))
     }
@@ -60,13 +63,18 @@ struct KafkaInitScriptTests {
         let result = try run()
         #expect(result.status == 0)
         for (name, partitions) in Topic.catalog {
-            let create = "--bootstrap-server kafka:9092 --create --if-not-exists --topic \(name) --partitions \(partitions) --replication-factor 1 --config retention.ms=-1"
+            let create =
+                "--bootstrap-server kafka:9092 --create --if-not-exists --topic \(name) --partitions \(partitions) --replication-factor 1 --config retention.ms=-1"
             #expect(result.calls.contains(create), "no call: \(create)")
         }
     }
 
     @Test func existingTopicsAreKeptButTooFewPartitionsStopTheStart() throws {
-        #expect(try run(existing: ["sns.posts": 12]).status == 0, "more partitions than the catalog is the operator's choice")
-        #expect(try run(existing: ["sns.posts": 3]).status != 0, "fewer partitions than the catalog must stop the services' start")
+        #expect(
+            try run(existing: ["sns.posts": 12]).status == 0,
+            "more partitions than the catalog is the operator's choice")
+        #expect(
+            try run(existing: ["sns.posts": 3]).status != 0,
+            "fewer partitions than the catalog must stop the services' start")
     }
 }

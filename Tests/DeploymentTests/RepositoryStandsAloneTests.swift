@@ -8,7 +8,10 @@ struct RepositoryStandsAloneTests {
     /// Text files of the repository, build products and local state left out.
     static func files(withExtensions extensions: Set<String>) -> [URL] {
         let skipped: Set<String> = [".git", ".local", "node_modules"]
-        guard let walker = FileManager.default.enumerator(at: Repository.root, includingPropertiesForKeys: [.isDirectoryKey]) else { return [] }
+        guard
+            let walker = FileManager.default.enumerator(
+                at: Repository.root, includingPropertiesForKeys: [.isDirectoryKey])
+        else { return [] }
         var found: [URL] = []
         for case let url as URL in walker {
             let name = url.lastPathComponent
@@ -31,12 +34,17 @@ struct RepositoryStandsAloneTests {
             for match in link.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                 guard let range = Range(match.range(at: 1), in: text) else { continue }
                 let target = String(text[range])
-                if target.hasPrefix("http://") || target.hasPrefix("https://") || target.hasPrefix("mailto:") || target.hasPrefix("#") { continue }
+                if target.hasPrefix("http://") || target.hasPrefix("https://") || target.hasPrefix("mailto:")
+                    || target.hasPrefix("#")
+                {
+                    continue
+                }
                 let path = String(target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
                 let resolved = document.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
                 let inside = resolved.path.hasPrefix(Repository.root.standardizedFileURL.path)
                 if !inside || !FileManager.default.fileExists(atPath: resolved.path) {
-                    broken.append("\(document.path.replacingOccurrences(of: Repository.root.path + "/", with: "")): \(target)")
+                    broken.append(
+                        "\(document.path.replacingOccurrences(of: Repository.root.path + "/", with: "")): \(target)")
                 }
             }
         }
@@ -49,15 +57,19 @@ struct RepositoryStandsAloneTests {
         let climbing = try NSRegularExpression(pattern: #"(?:\.\./)+[A-Za-z0-9_./-]+\.md"#)
         let root = Repository.root.standardizedFileURL.path
         var offenders: [String] = []
-        for file in Self.files(withExtensions: ["md", "swift", "sh", "yml", "yaml", "conf", "json", "sql", "template"]) {
+        for file in Self.files(withExtensions: ["md", "swift", "sh", "yml", "yaml", "conf", "json", "sql", "template"])
+        {
             guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
             let name = file.path.replacingOccurrences(of: root + "/", with: "")
             for match in climbing.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                 guard let range = Range(match.range, in: text) else { continue }
-                let resolved = file.deletingLastPathComponent().appendingPathComponent(String(text[range])).standardizedFileURL.path
+                let resolved = file.deletingLastPathComponent().appendingPathComponent(String(text[range]))
+                    .standardizedFileURL.path
                 if !resolved.hasPrefix(root) { offenders.append("\(name): \(text[range])") }
             }
-            if text.contains("contract " + "§") { offenders.append("\(name): cites a contract section; cite API conventions §n") }
+            if text.contains("contract " + "§") {
+                offenders.append("\(name): cites a contract section; cite API conventions §n")
+            }
         }
         #expect(offenders.isEmpty, "\(offenders)")
     }

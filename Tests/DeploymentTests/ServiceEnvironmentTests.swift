@@ -13,17 +13,23 @@ struct ServiceEnvironmentTests {
     /// code that the scan did not recognise as a read (which would mean a read it cannot see).
     @Test func scanRecognisesEveryVariableTheServicesMention() throws {
         let platform = try ConfigurationScan(directories: ["Shared/Platform"])
-        #expect(platform.reads["SNS_DATABASE_URL"] == ConfigurationScan.Read(name: "SNS_DATABASE_URL", required: true, secret: false))
+        #expect(
+            platform.reads["SNS_DATABASE_URL"]
+                == ConfigurationScan.Read(name: "SNS_DATABASE_URL", required: true, secret: false))
         #expect(platform.reads["SNS_KAFKA_BROKERS"]?.required == true)
-        #expect(platform.reads["SNS_API_KEY"] == ConfigurationScan.Read(name: "SNS_API_KEY", required: true, secret: true))
+        #expect(
+            platform.reads["SNS_API_KEY"] == ConfigurationScan.Read(name: "SNS_API_KEY", required: true, secret: true))
         #expect(platform.reads["SNS_JWT_PUBLIC_KEY"]?.secret == true)
         #expect(platform.reads["SNS_HTTP_HOST"]?.required == false)
         #expect(platform.reads["SNS_LOG_LEVEL"]?.required == false)
         #expect(platform.reads["SNS_KAFKA_PROPERTIES"]?.required == false)
 
-        let all = try ConfigurationScan(directories: ["Shared/Platform"] + ProgramCatalog.services.map { "Services/\($0.capitalized)" })
+        let all = try ConfigurationScan(
+            directories: ["Shared/Platform"] + ProgramCatalog.services.map { "Services/\($0.capitalized)" })
         let unrecognised = all.literals.subtracting(all.names)
-        #expect(unrecognised.isEmpty, "SNS_* names in service code that are not read through Environment: \(unrecognised.sorted())")
+        #expect(
+            unrecognised.isEmpty,
+            "SNS_* names in service code that are not read through Environment: \(unrecognised.sorted())")
     }
 
     @Test(arguments: ProgramCatalog.services)
@@ -34,7 +40,9 @@ struct ServiceEnvironmentTests {
         for read in scan.required {
             let inline = service.environment[read.name]
             let file = read.secret ? service.environment[read.name + "_FILE"] : nil
-            #expect(inline != nil || file != nil, "\(name) requires \(read.name)\(read.secret ? " (or _FILE)" : "") but compose does not set it")
+            #expect(
+                inline != nil || file != nil,
+                "\(name) requires \(read.name)\(read.secret ? " (or _FILE)" : "") but compose does not set it")
             #expect(inline == nil || file == nil, "\(name) sets both \(read.name) and \(read.name)_FILE")
             if let value = inline {
                 #expect(!value.isEmpty, "\(name): \(read.name) is empty")
@@ -58,12 +66,15 @@ struct ServiceEnvironmentTests {
         let service = try #require(compose[name])
         let scan = try ConfigurationScan(directories: try #require(ProgramCatalog.sources[name]))
         for read in scan.reads.values where read.secret && read.name != "SNS_API_KEY" {
-            #expect(service.environment[read.name] == nil, "\(name) gets \(read.name) inline; use \(read.name)_FILE with a compose secret")
+            #expect(
+                service.environment[read.name] == nil,
+                "\(name) gets \(read.name) inline; use \(read.name)_FILE with a compose secret")
         }
         for (variable, value) in service.environment where variable.hasSuffix("_FILE") {
             let secret = value.replacingOccurrences(of: "/run/secrets/", with: "")
-            #expect(value.hasPrefix("/run/secrets/") && service.secrets.contains(secret),
-                    "\(name): \(variable)=\(value) is not one of its compose secrets \(service.secrets)")
+            #expect(
+                value.hasPrefix("/run/secrets/") && service.secrets.contains(secret),
+                "\(name): \(variable)=\(value) is not one of its compose secrets \(service.secrets)")
         }
     }
 
@@ -101,7 +112,8 @@ enum LocalStackEnvironment {
     static func variables(of service: String) throws -> Set<String> {
         let script = try Repository.text("deploy/local/lib.sh")
         guard let start = script.range(of: "service_env() {"),
-              let end = script.range(of: "\n}\n", range: start.upperBound..<script.endIndex) else {
+            let end = script.range(of: "\n}\n", range: start.upperBound..<script.endIndex)
+        else {
             throw ComposeFile.LoadError("deploy/local/lib.sh has no service_env() function")
         }
         let body = String(script[start.upperBound..<end.lowerBound])

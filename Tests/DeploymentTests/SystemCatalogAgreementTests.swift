@@ -27,7 +27,9 @@ struct SystemCatalogAgreementTests {
         let topics = Set(Topic.catalog.map(\.name))
         for service in SystemCatalog.services {
             for consumer in service.consumers {
-                #expect(!consumer.topics.isEmpty && Set(consumer.topics).isSubset(of: topics), "\(consumer.group): \(consumer.topics)")
+                #expect(
+                    !consumer.topics.isEmpty && Set(consumer.topics).isSubset(of: topics),
+                    "\(consumer.group): \(consumer.topics)")
                 #expect(!consumer.topics.contains(Topic.deadLetter), "\(consumer.group) reads the dead-letter topic")
                 guard let rebuild = consumer.rebuild else { continue }
                 #expect(!rebuild.tables.isEmpty && !rebuild.clear.isEmpty)
@@ -35,14 +37,18 @@ struct SystemCatalogAgreementTests {
                     #expect(table.hasPrefix(service.schema + "."), "\(rebuild.name) summarises \(table)")
                 }
                 for statement in rebuild.clear {
-                    let named = Pattern.captures(#"(?:TRUNCATE|UPDATE|DELETE FROM|,)\s+([a-z_]+)\.[a-z_]+"#, in: statement)
-                    #expect(!named.isEmpty && named.allSatisfy { $0 == service.schema }, "\(rebuild.name): \(statement)")
+                    let named = Pattern.captures(
+                        #"(?:TRUNCATE|UPDATE|DELETE FROM|,)\s+([a-z_]+)\.[a-z_]+"#, in: statement)
+                    #expect(
+                        !named.isEmpty && named.allSatisfy { $0 == service.schema }, "\(rebuild.name): \(statement)")
                 }
             }
         }
         // Every event topic is read by somebody (the dead-letter topic by the operator).
         let read = Set(SystemCatalog.consumers.flatMap(\.topics))
-        #expect(read.union([Topic.deadLetter, Topic.media]) == topics, "topics nobody consumes: \(topics.subtracting(read))")
+        #expect(
+            read.union([Topic.deadLetter, Topic.media]) == topics, "topics nobody consumes: \(topics.subtracting(read))"
+        )
     }
 
     /// Each catalogued service is a package product built from `Services/<Name>/App` and `Services/<Name>/Main`;
@@ -58,8 +64,10 @@ struct SystemCatalogAgreementTests {
         }
         let folders = try FileManager.default.contentsOfDirectory(atPath: Repository.url("Services").path)
             .filter { !$0.hasPrefix(".") }
-        #expect(Set(folders) == Set(SystemCatalog.services.map { String(ProgramCatalog.serviceFolder($0.name).dropFirst(9)) }),
-                "Services/ holds \(folders.sorted())")
+        #expect(
+            Set(folders)
+                == Set(SystemCatalog.services.map { String(ProgramCatalog.serviceFolder($0.name).dropFirst(9)) }),
+            "Services/ holds \(folders.sorted())")
     }
 
     /// The services take their consumer groups from the catalog: no Swift source outside the contract spells a
@@ -81,7 +89,9 @@ struct SystemCatalogAgreementTests {
         let script = try Repository.text("deploy/local/lib.sh")
         #expect(script.contains("\"$BIN/sns-admin\" catalog --ports"))
         for service in SystemCatalog.services {
-            #expect(!script.contains("\"\(service.name):\(service.localPortOffset)\""), "lib.sh lists \(service.name) itself")
+            #expect(
+                !script.contains("\"\(service.name):\(service.localPortOffset)\""),
+                "lib.sh lists \(service.name) itself")
         }
     }
 
@@ -97,10 +107,15 @@ struct SystemCatalogAgreementTests {
     /// Adding a service touches at most four places, and docs/operations.md names them.
     @Test func addingAServiceIsDocumented() throws {
         let operations = try Repository.text("docs/operations.md")
-        let section = try #require(operations.components(separatedBy: "## Adding a service").dropFirst().first,
-                                   "docs/operations.md has no \"## Adding a service\" section")
-        let steps = section.components(separatedBy: "\n## ")[0].split(separator: "\n").filter { $0.first?.isNumber == true }
+        let section = try #require(
+            operations.components(separatedBy: "## Adding a service").dropFirst().first,
+            "docs/operations.md has no \"## Adding a service\" section")
+        let steps = section.components(separatedBy: "\n## ")[0].split(separator: "\n").filter {
+            $0.first?.isNumber == true
+        }
         #expect(steps.count <= 4 && steps.count >= 3, "\(steps.count) steps")
-        #expect(section.contains("SystemCatalog.swift") && section.contains("Package.swift") && section.contains("docker-compose.yml"))
+        #expect(
+            section.contains("SystemCatalog.swift") && section.contains("Package.swift")
+                && section.contains("docker-compose.yml"))
     }
 }

@@ -9,26 +9,33 @@ import Testing
 @Suite("sns-admin executable")
 struct AdminToolProcessTests {
     func admin(_ arguments: [String]) async throws -> AdminRun {
-        try await AdminProcess.run(arguments, databaseURL: try TestEnvironment.databaseURL(), brokers: try TestEnvironment.kafkaBrokers())
+        try await AdminProcess.run(
+            arguments, databaseURL: try TestEnvironment.databaseURL(), brokers: try TestEnvironment.kafkaBrokers())
     }
 
     @Test func jsonOutputsParseAndCoverEveryService() async throws {
         let status = try await admin(["outbox", "status", "--json"])
         #expect(status.status == 0, "\(status.stderr)")
-        let services = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
-        #expect(Set(services.compactMap { $0["service"] as? String }) == ["auth", "posts", "media", "social", "market"])
+        let services = try #require(
+            try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
+        #expect(
+            Set(services.compactMap { $0["service"] as? String }) == ["auth", "posts", "media", "social", "market"])
         #expect(services.allSatisfy { $0["migrated"] as? Bool == true })
 
         let topics = try await admin(["topics", "--json"])
         #expect(topics.status == 0, "\(topics.stderr)")
-        let names = (try JSONSerialization.jsonObject(with: Data(topics.stdout.utf8)) as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        let names = (try JSONSerialization.jsonObject(with: Data(topics.stdout.utf8)) as? [[String: Any]])?.compactMap {
+            $0["name"] as? String
+        }
         #expect(Set(names ?? []).isSuperset(of: ["sns.users", "sns.posts", "sns.payments", "sns.dead-letter"]))
 
         let plan = try await admin(["republish", "--service", "all", "--dry-run", "--json"])
         #expect(plan.status == 0, "\(plan.stderr)")
         #expect((try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [[String: Any]])?.count == 5)
 
-        let replayPlan = try await admin(["replay", "--group", "market-products", "--from-beginning", "--dry-run", "--json"])
+        let replayPlan = try await admin([
+            "replay", "--group", "market-products", "--from-beginning", "--dry-run", "--json",
+        ])
         #expect(replayPlan.status == 0, "\(replayPlan.stderr)")
     }
 
@@ -36,13 +43,17 @@ struct AdminToolProcessTests {
     @Test func tailFiltersByKeyAndType() async throws {
         let gateway = try GatewayClient()
         let nick = TestEnvironment.unique("tail")
-        let joined = try await gateway.send("POST", "/v1/users/join", json: #"{"email":"\#(nick)@example.com","password":"password123","nick":"\#(nick)"}"#)
+        let joined = try await gateway.send(
+            "POST", "/v1/users/join",
+            json: #"{"email":"\#(nick)@example.com","password":"password123","nick":"\#(nick)"}"#)
         let userId = try #require(try joined.json.string("user_id"))
         let filter = ["tail", "sns.users", "--key", userId, "--type", "user-registered", "--json"]
         try await eventually("the sign-up's event on sns.users") { try await !admin(filter).stdout.isEmpty }
         let tail = try await admin(filter)
         #expect(tail.status == 0, "\(tail.stderr)")
-        let events = tail.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let events = tail.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(events.count == 1)
         #expect(events.first?["key"] as? String == userId)
         #expect(events.first?["type"] as? String == "user-registered")
@@ -56,12 +67,15 @@ struct AdminToolProcessTests {
     @Test func aHandledDeadLetterIsNotRetriedOrDroppedAgain() async throws {
         let consumer = TestEnvironment.unique("dlq-proc-")
         try await TestPlatform.with { platform in
-            _ = try await platform.producer.send(KafkaOutgoingMessage(
-                topic: Topic.deadLetter, key: Array("k".utf8), value: Array("not an envelope".utf8),
-                headers: [KafkaHeader(key: EventHeader.dlqReason, string: "test poison"),
-                          KafkaHeader(key: EventHeader.dlqConsumer, string: consumer),
-                          KafkaHeader(key: EventHeader.dlqOriginalTopic, string: "test.\(consumer)"),
-                          KafkaHeader(key: EventHeader.dlqFailedAt, string: APIDateFormat.string(from: Date()))]))
+            _ = try await platform.producer.send(
+                KafkaOutgoingMessage(
+                    topic: Topic.deadLetter, key: Array("k".utf8), value: Array("not an envelope".utf8),
+                    headers: [
+                        KafkaHeader(key: EventHeader.dlqReason, string: "test poison"),
+                        KafkaHeader(key: EventHeader.dlqConsumer, string: consumer),
+                        KafkaHeader(key: EventHeader.dlqOriginalTopic, string: "test.\(consumer)"),
+                        KafkaHeader(key: EventHeader.dlqFailedAt, string: APIDateFormat.string(from: Date())),
+                    ]))
         }
         @Sendable func letters(_ extra: [String] = []) async throws -> [[String: Any]] {
             let list = try await admin(["dlq", "list", "--consumer", consumer, "--json"] + extra)

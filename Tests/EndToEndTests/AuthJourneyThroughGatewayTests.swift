@@ -20,16 +20,18 @@ struct AuthJourneyThroughGatewayTests {
         let free = try await gateway.send("POST", "/v1/validation/email", json: #"{"email":"\#(email)"}"#)
         #expect(free.status == 200)
         #expect(try free.json.string("message") == "사용 가능한 이메일입니다.")
-        let joined = try await gateway.send("POST", "/v1/users/join",
-                                            json: #"{"email":"\#(email)","password":"password123","nick":"\#(name)","phoneNum":"01012345678"}"#,
-                                            headers: ["X-Request-ID": requestId, "traceparent": traceparent])
+        let joined = try await gateway.send(
+            "POST", "/v1/users/join",
+            json: #"{"email":"\#(email)","password":"password123","nick":"\#(name)","phoneNum":"01012345678"}"#,
+            headers: ["X-Request-ID": requestId, "traceparent": traceparent])
         #expect(joined.status == 200, "\(joined.text)")
         #expect(joined.header("X-Request-ID") == requestId, "the gateway keeps the client's request id")
         let userId = try #require(try joined.json.string("user_id"))
         #expect(try await gateway.send("POST", "/v1/validation/email", json: #"{"email":"\#(email)"}"#).status == 409)
 
         // Login.
-        let login = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
+        let login = try await gateway.send(
+            "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
         #expect(login.status == 200)
         #expect(try login.json.keys == ["user_id", "email", "nick", "accessToken", "refreshToken"])
         let access = try #require(try login.json.string("accessToken"))
@@ -38,12 +40,19 @@ struct AuthJourneyThroughGatewayTests {
         // Time passes: the access token expires → 419 → refresh with the expired token → retry succeeds.
         let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
         let verifier = try await AccessTokenVerifier(publicKeyPEM: try TestEnvironment.jwtPublicKeyPEM())
-        guard case .valid(let user) = await verifier.verify(access) else { Issue.record("login token does not verify"); return }
-        let expired = try await signer.sign(AccessTokenClaims(userId: userId, sessionId: user.sessionId,
-                                                               issuedAt: Date().addingTimeInterval(-700), expiresAt: Date().addingTimeInterval(-100)))
+        guard case .valid(let user) = await verifier.verify(access) else {
+            Issue.record("login token does not verify"); return
+        }
+        let expired = try await signer.sign(
+            AccessTokenClaims(
+                userId: userId, sessionId: user.sessionId,
+                issuedAt: Date().addingTimeInterval(-700), expiresAt: Date().addingTimeInterval(-100)))
         #expect(try await gateway.send("GET", "/v1/users/withdraw", headers: ["Authorization": expired]).status == 419)
-        #expect(try await gateway.send("GET", "/v1/auth/refresh", headers: ["Authorization": access, "Refresh": refresh]).status == 409)
-        let refreshed = try await gateway.send("GET", "/v1/auth/refresh", headers: ["Authorization": expired, "Refresh": refresh])
+        #expect(
+            try await gateway.send("GET", "/v1/auth/refresh", headers: ["Authorization": access, "Refresh": refresh])
+                .status == 409)
+        let refreshed = try await gateway.send(
+            "GET", "/v1/auth/refresh", headers: ["Authorization": expired, "Refresh": refresh])
         #expect(refreshed.status == 200, "\(refreshed.text)")
         let renewed = try #require(try refreshed.json.string("accessToken"))
         let withdrawn = try await gateway.send("GET", "/v1/users/withdraw", headers: ["Authorization": renewed])
@@ -51,8 +60,12 @@ struct AuthJourneyThroughGatewayTests {
         #expect(try withdrawn.json.keys == ["user_id", "email", "nick"])
 
         // Withdrawn: refresh no longer works, login fails, the email is free again.
-        #expect(try await gateway.send("GET", "/v1/auth/refresh", headers: ["Authorization": expired, "Refresh": refresh]).status == 401)
-        #expect(try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#).status == 401)
+        #expect(
+            try await gateway.send("GET", "/v1/auth/refresh", headers: ["Authorization": expired, "Refresh": refresh])
+                .status == 401)
+        #expect(
+            try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
+                .status == 401)
         #expect(try await gateway.send("POST", "/v1/validation/email", json: #"{"email":"\#(email)"}"#).status == 200)
 
         // Both events left the auth process through its outbox relay, in order, keyed by the user id,
@@ -66,7 +79,8 @@ struct AuthJourneyThroughGatewayTests {
 
     @Test func gatewayEnforcesTheContractsGatekeepingCodes() async throws {
         let gateway = try GatewayClient()
-        let noKey = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"a@b.co","password":"x"}"#, withKey: false)
+        let noKey = try await gateway.send(
+            "POST", "/v1/users/login", json: #"{"email":"a@b.co","password":"x"}"#, withKey: false)
         #expect(noKey.status == 420)
         #expect(try noKey.json.keys == ["message"])
         let unknown = try await gateway.send("GET", "/v1/somewhere/else")
@@ -76,8 +90,9 @@ struct AuthJourneyThroughGatewayTests {
         #expect(try await gateway.send("GET", "/metrics").status == 444)
         #expect(try await gateway.send("GET", "/ready").status == 444)
         // Header names are case-insensitive.
-        let lower = try await gateway.send("POST", "/v1/validation/email", json: #"{"email":"x\#(TestEnvironment.unique())@example.com"}"#,
-                                           headers: ["sesackey": gateway.apiKey], withKey: false)
+        let lower = try await gateway.send(
+            "POST", "/v1/validation/email", json: #"{"email":"x\#(TestEnvironment.unique())@example.com"}"#,
+            headers: ["sesackey": gateway.apiKey], withKey: false)
         #expect(lower.status == 200)
     }
 

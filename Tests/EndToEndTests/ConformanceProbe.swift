@@ -20,8 +20,10 @@ final class ConformanceProbe: Sendable {
 
     /// Sends a request (JSON body if given), validates the reply, and expects `status`.
     @discardableResult
-    func expect(_ status: Int, _ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:],
-                withKey: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) async throws -> GatewayClient.Reply {
+    func expect(
+        _ status: Int, _ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:],
+        withKey: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> GatewayClient.Reply {
         let reply = try await gateway.send(method, path, json: json, headers: headers, withKey: withKey)
         check(reply, method, path, expected: status, sourceLocation: sourceLocation)
         return reply
@@ -29,27 +31,38 @@ final class ConformanceProbe: Sendable {
 
     /// The same with a raw body (multipart forms, non-JSON bodies).
     @discardableResult
-    func expect(_ status: Int, _ method: String, _ path: String, body: Data, contentType: String, headers: [String: String] = [:],
-                withKey: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) async throws -> GatewayClient.Reply {
-        let reply = try await gateway.send(method, path, body: body, contentType: contentType, headers: headers, withKey: withKey)
+    func expect(
+        _ status: Int, _ method: String, _ path: String, body: Data, contentType: String,
+        headers: [String: String] = [:],
+        withKey: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> GatewayClient.Reply {
+        let reply = try await gateway.send(
+            method, path, body: body, contentType: contentType, headers: headers, withKey: withKey)
         check(reply, method, path, expected: status, sourceLocation: sourceLocation)
         return reply
     }
 
     /// Sends and validates without expecting a particular status (polling until a read model caught up).
-    func poll(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:],
-              sourceLocation: SourceLocation = #_sourceLocation) async throws -> GatewayClient.Reply {
+    func poll(
+        _ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> GatewayClient.Reply {
         let reply = try await gateway.send(method, path, json: json, headers: headers)
         check(reply, method, path, expected: nil, sourceLocation: sourceLocation)
         return reply
     }
 
-    private func check(_ reply: GatewayClient.Reply, _ method: String, _ path: String, expected: Int?, sourceLocation: SourceLocation) {
+    private func check(
+        _ reply: GatewayClient.Reply, _ method: String, _ path: String, expected: Int?, sourceLocation: SourceLocation
+    ) {
         if let expected {
-            #expect(reply.status == expected, "\(method) \(path) → \(reply.status) \(reply.text.prefix(300))", sourceLocation: sourceLocation)
+            #expect(
+                reply.status == expected, "\(method) \(path) → \(reply.status) \(reply.text.prefix(300))",
+                sourceLocation: sourceLocation)
         }
         for violation in validator.violations(method: method, path: path, reply: reply) {
-            Issue.record("OpenAPI violation: \(violation)\n  body: \(reply.text.prefix(500))", sourceLocation: sourceLocation)
+            Issue.record(
+                "OpenAPI violation: \(violation)\n  body: \(reply.text.prefix(500))", sourceLocation: sourceLocation)
         }
         if let operation = validator.operation(method: method, path: path) {
             answered.withLock { _ = $0[operation.operationId, default: []].insert(reply.status) }
@@ -61,8 +74,10 @@ final class ConformanceProbe: Sendable {
         let answered = answered.withLock { $0 }
         for (operationId, statuses) in expected.sorted(by: { $0.key < $1.key }) {
             let missing = statuses.subtracting(answered[operationId] ?? [])
-            #expect(missing.isEmpty, "\(operationId) never answered \(missing.sorted()) (answered: \((answered[operationId] ?? []).sorted()))",
-                    sourceLocation: sourceLocation)
+            #expect(
+                missing.isEmpty,
+                "\(operationId) never answered \(missing.sorted()) (answered: \((answered[operationId] ?? []).sorted()))",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -81,15 +96,18 @@ final class ConformanceProbe: Sendable {
     func signUp(_ prefix: String = "oa") async throws -> Account {
         let nick = TestEnvironment.unique(prefix)
         let email = "\(nick)@example.com"
-        try await expect(200, "POST", "/v1/users/join", json: #"{"email":"\#(email)","password":"password123","nick":"\#(nick)"}"#)
+        try await expect(
+            200, "POST", "/v1/users/join", json: #"{"email":"\#(email)","password":"password123","nick":"\#(nick)"}"#)
         return try await logIn(email: email, nick: nick)
     }
 
     func logIn(email: String, nick: String) async throws -> Account {
-        let login = try await expect(200, "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
-        return Account(userId: try #require(try login.json.string("user_id")), email: email, nick: nick,
-                       token: try #require(try login.json.string("accessToken")),
-                       refresh: try #require(try login.json.string("refreshToken")))
+        let login = try await expect(
+            200, "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
+        return Account(
+            userId: try #require(try login.json.string("user_id")), email: email, nick: nick,
+            token: try #require(try login.json.string("accessToken")),
+            refresh: try #require(try login.json.string("refreshToken")))
     }
 
     /// An access token of the same session as `token`, signed with the stack's key, expired a minute ago.
@@ -97,8 +115,10 @@ final class ConformanceProbe: Sendable {
         let verifier = try await AccessTokenVerifier(publicKeyPEM: try TestEnvironment.jwtPublicKeyPEM())
         guard case .valid(let user) = await verifier.verify(token) else { throw ProbeError("token does not verify") }
         let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-        return try await signer.sign(AccessTokenClaims(userId: user.userId, sessionId: user.sessionId,
-                                                       issuedAt: Date().addingTimeInterval(-700), expiresAt: Date().addingTimeInterval(-60)))
+        return try await signer.sign(
+            AccessTokenClaims(
+                userId: user.userId, sessionId: user.sessionId,
+                issuedAt: Date().addingTimeInterval(-700), expiresAt: Date().addingTimeInterval(-60)))
     }
 
     /// The refresh-token session an access token belongs to.
@@ -128,7 +148,10 @@ struct MultipartForm {
     }
 
     mutating func file(_ name: String, filename: String, mimeType: String, bytes: [UInt8]) {
-        body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: \(mimeType)\r\n\r\n".utf8))
+        body.append(
+            Data(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: \(mimeType)\r\n\r\n"
+                    .utf8))
         body.append(contentsOf: bytes)
         body.append(Data("\r\n".utf8))
     }

@@ -14,16 +14,20 @@ struct ContentJourneyThroughGatewayTests {
     @Test func uploadCreateListLikeCommentSearchDelete() async throws {
         let gateway = try GatewayClient()
         let name = TestEnvironment.unique("cj")
-        let joined = try await gateway.send("POST", "/v1/users/join", json: #"{"email":"\#(name)@example.com","password":"password123","nick":"\#(name)"}"#)
+        let joined = try await gateway.send(
+            "POST", "/v1/users/join",
+            json: #"{"email":"\#(name)@example.com","password":"password123","nick":"\#(name)"}"#)
         #expect(joined.status == 200, "\(joined.text)")
-        let login = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(name)@example.com","password":"password123"}"#)
+        let login = try await gateway.send(
+            "POST", "/v1/users/login", json: #"{"email":"\#(name)@example.com","password":"password123"}"#)
         let token = try #require(try login.json.string("accessToken"))
         let userId = try #require(try login.json.string("user_id"))
         let auth = ["Authorization": token]
 
         // Upload: paths come back in upload order, whatever the filename and declared type say.
-        let upload = try await gateway.upload("/v1/posts/files", field: "files",
-                                              files: [("test", "image/jpg", Self.png), ("postImage", "image/png", Self.png)], headers: auth)
+        let upload = try await gateway.upload(
+            "/v1/posts/files", field: "files",
+            files: [("test", "image/jpg", Self.png), ("postImage", "image/png", Self.png)], headers: auth)
         #expect(upload.status == 200, "\(upload.text)")
         let files = try #require(try upload.json["files"] as? [String])
         #expect(files.count == 2)
@@ -39,9 +43,11 @@ struct ContentJourneyThroughGatewayTests {
         // Create a post that uses them.
         let product = TestEnvironment.unique("snapBook")
         let tag = "책\(TestEnvironment.unique(""))"
-        let created = try await gateway.send("POST", "/v1/posts", json: #"""
-            {"title":"중고 책","content":"읽을 만한 책 #\#(tag)","product_id":"\#(product)","files":["\#(files[0])","\#(files[1])"],"price":12000}
-            """#, headers: auth)
+        let created = try await gateway.send(
+            "POST", "/v1/posts",
+            json: #"""
+                {"title":"중고 책","content":"읽을 만한 책 #\#(tag)","product_id":"\#(product)","files":["\#(files[0])","\#(files[1])"],"price":12000}
+                """#, headers: auth)
         #expect(created.status == 200, "\(created.text)")
         let postId = try #require(try created.json.string("post_id"))
 
@@ -49,15 +55,18 @@ struct ContentJourneyThroughGatewayTests {
         try await eventually("creator nick reaches the posts read model") {
             let feed = try await gateway.send("GET", "/v1/posts?next=&limit=5&product_id=\(product)", headers: auth)
             let first = (try feed.json["data"] as? [[String: Any]])?.first
-            return first?["post_id"] as? String == postId && (first?["creator"] as? [String: Any])?["nick"] as? String == name
+            return first?["post_id"] as? String == postId
+                && (first?["creator"] as? [String: Any])?["nick"] as? String == name
         }
         let feed = try await gateway.send("GET", "/v1/posts?next=&limit=5&product_id=\(product)", headers: auth)
         #expect(try feed.json.string("next_cursor") == "0")
 
         // Like, comment, search.
-        let liked = try await gateway.send("POST", "/v1/posts/\(postId)/like", json: #"{"like_status":true}"#, headers: auth)
+        let liked = try await gateway.send(
+            "POST", "/v1/posts/\(postId)/like", json: #"{"like_status":true}"#, headers: auth)
         #expect(try liked.json.bool("like_status") == true)
-        let comment = try await gateway.send("POST", "/v1/posts/\(postId)/comments", json: #"{"content":"사고 싶어요"}"#, headers: auth)
+        let comment = try await gateway.send(
+            "POST", "/v1/posts/\(postId)/comments", json: #"{"content":"사고 싶어요"}"#, headers: auth)
         #expect(comment.status == 200)
         let tagQuery = tag.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let search = try await gateway.send("GET", "/v1/posts/hashtags?hashTag=\(tagQuery)", headers: auth)
@@ -65,7 +74,10 @@ struct ContentJourneyThroughGatewayTests {
         #expect(found["post_id"] as? String == postId)
         #expect(found["likes"] as? [String] == [userId])
         #expect((found["comments"] as? [[String: Any]])?.first?["content"] as? String == "사고 싶어요")
-        #expect(try await gateway.send("GET", "/v1/posts/likes/me", headers: auth).json["data"].map { ($0 as? [Any])?.count } == 1)
+        #expect(
+            try await gateway.send("GET", "/v1/posts/likes/me", headers: auth).json["data"].map {
+                ($0 as? [Any])?.count
+            } == 1)
 
         // Delete: 200, then gone.
         #expect(try await gateway.send("DELETE", "/v1/posts/\(postId)", headers: auth).status == 200)
@@ -73,8 +85,10 @@ struct ContentJourneyThroughGatewayTests {
 
         // The post's events, in order, keyed by the post id.
         let key = Array(postId.utf8)
-        let messages = try await TestPlatform.collect(topic: Topic.posts) { seen in seen.filter { $0.key == key }.count >= 4 }
-            .filter { $0.key == key }
+        let messages = try await TestPlatform.collect(topic: Topic.posts) { seen in
+            seen.filter { $0.key == key }.count >= 4
+        }
+        .filter { $0.key == key }
         let types = messages.map { $0.headers.first { $0.key == EventHeader.eventType }?.stringValue }
         #expect(types == ["post-created", "post-liked", "comment-created", "post-deleted"])
     }

@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import PostgresNIO
 import SNSKafka
 import SNSPlatform
 import SNSTestSupport
 import Synchronization
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The outbox across a real process crash: an auth process whose broker is unreachable (so it cannot publish
 /// anything itself) is killed with `kill -9` in the middle of a burst of sign-ups; then it is started again with
@@ -44,10 +45,13 @@ struct CrashRecoveryTests {
                     request.httpMethod = "POST"
                     request.setValue(apiKey, forHTTPHeaderField: "SesacKey")
                     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-                    request.httpBody = Data(#"{"email":"\#(run)-\#(index)@example.com","password":"password123","nick":"\#(run)\#(index)"}"#.utf8)
+                    request.httpBody = Data(
+                        #"{"email":"\#(run)-\#(index)@example.com","password":"password123","nick":"\#(run)\#(index)"}"#
+                            .utf8)
                     if let (data, response) = try? await URLSession.shared.data(for: request),
-                       (response as? HTTPURLResponse)?.statusCode == 200,
-                       let userId = try? JSONObject(Array(data)).string("user_id") {
+                        (response as? HTTPURLResponse)?.statusCode == 200,
+                        let userId = try? JSONObject(Array(data)).string("user_id")
+                    {
                         succeeded.append(userId)
                     }
                 }
@@ -71,7 +75,8 @@ struct CrashRecoveryTests {
         let messages = try await TestPlatform.collect(topic: Topic.users) { seen in
             Set(seen.compactMap { $0.key }.filter { keys.contains($0) }).count == keys.count
         }
-        let published = Set(messages.compactMap { $0.key.map { String(decoding: $0, as: UTF8.self) } }.filter(acknowledged.contains))
+        let published = Set(
+            messages.compactMap { $0.key.map { String(decoding: $0, as: UTF8.self) } }.filter(acknowledged.contains))
         #expect(published == acknowledged, "every acknowledged join reached the broker")
         // Nothing acknowledged is lost in the database either: each has exactly one outbox row.
         let rows = try await TestEnvironment.withDatabase { db in
@@ -88,8 +93,12 @@ struct CrashRecoveryTests {
 
     func waitUntil(port: Int, path: String) async throws -> Bool {
         for _ in 0..<300 {  // hang guard: 30 s
-            if let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!),
-               (response as? HTTPURLResponse)?.statusCode == 200 { return true }
+            if let (_, response) = try? await URLSession.shared.data(
+                from: URL(string: "http://127.0.0.1:\(port)\(path)")!),
+                (response as? HTTPURLResponse)?.statusCode == 200
+            {
+                return true
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         return false

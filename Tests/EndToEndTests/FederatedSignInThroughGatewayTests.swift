@@ -54,7 +54,8 @@ struct FederatedSignInThroughGatewayTests {
         let nick = TestEnvironment.unique("스터디")
         var form = MultipartForm()
         form.field("nick", nick)
-        let edited = try await gateway.send("PUT", "/v1/users/me/profile", body: form.finished(), contentType: form.contentType, headers: auth)
+        let edited = try await gateway.send(
+            "PUT", "/v1/users/me/profile", body: form.finished(), contentType: form.contentType, headers: auth)
         #expect(edited.status == 200, "\(edited.text)")
         #expect(try edited.json.string("nick") == nick)
         #expect(try edited.json.string("phoneNum") == phone)
@@ -75,19 +76,23 @@ struct FederatedSignInThroughGatewayTests {
     @Test func appleAndKakaoLoginsThroughTheGateway() async throws {
         let nick = TestEnvironment.unique("apple")
         let appleToken = try await idToken("apple", #"{"sub":"\#(TestEnvironment.unique("e2eap"))"}"#)
-        let apple = try await gateway.send("POST", "/v1/users/login/apple", json: #"{"idToken":"\#(appleToken)","nick":"\#(nick)"}"#)
+        let apple = try await gateway.send(
+            "POST", "/v1/users/login/apple", json: #"{"idToken":"\#(appleToken)","nick":"\#(nick)"}"#)
         #expect(apple.status == 200, "\(apple.text)")
         #expect(try apple.json.string("nick") == nick)
         #expect(try apple.json.string("email")?.hasSuffix("@apple.invalid") == true)
 
         let kakaoAccessToken = try await kakaoToken()
-        let kakao = try await gateway.send("POST", "/v1/users/login/kakao", json: #"{"oauthToken":"\#(kakaoAccessToken)"}"#)
+        let kakao = try await gateway.send(
+            "POST", "/v1/users/login/kakao", json: #"{"oauthToken":"\#(kakaoAccessToken)"}"#)
         #expect(kakao.status == 200, "\(kakao.text)")
         #expect(try kakao.json.keys == ["user_id", "email", "nick", "accessToken", "refreshToken"])
         let access = try #require(try kakao.json.string("accessToken"))
         try await eventually("the Kakao account's profile") {
             try await gateway.send("GET", "/v1/users/me/profile", headers: ["Authorization": access]).status == 200
         }
-        #expect(try await gateway.send("POST", "/v1/users/login/kakao", json: #"{"oauthToken":"not-a-kakao-token"}"#).status == 401)
+        #expect(
+            try await gateway.send("POST", "/v1/users/login/kakao", json: #"{"oauthToken":"not-a-kakao-token"}"#).status
+                == 401)
     }
 }

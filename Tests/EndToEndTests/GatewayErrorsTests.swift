@@ -28,16 +28,23 @@ struct GatewayErrorsTests {
         // posix_spawn through ChildProcess, not Foundation's Process (see docs/operations.md, known risks).
         let child = try ChildProcess.spawn(
             "/bin/bash",
-            arguments: ["-c", #"exec 3<>"/dev/tcp/$0/$1"; printf '%s' "$2" >&3; timeout 30 cat <&3"#,
-                        url.host ?? "127.0.0.1", String(url.port ?? 80), request],
+            arguments: [
+                "-c", #"exec 3<>"/dev/tcp/$0/$1"; printf '%s' "$2" >&3; timeout 30 cat <&3"#,
+                url.host ?? "127.0.0.1", String(url.port ?? 80), request,
+            ],
             environment: ProcessInfo.processInfo.environment, standardOutput: .pipe)
         let data = child.standardOutput?.readAllRetryingInterrupts() ?? Data()
         _ = child.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
-        let (head, body) = text.range(of: "\r\n\r\n").map { (String(text[..<$0.lowerBound]), String(text[$0.upperBound...])) } ?? (text, "")
+        let (head, body) =
+            text.range(of: "\r\n\r\n").map { (String(text[..<$0.lowerBound]), String(text[$0.upperBound...])) } ?? (
+                text, ""
+            )
         let lines = head.components(separatedBy: "\r\n")
         let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-        let contentType = lines.first { $0.lowercased().hasPrefix("content-type:") }.map { String($0.dropFirst(13)).trimmingCharacters(in: .whitespaces) }
+        let contentType = lines.first { $0.lowercased().hasPrefix("content-type:") }.map {
+            String($0.dropFirst(13)).trimmingCharacters(in: .whitespaces)
+        }
         return RawReply(status: status, contentType: contentType, body: body)
     }
 
@@ -49,21 +56,28 @@ struct GatewayErrorsTests {
     }
 
     @Test func malformedRequestsAre400WithAMessage() throws {
-        try expectJSONMessage(raw("GET /v1/posts/%00/comments HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"), status: 400)
+        try expectJSONMessage(
+            raw("GET /v1/posts/%00/comments HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"), status: 400)
         try expectJSONMessage(raw("NOT A REQUEST LINE\r\n\r\n"), status: 400)
         let huge = String(repeating: "a", count: 10_000)  // over one 8 KB header buffer, sent at once
-        try expectJSONMessage(raw("GET /v1/posts HTTP/1.1\r\nHost: x\r\nX-Big: \(huge)\r\nConnection: close\r\n\r\n"), status: 400)
+        try expectJSONMessage(
+            raw("GET /v1/posts HTTP/1.1\r\nHost: x\r\nX-Big: \(huge)\r\nConnection: close\r\n\r\n"), status: 400)
     }
 
     @Test func anOverlongURIIs414WithAMessage() throws {
         let long = String(repeating: "a", count: 20_000)
-        try expectJSONMessage(raw("GET /v1/posts?next=\(long) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"), status: 414)
+        try expectJSONMessage(
+            raw("GET /v1/posts?next=\(long) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"), status: 414)
     }
 
     @Test func aBodyOverTheLimitIs400WithAMessage() throws {
         // Refused on the declared length alone, before any byte of the body is read.
-        try expectJSONMessage(raw("POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Length: 40000000\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"), status: 400)
-        let upload = try raw("POST /v1/posts/files HTTP/1.1\r\nHost: x\r\nContent-Length: 40000000\r\nConnection: close\r\n\r\n")
+        try expectJSONMessage(
+            raw(
+                "POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Length: 40000000\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
+            ), status: 400)
+        let upload = try raw(
+            "POST /v1/posts/files HTTP/1.1\r\nHost: x\r\nContent-Length: 40000000\r\nConnection: close\r\n\r\n")
         try expectJSONMessage(upload, status: 400)
         #expect(upload.body.contains("upload larger than the limits allow"))
     }
@@ -79,7 +93,10 @@ struct GatewayErrorPagesTests {
         let mappings = text.split(separator: "\n").filter { $0.hasPrefix("error_page ") }
         let codes = Set(mappings.flatMap { $0.split(separator: " ").dropFirst().compactMap { Int($0) } })
         #expect(codes.isSuperset(of: [400, 404, 405, 413, 414, 494, 500, 502, 503, 504]))
-        let indented = text.split(separator: "\n").filter { !$0.hasPrefix("error_page ") && $0.contains("error_page") && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+        let indented = text.split(separator: "\n").filter {
+            !$0.hasPrefix("error_page ") && $0.contains("error_page")
+                && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#")
+        }
         #expect(indented.isEmpty, "locations must not set error_page: \(indented)")
         for target in mappings.compactMap({ $0.split(separator: " ").last?.dropLast() }) {
             let line = text.split(separator: "\n").first { $0.hasPrefix("location = \(target) {") }

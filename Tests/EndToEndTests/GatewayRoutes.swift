@@ -18,7 +18,8 @@ struct GatewayRoutes {
     let locations: [Location]
 
     static var repositoryFile: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("deploy/nginx/routes.conf")
     }
 
@@ -35,15 +36,17 @@ struct GatewayRoutes {
             let body = group(3) ?? ""
             // Named and internal locations are reached only by error_page, never by a client's path.
             guard !pattern.hasPrefix("@"), !body.contains("internal;") else { continue }
-            let kind: Location.Kind = switch group(1) ?? "" {
-            case "=": .exact
-            case "^~": .preferredPrefix
-            case "~", "~*": .regex
-            default: .prefix
-            }
+            let kind: Location.Kind =
+                switch group(1) ?? "" {
+                case "=": .exact
+                case "^~": .preferredPrefix
+                case "~", "~*": .regex
+                default: .prefix
+                }
             var target = "other"
             if let upstream = proxy.firstMatch(in: body, range: NSRange(body.startIndex..., in: body)),
-               let range = Range(upstream.range(at: 1), in: body) {
+                let range = Range(upstream.range(at: 1), in: body)
+            {
                 target = String(body[range])
             } else if body.contains("alias ") {
                 target = "file"
@@ -60,12 +63,15 @@ struct GatewayRoutes {
     /// The location nginx picks for a (normalised) request path.
     func location(for path: String) -> Location? {
         if let exact = locations.first(where: { $0.kind == .exact && $0.pattern == path }) { return exact }
-        let longest = locations.filter { ($0.kind == .prefix || $0.kind == .preferredPrefix) && path.hasPrefix($0.pattern) }
-            .max { $0.pattern.count < $1.pattern.count }
+        let longest = locations.filter {
+            ($0.kind == .prefix || $0.kind == .preferredPrefix) && path.hasPrefix($0.pattern)
+        }
+        .max { $0.pattern.count < $1.pattern.count }
         if let longest, longest.kind == .preferredPrefix { return longest }
         for location in locations where location.kind == .regex {
             if let regex = try? NSRegularExpression(pattern: location.pattern),
-               regex.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil {
+                regex.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil
+            {
                 return location
             }
         }

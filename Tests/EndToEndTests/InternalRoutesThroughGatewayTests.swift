@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SNSKafka
 import SNSPlatform
 import SNSTestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The internal endpoints of the profile edit against the running stack: the real media and auth processes
 /// serve them to a caller inside (as the social service calls them, with the user's token and `SesacKey`),
@@ -26,41 +27,53 @@ struct InternalRoutesThroughGatewayTests {
         let services = try ServiceAddresses()
         let name = TestEnvironment.unique("int")
         let email = "\(name)@example.com"
-        #expect(try await gateway.send("POST", "/v1/users/join", json: #"{"email":"\#(email)","password":"password123","nick":"\#(name)"}"#).status == 200)
-        let login = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
+        #expect(
+            try await gateway.send(
+                "POST", "/v1/users/join", json: #"{"email":"\#(email)","password":"password123","nick":"\#(name)"}"#
+            ).status == 200)
+        let login = try await gateway.send(
+            "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
         let userId = try #require(try login.json.string("user_id"))
         let token = try #require(try login.json.string("accessToken"))
         let auth = ["Authorization": token]
 
         // From outside, through the gateway: unknown routes, and nothing happens.
-        let outsideImage = try await gateway.send("POST", "/internal/v1/profile-images", body: Data(Self.png), contentType: "image/png", headers: auth)
+        let outsideImage = try await gateway.send(
+            "POST", "/internal/v1/profile-images", body: Data(Self.png), contentType: "image/png", headers: auth)
         #expect(outsideImage.status == 444)
         #expect(try outsideImage.json.keys == ["message"])
-        let outsideEdit = try await gateway.send("PUT", "/internal/v1/profile", json: #"{"nick":"\#(name)x"}"#, headers: auth)
+        let outsideEdit = try await gateway.send(
+            "PUT", "/internal/v1/profile", json: #"{"nick":"\#(name)x"}"#, headers: auth)
         #expect(outsideEdit.status == 444)
-        for path in ["/internal", "/internal/", "/internal/v1/profile", "//internal/v1/profile", "/%69nternal/v1/profile",
-                     "/v1/%2e%2e/internal/v1/profile", "/v1/posts/..%2F..%2Finternal/v1/profile", "/internal/v1/../v1/profile"] {
+        for path in [
+            "/internal", "/internal/", "/internal/v1/profile", "//internal/v1/profile", "/%69nternal/v1/profile",
+            "/v1/%2e%2e/internal/v1/profile", "/v1/posts/..%2F..%2Finternal/v1/profile", "/internal/v1/../v1/profile",
+        ] {
             let reply = try await gateway.send("PUT", path, json: #"{"nick":"\#(name)y"}"#, headers: auth)
             #expect(reply.status == 444, "\(path) → \(reply.status) \(reply.text)")
         }
-        let unchanged = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
+        let unchanged = try await gateway.send(
+            "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
         #expect(try unchanged.json.string("nick") == name)
 
         // Inside (as the social service calls them): media stores the image, auth accepts the path media issued.
-        let stored = try await services.send("POST", "\(services.media)/internal/v1/profile-images", body: Data(Self.png),
-                                             contentType: "application/octet-stream", token: token, apiKey: gateway.apiKey)
+        let stored = try await services.send(
+            "POST", "\(services.media)/internal/v1/profile-images", body: Data(Self.png),
+            contentType: "application/octet-stream", token: token, apiKey: gateway.apiKey)
         #expect(stored.status == 200, "\(stored.text)")
         let path = try #require(try stored.json.string("path"))
         #expect(path.hasPrefix("uploads/profiles/") && path.hasSuffix(".png"))
         let newNick = name + "n"
-        let edited = try await services.send("PUT", "\(services.auth)/internal/v1/profile",
-                                             body: Data(#"{"nick":"\#(newNick)","profileImage":"\#(path)"}"#.utf8),
-                                             contentType: "application/json", token: token, apiKey: gateway.apiKey)
+        let edited = try await services.send(
+            "PUT", "\(services.auth)/internal/v1/profile",
+            body: Data(#"{"nick":"\#(newNick)","profileImage":"\#(path)"}"#.utf8),
+            contentType: "application/json", token: token, apiKey: gateway.apiKey)
         #expect(edited.status == 200, "\(edited.text)")
         #expect(try edited.json.keys == ["user_id", "email", "nick", "profileImage", "updatedAt"])
 
         // The client sees it: login answers the new nick and image, and the image downloads through the gateway.
-        let after = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
+        let after = try await gateway.send(
+            "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
         #expect(try after.json.string("nick") == newNick)
         #expect(try after.json.string("profileImage") == path)
         let image = try await gateway.send("GET", "/v1/" + path, headers: auth)
@@ -72,8 +85,12 @@ struct InternalRoutesThroughGatewayTests {
         let messages = try await TestPlatform.collect(topic: Topic.users) { seen in
             seen.filter { $0.key == key }.count >= 2
         }.filter { $0.key == key }
-        #expect(messages.map { $0.headers.first { $0.key == EventHeader.eventType }?.stringValue } == ["user-registered", "user-updated"])
-        let updated = try EventCoding.decoder().decode(EventEnvelope<UserUpdated>.self, from: Data(try #require(messages.last?.value)))
+        #expect(
+            messages.map { $0.headers.first { $0.key == EventHeader.eventType }?.stringValue } == [
+                "user-registered", "user-updated",
+            ])
+        let updated = try EventCoding.decoder().decode(
+            EventEnvelope<UserUpdated>.self, from: Data(try #require(messages.last?.value)))
         #expect(updated.payload.nick == newNick)
         #expect(updated.payload.profileImage == path)
     }
@@ -97,7 +114,9 @@ struct ServiceAddresses {
         media = try TestEnvironment.mediaURL()
     }
 
-    func send(_ method: String, _ url: String, body: Data?, contentType: String, token: String, apiKey: String) async throws -> Reply {
+    func send(_ method: String, _ url: String, body: Data?, contentType: String, token: String, apiKey: String)
+        async throws -> Reply
+    {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         // A hang guard only, like GatewayClient's: auth's internal profile edit waits for the projections of its

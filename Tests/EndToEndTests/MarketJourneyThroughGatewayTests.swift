@@ -14,19 +14,28 @@ struct MarketJourneyThroughGatewayTests {
 
     func account(_ gateway: GatewayClient) async throws -> Account {
         let name = TestEnvironment.unique("mk")
-        let joined = try await gateway.send("POST", "/v1/users/join", json: #"{"email":"\#(name)@example.com","password":"password123","nick":"\#(name)"}"#)
+        let joined = try await gateway.send(
+            "POST", "/v1/users/join",
+            json: #"{"email":"\#(name)@example.com","password":"password123","nick":"\#(name)"}"#)
         #expect(joined.status == 200, "\(joined.text)")
-        let login = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(name)@example.com","password":"password123"}"#)
-        return Account(userId: try #require(try login.json.string("user_id")), token: try #require(try login.json.string("accessToken")))
+        let login = try await gateway.send(
+            "POST", "/v1/users/login", json: #"{"email":"\#(name)@example.com","password":"password123"}"#)
+        return Account(
+            userId: try #require(try login.json.string("user_id")),
+            token: try #require(try login.json.string("accessToken")))
     }
 
     /// What the iamport SDK leaves behind after the buyer paid: a payment at PortOne, and its imp_uid.
-    func pay(_ sandbox: GatewayClient, amount: Int, customData: String? = nil, webhook: Bool = false) async throws -> String {
-        let merchantUid = "ios_\(try TestEnvironment.apiKey())_\(Int(Date().timeIntervalSince1970 * 1000))_\(TestEnvironment.unique(""))"
+    func pay(_ sandbox: GatewayClient, amount: Int, customData: String? = nil, webhook: Bool = false) async throws
+        -> String
+    {
+        let merchantUid =
+            "ios_\(try TestEnvironment.apiKey())_\(Int(Date().timeIntervalSince1970 * 1000))_\(TestEnvironment.unique(""))"
         var body: [String: Any] = ["merchant_uid": merchantUid, "amount": amount, "name": "중고 책", "webhook": webhook]
         if let customData { body["custom_data"] = customData }
-        let created = try await sandbox.send("POST", "/__sandbox/payments",
-                                             json: String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self))
+        let created = try await sandbox.send(
+            "POST", "/__sandbox/payments",
+            json: String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self))
         #expect(created.status == 200, "\(created.text)")
         return try #require(try created.json.string("imp_uid"))
     }
@@ -38,9 +47,11 @@ struct MarketJourneyThroughGatewayTests {
         let buyer = try await account(gateway)
         let asBuyer = ["Authorization": buyer.token]
 
-        let created = try await gateway.send("POST", "/v1/posts", json: #"""
-            {"title":"클린 코드","content":"거의 새 책 #중고책","product_id":"snapBook_market","price":15000}
-            """#, headers: ["Authorization": seller.token])
+        let created = try await gateway.send(
+            "POST", "/v1/posts",
+            json: #"""
+                {"title":"클린 코드","content":"거의 새 책 #중고책","product_id":"snapBook_market","price":15000}
+                """#, headers: ["Authorization": seller.token])
         #expect(created.status == 200, "\(created.text)")
         let postId = try #require(try created.json.string("post_id"))
 
@@ -57,7 +68,8 @@ struct MarketJourneyThroughGatewayTests {
         let reply = try await gateway.send("POST", "/v1/payments/validation", json: validation, headers: asBuyer)
         #expect(reply.status == 200, "\(reply.text)")
         let payment = try reply.json
-        #expect(payment.keys == ["payment_id", "buyer_id", "post_id", "merchant_uid", "productName", "price", "paidAt"])
+        #expect(
+            payment.keys == ["payment_id", "buyer_id", "post_id", "merchant_uid", "productName", "price", "paidAt"])
         #expect(payment.string("buyer_id") == buyer.userId)
         #expect(payment.string("productName") == "클린 코드")
         #expect(payment["price"] as? Int == 15000)
@@ -65,7 +77,10 @@ struct MarketJourneyThroughGatewayTests {
         // History, newest first.
         let history = try await gateway.send("GET", "/v1/payments/me", headers: asBuyer)
         #expect(history.status == 200)
-        #expect((try history.json["data"] as? [[String: Any]])?.map { $0["payment_id"] as? String } == [payment.string("payment_id")])
+        #expect(
+            (try history.json["data"] as? [[String: Any]])?.map { $0["payment_id"] as? String } == [
+                payment.string("payment_id")
+            ])
 
         // The post shows its buyer (posts consumes purchase-completed).
         try await eventually("the post lists its buyer") {
@@ -78,30 +93,34 @@ struct MarketJourneyThroughGatewayTests {
         let delivered = try await sandbox.send("POST", "/__sandbox/payments/\(impUid)/webhook", json: "{}")
         #expect(delivered.status == 200, "\(delivered.text)")
         #expect(try delivered.json["status"] as? Int == 200, "\(delivered.text)")
-        #expect(try await gateway.send("POST", "/v1/payments/validation", json: validation, headers: asBuyer).status == 409)
+        #expect(
+            try await gateway.send("POST", "/v1/payments/validation", json: validation, headers: asBuyer).status == 409)
         let again = try await gateway.send("GET", "/v1/payments/me", headers: asBuyer)
         #expect((try again.json["data"] as? [[String: Any]])?.count == 1)
 
         // A forged amount: 400, and PortOne shows the payment cancelled.
         let forged = try await pay(sandbox, amount: 150)
-        let refused = try await gateway.send("POST", "/v1/payments/validation",
-                                             json: #"{"imp_uid":"\#(forged)","post_id":"\#(postId)","productName":"클린 코드","price":150}"#,
-                                             headers: asBuyer)
+        let refused = try await gateway.send(
+            "POST", "/v1/payments/validation",
+            json: #"{"imp_uid":"\#(forged)","post_id":"\#(postId)","productName":"클린 코드","price":150}"#,
+            headers: asBuyer)
         #expect(refused.status == 400, "\(refused.text)")
         let forgedAtPortOne = try await sandbox.send("GET", "/__sandbox/payments/\(forged)")
         #expect(try forgedAtPortOne.json.string("status") == "cancelled")
 
         // A payment that names its buyer and post in custom_data is completed by PortOne's webhook alone.
         let other = try await account(gateway)
-        let byWebhook = try await pay(sandbox, amount: 15000, customData: #"{"post_id":"\#(postId)","buyer_id":"\#(other.userId)"}"#,
-                                      webhook: true)
+        let byWebhook = try await pay(
+            sandbox, amount: 15000, customData: #"{"post_id":"\#(postId)","buyer_id":"\#(other.userId)"}"#,
+            webhook: true)
         try await eventually("the webhook recorded the purchase") {
             let otherHistory = try await gateway.send("GET", "/v1/payments/me", headers: ["Authorization": other.token])
             return (try otherHistory.json["data"] as? [[String: Any]])?.first?["post_id"] as? String == postId
         }
         // …and its app, validating late, gets the 200 once.
-        let late = try await gateway.send("POST", "/v1/payments/validation",
-                                          json: #"{"imp_uid":"\#(byWebhook)","post_id":"\#(postId)"}"#, headers: ["Authorization": other.token])
+        let late = try await gateway.send(
+            "POST", "/v1/payments/validation",
+            json: #"{"imp_uid":"\#(byWebhook)","post_id":"\#(postId)"}"#, headers: ["Authorization": other.token])
         #expect(late.status == 200, "\(late.text)")
         try await eventually("the post lists both buyers") {
             let post = try await gateway.send("GET", "/v1/posts/\(postId)", headers: asBuyer)

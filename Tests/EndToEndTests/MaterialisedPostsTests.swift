@@ -29,7 +29,9 @@ struct MaterialisedPostsTests {
                 let before = try await stack.rebuildSummary("posts-read-models")
                 let digestsBefore = try await digests(stack)
                 await stack.stop("posts")
-                let rebuild = try await stack.runAdmin(["rebuild", "posts-read-models", "--json", "--join-timeout", "30"])
+                let rebuild = try await stack.runAdmin([
+                    "rebuild", "posts-read-models", "--json", "--join-timeout", "30",
+                ])
                 #expect(rebuild.status == 0, "\(rebuild.stderr)")
                 try await stack.restart("posts")
                 let events = run.events
@@ -48,12 +50,14 @@ struct MaterialisedPostsTests {
     /// Every stored document equals `posts.post_document` of its row, and the feed entries are exactly the
     /// (follower, post of a followee) pairs, with each post's current product. Both hold in any snapshot.
     private func expectInvariants(_ stack: MiniStack, context: String) async throws {
-        let stale = try await stack.strings("""
+        let stale = try await stack.strings(
+            """
             SELECT p.post_id || ': ' || p.doc || ' <> ' || posts.post_document(p) FROM posts.posts p
             WHERE p.doc IS DISTINCT FROM posts.post_document(p) LIMIT 3
             """)
         #expect(stale.isEmpty, "\(context): stale documents\n\(stale.joined(separator: "\n"))")
-        let feed = try await stack.strings("""
+        let feed = try await stack.strings(
+            """
             WITH expected AS (
                 SELECT f.follower_id, p.seq, p.post_id, p.user_id AS author_id, p.product_id
                 FROM posts.follows f JOIN posts.posts p ON p.user_id = f.followee_id),
@@ -70,18 +74,24 @@ struct MaterialisedPostsTests {
     private func digests(_ stack: MiniStack) async throws -> [String: String] {
         var result: [String: String] = [:]
         for table in ["posts.users", "posts.follows", "posts.buyers", "posts.feed_entries", "posts.post_documents"] {
-            result[table] = try await stack.strings(PostgresQuery(unsafeSQL: """
-                SELECT coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') FROM \(table) t
-                """)).first
+            result[table] = try await stack.strings(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') FROM \(table) t
+                        """)
+            ).first
         }
         return result
     }
 
     private func withProducer(_ stack: MiniStack, _ body: @Sendable (KafkaProducer) async throws -> Void) async throws {
-        let configuration = KafkaConfiguration(bootstrapServers: await stack.brokerAddress, clientId: "materialised-posts-tests")
+        let configuration = KafkaConfiguration(
+            bootstrapServers: await stack.brokerAddress, clientId: "materialised-posts-tests")
         let producer = try KafkaProducer(configuration: configuration, logger: TestEnvironment.logger)
-        try await withBackgroundWork([{ try await producer.run() }], name: "MaterialisedPostsTests",
-                                     beforeCancel: { await producer.shutdown() }) {
+        try await withBackgroundWork(
+            [{ try await producer.run() }], name: "MaterialisedPostsTests",
+            beforeCancel: { await producer.shutdown() }
+        ) {
             try await body(producer)
         }
     }
@@ -118,57 +128,84 @@ private struct RandomRun {
         case 0..<18:
             let product = ["mp_a", "mp_b"].randomElement(using: &random)!
             let price = Bool.random(using: &random) ? #","price":\#(Int.random(in: 1...9, using: &random) * 1000)"# : ""
-            let reply = try await send("POST", "/v1/posts", user, #"{"product_id":"\#(product)","title":"t","content":"hi #tag\#(Int.random(in: 0...2, using: &random))"\#(price)}"#)
+            let reply = try await send(
+                "POST", "/v1/posts", user,
+                #"{"product_id":"\#(product)","title":"t","content":"hi #tag\#(Int.random(in: 0...2, using: &random))"\#(price)}"#
+            )
             if reply.status == 200, let id = try? reply.json.string("post_id") { posts.append((id, user.id)) }
             return "create post"
         case 18..<26:
-            guard let post = posts.randomElement(using: &random), let owner = users.first(where: { $0.id == post.owner }) else { return "no post" }
-            let body = [#"{"title":"edited"}"#, #"{"product_id":"mp_b","content":"moved #tag9"}"#, #"{"product_id":"mp_a","price":null}"#,
-                        #"{"content5":"x","files":[]}"#].randomElement(using: &random)!
+            guard let post = posts.randomElement(using: &random),
+                let owner = users.first(where: { $0.id == post.owner })
+            else { return "no post" }
+            let body = [
+                #"{"title":"edited"}"#, #"{"product_id":"mp_b","content":"moved #tag9"}"#,
+                #"{"product_id":"mp_a","price":null}"#,
+                #"{"content5":"x","files":[]}"#,
+            ].randomElement(using: &random)!
             _ = try await send("PUT", "/v1/posts/\(post.id)", owner, body)
             return "edit post"
         case 26..<30:
-            guard let index = posts.indices.randomElement(using: &random), let owner = users.first(where: { $0.id == posts[index].owner }) else { return "no post" }
+            guard let index = posts.indices.randomElement(using: &random),
+                let owner = users.first(where: { $0.id == posts[index].owner })
+            else { return "no post" }
             _ = try await send("DELETE", "/v1/posts/\(posts[index].id)", owner, nil)
             posts.remove(at: index)
             return "delete post"
         case 30..<48:
             guard let post = posts.randomElement(using: &random) else { return "no post" }
             let path = Bool.random(using: &random) ? "like" : "like-2"
-            _ = try await send("POST", "/v1/posts/\(post.id)/\(path)", user, #"{"like_status":\#(Bool.random(using: &random))}"#)
+            _ = try await send(
+                "POST", "/v1/posts/\(post.id)/\(path)", user, #"{"like_status":\#(Bool.random(using: &random))}"#)
             return "\(path)"
         case 48..<60:
             guard let post = posts.randomElement(using: &random) else { return "no post" }
-            let reply = try await send("POST", "/v1/posts/\(post.id)/comments", user, #"{"content":"c\#(Int.random(in: 0...99, using: &random))"}"#)
-            if reply.status == 200, let id = try? reply.json.string("comment_id") { comments.append((id, post.id, user.id)) }
+            let reply = try await send(
+                "POST", "/v1/posts/\(post.id)/comments", user,
+                #"{"content":"c\#(Int.random(in: 0...99, using: &random))"}"#)
+            if reply.status == 200, let id = try? reply.json.string("comment_id") {
+                comments.append((id, post.id, user.id))
+            }
             return "comment"
         case 60..<64:
-            guard let comment = comments.randomElement(using: &random), let owner = users.first(where: { $0.id == comment.owner }) else { return "no comment" }
-            _ = try await send("PUT", "/v1/posts/\(comment.post)/comments/\(comment.id)", owner, #"{"content":"edited"}"#)
+            guard let comment = comments.randomElement(using: &random),
+                let owner = users.first(where: { $0.id == comment.owner })
+            else { return "no comment" }
+            _ = try await send(
+                "PUT", "/v1/posts/\(comment.post)/comments/\(comment.id)", owner, #"{"content":"edited"}"#)
             return "edit comment"
         case 64..<67:
-            guard let index = comments.indices.randomElement(using: &random), let owner = users.first(where: { $0.id == comments[index].owner }) else { return "no comment" }
+            guard let index = comments.indices.randomElement(using: &random),
+                let owner = users.first(where: { $0.id == comments[index].owner })
+            else { return "no comment" }
             _ = try await send("DELETE", "/v1/posts/\(comments[index].post)/comments/\(comments[index].id)", owner, nil)
             comments.remove(at: index)
             return "delete comment"
         case 67..<75:
-            let image: String? = Bool.random(using: &random) ? "profiles/\(Int.random(in: 0...9, using: &random)).jpg" : nil
-            try await publish(UserUpdated(userId: user.id, nick: "nick\(Int.random(in: 0...999, using: &random))", phoneNum: nil,
-                                          birthDay: nil, profileImage: image, updatedAt: Date()), key: user.id)
+            let image: String? =
+                Bool.random(using: &random) ? "profiles/\(Int.random(in: 0...9, using: &random)).jpg" : nil
+            try await publish(
+                UserUpdated(
+                    userId: user.id, nick: "nick\(Int.random(in: 0...999, using: &random))", phoneNum: nil,
+                    birthDay: nil, profileImage: image, updatedAt: Date()), key: user.id)
             return "user-updated"
         case 75..<85:
             let other = users.randomElement(using: &random)!
             guard other.id != user.id else { return "self follow" }
-            try await publish(UserFollowed(edge: FollowEdge(followerId: user.id, followeeId: other.id, at: Date())), key: user.id)
+            try await publish(
+                UserFollowed(edge: FollowEdge(followerId: user.id, followeeId: other.id, at: Date())), key: user.id)
             return "user-followed"
         case 85..<90:
             let other = users.randomElement(using: &random)!
-            try await publish(UserUnfollowed(edge: FollowEdge(followerId: user.id, followeeId: other.id, at: Date())), key: user.id)
+            try await publish(
+                UserUnfollowed(edge: FollowEdge(followerId: user.id, followeeId: other.id, at: Date())), key: user.id)
             return "user-unfollowed"
         case 90..<95:
             let postId = posts.randomElement(using: &random)?.id ?? ObjectID.generate()
-            try await publish(PurchaseCompleted(paymentId: ObjectID.generate(), impUid: "imp_\(UUID())", merchantUid: "m_\(UUID())",
-                                                buyerId: user.id, postId: postId, productName: "p", price: 1000, paidAt: Date()), key: postId)
+            try await publish(
+                PurchaseCompleted(
+                    paymentId: ObjectID.generate(), impUid: "imp_\(UUID())", merchantUid: "m_\(UUID())",
+                    buyerId: user.id, postId: postId, productName: "p", price: 1000, paidAt: Date()), key: postId)
             return "purchase-completed"
         case 95..<97:
             // Rare: a withdrawal hides the user's posts, comments and likes everywhere.
@@ -188,12 +225,16 @@ private struct RandomRun {
     }
 
     private mutating func register(_ userId: String) async throws {
-        try await publish(UserRegistered(userId: userId, email: "\(userId)@example.com", nick: "u\(userId.suffix(4))", phoneNum: nil,
-                                         birthDay: nil, profileImage: nil, registeredAt: Date().addingTimeInterval(-3600)), key: userId)
+        try await publish(
+            UserRegistered(
+                userId: userId, email: "\(userId)@example.com", nick: "u\(userId.suffix(4))", phoneNum: nil,
+                birthDay: nil, profileImage: nil, registeredAt: Date().addingTimeInterval(-3600)), key: userId)
         registered.insert(userId)
     }
 
-    private mutating func send(_ method: String, _ path: String, _ user: (id: String, token: String), _ json: String?) async throws -> GatewayClient.Reply {
+    private mutating func send(_ method: String, _ path: String, _ user: (id: String, token: String), _ json: String?)
+        async throws -> GatewayClient.Reply
+    {
         let reply = try await stack.send("posts", method, path, token: user.token, json: json)
         #expect(reply.status < 500, "\(method) \(path): \(reply.status) \(reply.text)")
         if reply.status == 200 { succeeded += 1 }
@@ -202,21 +243,27 @@ private struct RandomRun {
 
     /// Publishes an event as another service's relay would, and waits until posts' consumer applied it.
     private mutating func publish<P: EventPayload>(_ payload: P, key: String) async throws {
-        let envelope = EventEnvelope(type: P.eventType.rawValue, schemaVersion: P.schemaVersion, aggregateId: key,
-                                     producer: "materialised-posts-tests", requestId: nil, payload: payload)
-        _ = try await producer.send(KafkaOutgoingMessage(
-            topic: P.eventType.topic, key: Array(key.utf8), value: Array(try EventCoding.encoder().encode(envelope))))
+        let envelope = EventEnvelope(
+            type: P.eventType.rawValue, schemaVersion: P.schemaVersion, aggregateId: key,
+            producer: "materialised-posts-tests", requestId: nil, payload: payload)
+        _ = try await producer.send(
+            KafkaOutgoingMessage(
+                topic: P.eventType.topic, key: Array(key.utf8), value: Array(try EventCoding.encoder().encode(envelope))
+            ))
         events.append(envelope.eventId)
         let id = envelope.eventId
         let stack = stack
         try await eventually("event \(P.eventType.rawValue) applied", guard: 120) {
-            try await stack.integer("SELECT count(*)::int FROM posts.processed_events WHERE consumer = 'posts-read-models' AND event_id = \(id)") == 1
+            try await stack.integer(
+                "SELECT count(*)::int FROM posts.processed_events WHERE consumer = 'posts-read-models' AND event_id = \(id)"
+            ) == 1
         }
     }
 
     /// After a rebuild: every event of the run applied again.
     static func applied(_ events: [UUID], on stack: MiniStack) async throws -> Bool {
-        try await stack.integer("""
+        try await stack.integer(
+            """
             SELECT count(*)::int FROM posts.processed_events WHERE consumer = 'posts-read-models' AND event_id = ANY(\(events))
             """) == events.count
     }

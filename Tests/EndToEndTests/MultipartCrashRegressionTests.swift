@@ -23,6 +23,8 @@ struct MultipartCrashRegressionTests {
         #expect(alive.status == 200)
         var images = MultipartForm()
         images.file("files", filename: "x", mimeType: "image/png", bytes: OpenAPIConformanceTests.png)
-        try await probe.expect(200, "POST", "/v1/posts/files", body: images.finished(), contentType: images.contentType, headers: account.auth)
+        try await probe.expect(
+            200, "POST", "/v1/posts/files", body: images.finished(), contentType: images.contentType,
+            headers: account.auth)
     }
 }

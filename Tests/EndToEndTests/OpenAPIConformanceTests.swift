@@ -18,37 +18,46 @@ struct OpenAPIConformanceTests {
     // (`everyDocumentedOperationIsExercised`).
     static let authCalls: [String: Set<Int>] = [
         "validateEmail": [200, 400, 409, 420], "join": [200, 400, 402, 409, 420], "login": [200, 400, 401, 420],
-        "refresh": [200, 401, 409, 418, 420], "logout": [200, 401, 419, 420], "withdraw": [200, 401, 419, 420], "jwks": [200],
+        "refresh": [200, 401, 409, 418, 420], "logout": [200, 401, 419, 420], "withdraw": [200, 401, 419, 420],
+        "jwks": [200],
     ]
     static let contentCalls: [String: Set<Int>] = [
         "uploadFiles": [200, 400, 401, 420], "downloadFile": [200, 206, 304, 401, 410, 416, 419, 420, 444],
         "createPost": [200, 400, 401, 419, 420], "listPosts": [200, 400, 401], "getPost": [200, 410],
         "updatePost": [200, 400, 410, 445], "deletePost": [200, 410, 445], "listUserPosts": [200],
-        "listHashtagPosts": [200, 400], "like": [200, 400, 410], "like2": [200, 400, 410], "listLiked": [200], "listLiked2": [200],
+        "listHashtagPosts": [200, 400], "like": [200, 400, 410], "like2": [200, 400, 410], "listLiked": [200],
+        "listLiked2": [200],
         "listFollowingFeed": [200], "createComment": [200, 400, 410], "updateComment": [200, 400, 410, 445],
         "deleteComment": [200, 410, 445],
     ]
     static let socialCalls: [String: Set<Int>] = [
-        "follow": [200, 400, 409, 410], "unfollow": [200, 410], "getMyProfile": [200, 401], "updateMyProfile": [200, 400, 402, 409],
+        "follow": [200, 400, 409, 410], "unfollow": [200, 410], "getMyProfile": [200, 401],
+        "updateMyProfile": [200, 400, 402, 409],
         "randomNick": [200], "searchUsers": [200, 400, 420], "getProfile": [200, 410], "rankPosts": [200, 400, 419],
         "rankUsers": [200, 400], "rankHashtags": [200, 400],
     ]
     static let marketCalls: [String: Set<Int>] = [
-        "validatePayment": [200, 400, 401, 409, 410, 419, 420, 429], "listPayments": [200], "paymentWebhook": [200, 400, 503],
+        "validatePayment": [200, 400, 401, 409, 410, 419, 420, 429], "listPayments": [200],
+        "paymentWebhook": [200, 400, 503],
     ]
     static let metaCalls: [String: Set<Int>] = ["openapi": [200]]
     static let federationCalls: [String: Set<Int>] = [
-        "loginFirebase": [200, 400, 401, 420], "loginApple": [200, 400, 401, 420], "loginKakao": [200, 400, 401, 420, 503],
+        "loginFirebase": [200, 400, 401, 420], "loginApple": [200, 400, 401, 420],
+        "loginKakao": [200, 400, 401, 420, 503],
     ]
 
     @Test func everyDocumentedOperationIsExercised() throws {
         let validator = try OpenAPIValidator.repositoryDocument()
-        let exercised = [Self.authCalls, Self.contentCalls, Self.socialCalls, Self.marketCalls, Self.metaCalls, Self.federationCalls]
-            .reduce(into: [String: Set<Int>]()) { $0.merge($1) { $0.union($1) } }
+        let exercised = [
+            Self.authCalls, Self.contentCalls, Self.socialCalls, Self.marketCalls, Self.metaCalls, Self.federationCalls,
+        ]
+        .reduce(into: [String: Set<Int>]()) { $0.merge($1) { $0.union($1) } }
         #expect(Set(exercised.keys) == Set(validator.operations.map(\.operationId)))
         for operation in validator.operations {
             for status in exercised[operation.operationId] ?? [] {
-                #expect(operation.statuses.contains("\(status)"), "\(operation) is exercised for \(status), which it does not document")
+                #expect(
+                    operation.statuses.contains("\(status)"),
+                    "\(operation) is exercised for \(status), which it does not document")
             }
         }
     }
@@ -59,32 +68,42 @@ struct OpenAPIConformanceTests {
         let probe = try ConformanceProbe()
         let nick = TestEnvironment.unique("oaa")
         let email = "\(nick)@example.com"
-        let join = #"{"email":"\#(email)","password":"password123","nick":"\#(nick)","phoneNum":"01012345678","birthDay":"19990101"}"#
+        let join =
+            #"{"email":"\#(email)","password":"password123","nick":"\#(nick)","phoneNum":"01012345678","birthDay":"19990101"}"#
 
         try await probe.expect(200, "POST", "/v1/validation/email", json: #"{"email":"\#(email)"}"#)
         try await probe.expect(400, "POST", "/v1/validation/email", json: #"{"email":"not-an-address"}"#)
         try await probe.expect(420, "POST", "/v1/validation/email", json: #"{"email":"\#(email)"}"#, withKey: false)
-        try await probe.expect(400, "POST", "/v1/users/join", json: #"{"email":"nope","password":"password123","nick":"\#(nick)"}"#)
+        try await probe.expect(
+            400, "POST", "/v1/users/join", json: #"{"email":"nope","password":"password123","nick":"\#(nick)"}"#)
         try await probe.expect(400, "POST", "/v1/users/join", json: #"{"email":"\#(email)","nick":"\#(nick)"}"#)
-        try await probe.expect(402, "POST", "/v1/users/join", json: #"{"email":"\#(email)","password":"password123","nick":"a b"}"#)
+        try await probe.expect(
+            402, "POST", "/v1/users/join", json: #"{"email":"\#(email)","password":"password123","nick":"a b"}"#)
         try await probe.expect(420, "POST", "/v1/users/join", json: join, withKey: false)
         try await probe.expect(200, "POST", "/v1/users/join", json: join)
         try await probe.expect(409, "POST", "/v1/users/join", json: join)
         try await probe.expect(409, "POST", "/v1/validation/email", json: #"{"email":"\#(email)"}"#)
 
         try await probe.expect(400, "POST", "/v1/users/login", json: #"{"email":"","password":""}"#)
-        try await probe.expect(401, "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"wrong-password"}"#)
-        try await probe.expect(420, "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#, withKey: false)
+        try await probe.expect(
+            401, "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"wrong-password"}"#)
+        try await probe.expect(
+            420, "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#, withKey: false)
         let account = try await probe.logIn(email: email, nick: nick)
         try await probe.expect(200, "GET", "/.well-known/jwks.json", withKey: false)
 
         // Refresh: still valid 409, expired + refresh 200, unknown refresh 401, no key 420, refresh expired 418.
         let expired = try await ConformanceProbe.expiredToken(like: account.token)
-        try await probe.expect(409, "GET", "/v1/auth/refresh", headers: ["Authorization": account.token, "Refresh": account.refresh])
-        let renewed = try await probe.expect(200, "GET", "/v1/auth/refresh", headers: ["Authorization": expired, "Refresh": account.refresh])
+        try await probe.expect(
+            409, "GET", "/v1/auth/refresh", headers: ["Authorization": account.token, "Refresh": account.refresh])
+        let renewed = try await probe.expect(
+            200, "GET", "/v1/auth/refresh", headers: ["Authorization": expired, "Refresh": account.refresh])
         let fresh = try #require(try renewed.json.string("accessToken"))
-        try await probe.expect(401, "GET", "/v1/auth/refresh", headers: ["Authorization": expired, "Refresh": "unknown"])
-        try await probe.expect(420, "GET", "/v1/auth/refresh", headers: ["Authorization": expired, "Refresh": account.refresh], withKey: false)
+        try await probe.expect(
+            401, "GET", "/v1/auth/refresh", headers: ["Authorization": expired, "Refresh": "unknown"])
+        try await probe.expect(
+            420, "GET", "/v1/auth/refresh", headers: ["Authorization": expired, "Refresh": account.refresh],
+            withKey: false)
         let second = try await probe.logIn(email: email, nick: nick)
         let secondExpired = try await ConformanceProbe.expiredToken(like: second.token)
         let secondSession = try await ConformanceProbe.sessionId(of: second.token)
@@ -93,7 +112,8 @@ struct OpenAPIConformanceTests {
                 "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(secondSession)",
                 logger: TestEnvironment.logger)
         }
-        try await probe.expect(418, "GET", "/v1/auth/refresh", headers: ["Authorization": secondExpired, "Refresh": second.refresh])
+        try await probe.expect(
+            418, "GET", "/v1/auth/refresh", headers: ["Authorization": secondExpired, "Refresh": second.refresh])
 
         // Logout and withdraw with their token errors.
         try await probe.expect(401, "POST", "/v1/users/logout")
@@ -123,8 +143,10 @@ struct OpenAPIConformanceTests {
             return try #require(try reply.json.string("access_token"), "\(reply.text)")
         }
 
-        let firebase = try await idToken("firebase", #"{"sub":"\#(TestEnvironment.unique("oaf"))","phone_number":"+821055550000"}"#)
-        try await probe.expect(420, "POST", "/v1/users/login/firebase", json: #"{"idToken":"\#(firebase)"}"#, withKey: false)
+        let firebase = try await idToken(
+            "firebase", #"{"sub":"\#(TestEnvironment.unique("oaf"))","phone_number":"+821055550000"}"#)
+        try await probe.expect(
+            420, "POST", "/v1/users/login/firebase", json: #"{"idToken":"\#(firebase)"}"#, withKey: false)
         try await probe.expect(400, "POST", "/v1/users/login/firebase", json: #"{"idToken":""}"#)
         let expired = try await idToken("firebase", #"{"sub":"x","expires_in":-600}"#)
         try await probe.expect(401, "POST", "/v1/users/login/firebase", json: #"{"idToken":"\#(expired)"}"#)
@@ -134,14 +156,19 @@ struct OpenAPIConformanceTests {
         try await probe.expect(420, "POST", "/v1/users/login/apple", json: #"{"idToken":"\#(apple)"}"#, withKey: false)
         try await probe.expect(400, "POST", "/v1/users/login/apple", json: #"{"nick":"x"}"#)
         try await probe.expect(401, "POST", "/v1/users/login/apple", json: #"{"idToken":"\#(firebase)"}"#)
-        try await probe.expect(200, "POST", "/v1/users/login/apple", json: #"{"idToken":"\#(apple)","nick":"\#(TestEnvironment.unique("oaa"))"}"#)
+        try await probe.expect(
+            200, "POST", "/v1/users/login/apple",
+            json: #"{"idToken":"\#(apple)","nick":"\#(TestEnvironment.unique("oaa"))"}"#)
 
         let kakao = try await kakaoToken()
-        try await probe.expect(420, "POST", "/v1/users/login/kakao", json: #"{"oauthToken":"\#(kakao)"}"#, withKey: false)
+        try await probe.expect(
+            420, "POST", "/v1/users/login/kakao", json: #"{"oauthToken":"\#(kakao)"}"#, withKey: false)
         try await probe.expect(400, "POST", "/v1/users/login/kakao", json: #"{"oauthToken":""}"#)
         try await probe.expect(401, "POST", "/v1/users/login/kakao", json: #"{"oauthToken":"unknown-token"}"#)
         // Kakao answering 500 (once): 503, nothing created; then the same token signs in.
-        let armed = try await idp.send("POST", "/__sandbox/kakao/faults", json: #"{"kind":"error","status":500,"times":1,"access_token":"\#(kakao)"}"#)
+        let armed = try await idp.send(
+            "POST", "/__sandbox/kakao/faults",
+            json: #"{"kind":"error","status":500,"times":1,"access_token":"\#(kakao)"}"#)
         #expect(armed.status == 200, "\(armed.text)")
         try await probe.expect(503, "POST", "/v1/users/login/kakao", json: #"{"oauthToken":"\#(kakao)"}"#)
         try await probe.expect(200, "POST", "/v1/users/login/kakao", json: #"{"oauthToken":"\#(kakao)"}"#)
@@ -160,22 +187,27 @@ struct OpenAPIConformanceTests {
         // Upload and download.
         var images = MultipartForm()
         images.file("files", filename: "photo", mimeType: "image/jpg", bytes: Self.png)
-        let uploaded = try await probe.expect(200, "POST", "/v1/posts/files", body: images.finished(), contentType: images.contentType,
-                                              headers: owner.auth)
+        let uploaded = try await probe.expect(
+            200, "POST", "/v1/posts/files", body: images.finished(), contentType: images.contentType,
+            headers: owner.auth)
         let file = try #require((try uploaded.json["files"] as? [String])?.first)
         var text = MultipartForm()
         text.file("files", filename: "notes.png", mimeType: "image/png", bytes: Array("not an image".utf8))
-        try await probe.expect(400, "POST", "/v1/posts/files", body: text.finished(), contentType: text.contentType, headers: owner.auth)
+        try await probe.expect(
+            400, "POST", "/v1/posts/files", body: text.finished(), contentType: text.contentType, headers: owner.auth)
         try await probe.expect(401, "POST", "/v1/posts/files", body: images.finished(), contentType: images.contentType)
-        try await probe.expect(420, "POST", "/v1/posts/files", body: images.finished(), contentType: images.contentType,
-                               headers: owner.auth, withKey: false)
+        try await probe.expect(
+            420, "POST", "/v1/posts/files", body: images.finished(), contentType: images.contentType,
+            headers: owner.auth, withKey: false)
         let download = try await probe.expect(200, "GET", "/v1/\(file)", headers: owner.auth)
         #expect(download.body == Self.png)
         let etag = try #require(download.header("ETag"))
         try await probe.expect(304, "GET", "/v1/\(file)", headers: owner.auth.merging(["If-None-Match": etag]) { $1 })
         try await probe.expect(206, "GET", "/v1/\(file)", headers: owner.auth.merging(["Range": "bytes=0-7"]) { $1 })
-        try await probe.expect(416, "GET", "/v1/\(file)", headers: owner.auth.merging(["Range": "bytes=100000-"]) { $1 })
-        try await probe.expect(410, "GET", "/v1/uploads/posts/\(String(repeating: "0", count: 40)).png", headers: owner.auth)
+        try await probe.expect(
+            416, "GET", "/v1/\(file)", headers: owner.auth.merging(["Range": "bytes=100000-"]) { $1 })
+        try await probe.expect(
+            410, "GET", "/v1/uploads/posts/\(String(repeating: "0", count: 40)).png", headers: owner.auth)
         try await probe.expect(444, "GET", "/v1/uploads/posts/not-a-name.png", headers: owner.auth)
         try await probe.expect(401, "GET", "/v1/\(file)")
         try await probe.expect(419, "GET", "/v1/\(file)", headers: ["Authorization": expired])
@@ -184,11 +216,13 @@ struct OpenAPIConformanceTests {
         // Create, read, list.
         let product = TestEnvironment.unique("oaProduct")
         let tag = "오에이\(TestEnvironment.unique(""))"
-        let post = #"{"title":"t","content":"c #\#(tag)","content1":"c1","product_id":"\#(product)","files":["\#(file)"],"price":1000}"#
+        let post =
+            #"{"title":"t","content":"c #\#(tag)","content1":"c1","product_id":"\#(product)","files":["\#(file)"],"price":1000}"#
         try await probe.expect(400, "POST", "/v1/posts", json: #"{"title":"no product"}"#, headers: owner.auth)
         // Over nginx's body limit (30 MB): the contract's 400 {"message"}, not nginx's HTML 413.
-        try await probe.expect(400, "POST", "/v1/posts", body: Data(count: 31 * 1024 * 1024), contentType: "application/json",
-                               headers: owner.auth)
+        try await probe.expect(
+            400, "POST", "/v1/posts", body: Data(count: 31 * 1024 * 1024), contentType: "application/json",
+            headers: owner.auth)
         try await probe.expect(401, "POST", "/v1/posts", json: post)
         try await probe.expect(419, "POST", "/v1/posts", json: post, headers: ["Authorization": expired])
         try await probe.expect(420, "POST", "/v1/posts", json: post, headers: owner.auth, withKey: false)
@@ -203,37 +237,47 @@ struct OpenAPIConformanceTests {
         try await probe.expect(410, "GET", "/v1/posts/\(Self.unknownId)", headers: other.auth)
         try await probe.expect(200, "GET", "/v1/posts/users/\(owner.userId)?limit=1", headers: other.auth)
         let encodedTag = try #require(tag.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
-        try await probe.expect(200, "GET", "/v1/posts/hashtags?hashTag=\(encodedTag)&product_id=\(product)", headers: other.auth)
+        try await probe.expect(
+            200, "GET", "/v1/posts/hashtags?hashTag=\(encodedTag)&product_id=\(product)", headers: other.auth)
         try await probe.expect(400, "GET", "/v1/posts/hashtags", headers: other.auth)
 
         // Edit.
-        try await probe.expect(200, "PUT", "/v1/posts/\(postId)", json: #"{"content":"edited #\#(tag)","content2":"c2","price":null}"#,
-                               headers: owner.auth)
+        try await probe.expect(
+            200, "PUT", "/v1/posts/\(postId)", json: #"{"content":"edited #\#(tag)","content2":"c2","price":null}"#,
+            headers: owner.auth)
         try await probe.expect(445, "PUT", "/v1/posts/\(postId)", json: #"{"title":"mine now"}"#, headers: other.auth)
         try await probe.expect(410, "PUT", "/v1/posts/\(Self.unknownId)", json: #"{"title":"x"}"#, headers: owner.auth)
         try await probe.expect(400, "PUT", "/v1/posts/\(postId)", json: #"{"title":5}"#, headers: owner.auth)
 
         // Likes (both kinds) and the lists of my likes; the following feed.
         for kind in ["like", "like-2"] {
-            try await probe.expect(200, "POST", "/v1/posts/\(postId)/\(kind)", json: #"{"like_status":true}"#, headers: other.auth)
-            try await probe.expect(400, "POST", "/v1/posts/\(postId)/\(kind)", json: #"{"like_status":"yes"}"#, headers: other.auth)
-            try await probe.expect(410, "POST", "/v1/posts/\(Self.unknownId)/\(kind)", json: #"{"like_status":true}"#, headers: other.auth)
+            try await probe.expect(
+                200, "POST", "/v1/posts/\(postId)/\(kind)", json: #"{"like_status":true}"#, headers: other.auth)
+            try await probe.expect(
+                400, "POST", "/v1/posts/\(postId)/\(kind)", json: #"{"like_status":"yes"}"#, headers: other.auth)
+            try await probe.expect(
+                410, "POST", "/v1/posts/\(Self.unknownId)/\(kind)", json: #"{"like_status":true}"#, headers: other.auth)
         }
         try await probe.expect(200, "GET", "/v1/posts/likes/me?next=&limit=5", headers: other.auth)
         try await probe.expect(200, "GET", "/v1/posts/likes-2/me?next=&limit=5", headers: other.auth)
         try await probe.expect(200, "GET", "/v1/posts/feed/following", headers: other.auth)
 
         // Comments.
-        let comment = try await probe.expect(200, "POST", "/v1/posts/\(postId)/comments", json: #"{"content":"좋아요"}"#, headers: other.auth)
+        let comment = try await probe.expect(
+            200, "POST", "/v1/posts/\(postId)/comments", json: #"{"content":"좋아요"}"#, headers: other.auth)
         let commentId = try #require(try comment.json.string("comment_id"))
-        try await probe.expect(400, "POST", "/v1/posts/\(postId)/comments", json: #"{"content":"   "}"#, headers: other.auth)
-        try await probe.expect(410, "POST", "/v1/posts/\(Self.unknownId)/comments", json: #"{"content":"x"}"#, headers: other.auth)
+        try await probe.expect(
+            400, "POST", "/v1/posts/\(postId)/comments", json: #"{"content":"   "}"#, headers: other.auth)
+        try await probe.expect(
+            410, "POST", "/v1/posts/\(Self.unknownId)/comments", json: #"{"content":"x"}"#, headers: other.auth)
         try await probe.expect(200, "GET", "/v1/posts/\(postId)", headers: owner.auth)  // now with a comment and likes
         let commentPath = "/v1/posts/\(postId)/comments/\(commentId)"
         try await probe.expect(200, "PUT", commentPath, json: #"{"content":"정말 좋아요"}"#, headers: other.auth)
         try await probe.expect(445, "PUT", commentPath, json: #"{"content":"not mine"}"#, headers: owner.auth)
         try await probe.expect(400, "PUT", commentPath, json: #"{"content":""}"#, headers: other.auth)
-        try await probe.expect(410, "PUT", "/v1/posts/\(postId)/comments/\(Self.unknownId)", json: #"{"content":"x"}"#, headers: other.auth)
+        try await probe.expect(
+            410, "PUT", "/v1/posts/\(postId)/comments/\(Self.unknownId)", json: #"{"content":"x"}"#, headers: other.auth
+        )
         try await probe.expect(445, "DELETE", commentPath, headers: owner.auth)
         try await probe.expect(200, "DELETE", commentPath, headers: other.auth)
         try await probe.expect(410, "DELETE", commentPath, headers: other.auth)
@@ -267,7 +311,8 @@ struct OpenAPIConformanceTests {
         try await probe.expect(409, "POST", "/v1/follow/\(bob.userId)", headers: alice.auth)
         try await probe.expect(400, "POST", "/v1/follow/\(alice.userId)", headers: alice.auth)
         try await probe.expect(410, "POST", "/v1/follow/\(Self.unknownId)", headers: alice.auth)
-        try await probe.expect(200, "GET", "/v1/users/\(bob.userId)/profile", headers: alice.auth)  // with a follower now
+        // with a follower now
+        try await probe.expect(200, "GET", "/v1/users/\(bob.userId)/profile", headers: alice.auth)
         try await probe.expect(200, "GET", "/v1/users/me/profile", headers: alice.auth)
         try await probe.expect(200, "DELETE", "/v1/follow/\(bob.userId)", headers: alice.auth)
         try await probe.expect(410, "DELETE", "/v1/follow/\(bob.userId)", headers: alice.auth)
@@ -283,17 +328,27 @@ struct OpenAPIConformanceTests {
         form.field("phoneNum", "01099998888")
         form.field("birthDay", "")
         form.file("profile", filename: "me", mimeType: "image/png", bytes: Self.png)
-        try await probe.expect(200, "PUT", "/v1/users/me/profile", body: form.finished(), contentType: form.contentType, headers: alice.auth)
+        try await probe.expect(
+            200, "PUT", "/v1/users/me/profile", body: form.finished(), contentType: form.contentType,
+            headers: alice.auth)
         var spaced = MultipartForm()
         spaced.field("nick", "a b")
-        try await probe.expect(402, "PUT", "/v1/users/me/profile", body: spaced.finished(), contentType: spaced.contentType, headers: alice.auth)
+        try await probe.expect(
+            402, "PUT", "/v1/users/me/profile", body: spaced.finished(), contentType: spaced.contentType,
+            headers: alice.auth)
         var taken = MultipartForm()
         taken.field("nick", bob.nick)
-        try await probe.expect(409, "PUT", "/v1/users/me/profile", body: taken.finished(), contentType: taken.contentType, headers: alice.auth)
+        try await probe.expect(
+            409, "PUT", "/v1/users/me/profile", body: taken.finished(), contentType: taken.contentType,
+            headers: alice.auth)
         try await probe.expect(400, "PUT", "/v1/users/me/profile", json: #"{"nick":"json"}"#, headers: alice.auth)
         var large = MultipartForm()  // over the gateway's 6 MB for this route: 400 {"message"}, not nginx's 413 page
-        large.file("profile", filename: "big", mimeType: "image/png", bytes: Self.png + [UInt8](repeating: 0, count: 7 * 1024 * 1024))
-        try await probe.expect(400, "PUT", "/v1/users/me/profile", body: large.finished(), contentType: large.contentType, headers: alice.auth)
+        large.file(
+            "profile", filename: "big", mimeType: "image/png",
+            bytes: Self.png + [UInt8](repeating: 0, count: 7 * 1024 * 1024))
+        try await probe.expect(
+            400, "PUT", "/v1/users/me/profile", body: large.finished(), contentType: large.contentType,
+            headers: alice.auth)
         try await probe.expect(200, "POST", "/v1/users/me/nick/random", headers: bob.auth)
 
         for kind in ["posts", "users", "hashtags"] {
@@ -313,24 +368,31 @@ struct OpenAPIConformanceTests {
         let seller = try await probe.signUp("oam")
         let buyer = try await probe.signUp("oam")
         let expired = try await ConformanceProbe.expiredToken(like: buyer.token)
-        let created = try await probe.expect(200, "POST", "/v1/posts", json: #"{"title":"책","product_id":"snapBook_market","price":3000}"#,
-                                             headers: seller.auth)
+        let created = try await probe.expect(
+            200, "POST", "/v1/posts", json: #"{"title":"책","product_id":"snapBook_market","price":3000}"#,
+            headers: seller.auth)
         let postId = try #require(try created.json.string("post_id"))
 
         // Unknown post: 410. The market learns of the post from events; then an imp_uid PortOne does not know is 400.
-        try await probe.expect(410, "POST", "/v1/payments/validation",
-                               json: #"{"imp_uid":"imp_\#(TestEnvironment.unique(""))","post_id":"\#(Self.unknownId)"}"#, headers: buyer.auth)
+        try await probe.expect(
+            410, "POST", "/v1/payments/validation",
+            json: #"{"imp_uid":"imp_\#(TestEnvironment.unique(""))","post_id":"\#(Self.unknownId)"}"#,
+            headers: buyer.auth)
         let probeBody = #"{"imp_uid":"imp_probe_\#(TestEnvironment.unique(""))","post_id":"\#(postId)"}"#
         try await eventually("the market knows the post") {
             try await probe.poll("POST", "/v1/payments/validation", json: probeBody, headers: buyer.auth).status == 400
         }
-        try await probe.expect(400, "POST", "/v1/payments/validation", json: #"{"imp_uid":"bad uid!","post_id":"\#(postId)"}"#, headers: buyer.auth)
+        try await probe.expect(
+            400, "POST", "/v1/payments/validation", json: #"{"imp_uid":"bad uid!","post_id":"\#(postId)"}"#,
+            headers: buyer.auth)
 
         let impUid = try await pay(sandbox, amount: 3000)
         let validation = #"{"imp_uid":"\#(impUid)","post_id":"\#(postId)","productName":"책","price":3000}"#
         try await probe.expect(401, "POST", "/v1/payments/validation", json: validation)
-        try await probe.expect(419, "POST", "/v1/payments/validation", json: validation, headers: ["Authorization": expired])
-        try await probe.expect(420, "POST", "/v1/payments/validation", json: validation, headers: buyer.auth, withKey: false)
+        try await probe.expect(
+            419, "POST", "/v1/payments/validation", json: validation, headers: ["Authorization": expired])
+        try await probe.expect(
+            420, "POST", "/v1/payments/validation", json: validation, headers: buyer.auth, withKey: false)
         try await probe.expect(200, "POST", "/v1/payments/validation", json: validation, headers: buyer.auth)
         try await probe.expect(409, "POST", "/v1/payments/validation", json: validation, headers: buyer.auth)
         try await probe.expect(200, "GET", "/v1/payments/me", headers: buyer.auth)
@@ -338,14 +400,18 @@ struct OpenAPIConformanceTests {
         // PortOne failing every lookup of a payment: the app gets 429, PortOne's webhook 503.
         let unreachable = try await pay(sandbox, amount: 3000)
         try await fail(sandbox, lookupsOf: unreachable, times: 3)
-        try await probe.expect(429, "POST", "/v1/payments/validation", json: #"{"imp_uid":"\#(unreachable)","post_id":"\#(postId)"}"#,
-                               headers: buyer.auth)
+        try await probe.expect(
+            429, "POST", "/v1/payments/validation", json: #"{"imp_uid":"\#(unreachable)","post_id":"\#(postId)"}"#,
+            headers: buyer.auth)
         let unannounced = try await pay(sandbox, amount: 3000)
         try await fail(sandbox, lookupsOf: unannounced, times: 3)
-        try await probe.expect(503, "POST", "/v1/payments/webhook", json: #"{"imp_uid":"\#(unannounced)","status":"paid"}"#, withKey: false)
+        try await probe.expect(
+            503, "POST", "/v1/payments/webhook", json: #"{"imp_uid":"\#(unannounced)","status":"paid"}"#, withKey: false
+        )
 
         // PortOne's webhook for the validated payment (no SesacKey): handled, changes nothing; without imp_uid 400.
-        try await probe.expect(200, "POST", "/v1/payments/webhook", json: #"{"imp_uid":"\#(impUid)","status":"paid"}"#, withKey: false)
+        try await probe.expect(
+            200, "POST", "/v1/payments/webhook", json: #"{"imp_uid":"\#(impUid)","status":"paid"}"#, withKey: false)
         try await probe.expect(400, "POST", "/v1/payments/webhook", json: #"{"status":"paid"}"#, withKey: false)
 
         probe.expectAnswered(Self.marketCalls)
@@ -354,15 +420,17 @@ struct OpenAPIConformanceTests {
     /// A payment at the PortOne test server, as the iamport SDK leaves it; its imp_uid.
     func pay(_ sandbox: GatewayClient, amount: Int) async throws -> String {
         let merchantUid = "ios_\(try TestEnvironment.apiKey())_\(TestEnvironment.unique(""))"
-        let created = try await sandbox.send("POST", "/__sandbox/payments", json: #"{"merchant_uid":"\#(merchantUid)","amount":\#(amount)}"#)
+        let created = try await sandbox.send(
+            "POST", "/__sandbox/payments", json: #"{"merchant_uid":"\#(merchantUid)","amount":\#(amount)}"#)
         #expect(created.status == 200, "\(created.text)")
         return try #require(try created.json.string("imp_uid"))
     }
 
     /// The next `times` lookups of `impUid` at PortOne answer 503 (the market's attempts per call: 3).
     func fail(_ sandbox: GatewayClient, lookupsOf impUid: String, times: Int) async throws {
-        let armed = try await sandbox.send("POST", "/__sandbox/faults",
-                                           json: #"{"target":"lookup","imp_uid":"\#(impUid)","kind":"error","status":503,"times":\#(times)}"#)
+        let armed = try await sandbox.send(
+            "POST", "/__sandbox/faults",
+            json: #"{"target":"lookup","imp_uid":"\#(impUid)","kind":"error","status":503,"times":\#(times)}"#)
         #expect(armed.status == 200, "\(armed.text)")
     }
 
@@ -387,12 +455,14 @@ struct OpenAPIConformanceTests {
         let registered = try RegisteredRoute.scanRepository()
         let documented = validator.operations + g0.operations
         for operation in validator.operations {
-            #expect(operation.path.template.hasPrefix("/v1/") || operation.path.template.hasPrefix("/.well-known/"),
-                    "\(operation) is in the G1 document but not under /v1")
+            #expect(
+                operation.path.template.hasPrefix("/v1/") || operation.path.template.hasPrefix("/.well-known/"),
+                "\(operation) is in the G1 document but not under /v1")
         }
         for operation in g0.operations {
-            #expect(!operation.path.template.hasPrefix("/v1/") && !operation.path.template.hasPrefix("/.well-known/"),
-                    "\(operation) is in the G0 document but not a G0 path")
+            #expect(
+                !operation.path.template.hasPrefix("/v1/") && !operation.path.template.hasPrefix("/.well-known/"),
+                "\(operation) is in the G0 document but not a G0 path")
         }
 
         // Each gateway location that hands requests to a service (or serves a file) is documented.
@@ -401,13 +471,16 @@ struct OpenAPIConformanceTests {
             case .exact:
                 #expect(documented.contains { $0.path.template == location.pattern }, "\(location) is not documented")
             case .prefix, .preferredPrefix:
-                #expect(documented.contains { $0.path.template.hasPrefix(location.pattern) }, "nothing under \(location) is documented")
+                #expect(
+                    documented.contains { $0.path.template.hasPrefix(location.pattern) },
+                    "nothing under \(location) is documented")
             case .regex:
                 let regex = try NSRegularExpression(pattern: location.pattern)
-                #expect(documented.contains { operation in
-                    let path = operation.path.filled { _ in "x1" }
-                    return regex.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil
-                }, "nothing matching \(location) is documented")
+                #expect(
+                    documented.contains { operation in
+                        let path = operation.path.filled { _ in "x1" }
+                        return regex.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil
+                    }, "nothing matching \(location) is documented")
             }
         }
 
@@ -419,7 +492,8 @@ struct OpenAPIConformanceTests {
             if location.target == "file" { continue }  // served by nginx itself (the document)
             let served = registered.contains { route in
                 route.service == location.target && route.method == operation.method
-                    && (route.path == operation.path.template || route.wildcardPrefix.map { operation.path.template.hasPrefix($0) } == true)
+                    && (route.path == operation.path.template
+                        || route.wildcardPrefix.map { operation.path.template.hasPrefix($0) } == true)
             }
             #expect(served, "\(operation) goes to \(location.target), whose router does not register it")
         }
@@ -429,7 +503,8 @@ struct OpenAPIConformanceTests {
         for route in registered {
             let isDocumented = documented.contains { operation in
                 operation.method == route.method
-                    && (operation.path.template == route.path || route.wildcardPrefix.map { operation.path.template.hasPrefix($0) } == true)
+                    && (operation.path.template == route.path
+                        || route.wildcardPrefix.map { operation.path.template.hasPrefix($0) } == true)
             }
             #expect(isDocumented, "\(route) is not documented")
         }

@@ -22,13 +22,16 @@ struct ReadYourWritesTests {
 
     func signUp(_ nick: String = TestEnvironment.unique("ryw")) async throws -> Account {
         let email = "\(TestEnvironment.unique("ryw"))@example.com"
-        let joined = try await gateway.send("POST", "/v1/users/join", json: #"{"email":"\#(email)","password":"password123","nick":"\#(nick)"}"#)
+        let joined = try await gateway.send(
+            "POST", "/v1/users/join", json: #"{"email":"\#(email)","password":"password123","nick":"\#(nick)"}"#)
         #expect(joined.status == 200, "\(joined.text)")
-        let login = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
+        let login = try await gateway.send(
+            "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"password123"}"#)
         #expect(login.status == 200, "\(login.text)")
         let json = try login.json
-        return Account(userId: try #require(json.string("user_id")), nick: nick,
-                       access: try #require(json.string("accessToken")), refresh: try #require(json.string("refreshToken")))
+        return Account(
+            userId: try #require(json.string("user_id")), nick: nick,
+            access: try #require(json.string("accessToken")), refresh: try #require(json.string("refreshToken")))
     }
 
     func post(_ account: Account, _ body: String) async throws -> JSONObject {
@@ -48,7 +51,8 @@ struct ReadYourWritesTests {
 
     @Test func firstFederatedSignInThenProfileAtOnce() async throws {
         let idp = GatewayClient(baseURL: URL(string: try TestEnvironment.identityProviderURL())!)
-        let minted = try await idp.send("POST", "/__sandbox/id-tokens/firebase", json: #"{"sub":"\#(TestEnvironment.unique("rywfb"))"}"#)
+        let minted = try await idp.send(
+            "POST", "/__sandbox/id-tokens/firebase", json: #"{"sub":"\#(TestEnvironment.unique("rywfb"))"}"#)
         let token = try #require(try minted.json.string("idToken"))
         let login = try await gateway.send("POST", "/v1/users/login/firebase", json: #"{"idToken":"\#(token)"}"#)
         #expect(login.status == 200, "\(login.text)")
@@ -70,14 +74,17 @@ struct ReadYourWritesTests {
 
     @Test func renameShowsOnMyPostsAndCommentsAtOnce() async throws {
         let me = try await signUp()
-        let postId = try #require(try await post(me, #"{"title":"t","content":"c","product_id":"ryw_test"}"#).string("post_id"))
-        let comment = try await gateway.send("POST", "/v1/posts/\(postId)/comments", json: #"{"content":"댓글"}"#, headers: me.auth)
+        let postId = try #require(
+            try await post(me, #"{"title":"t","content":"c","product_id":"ryw_test"}"#).string("post_id"))
+        let comment = try await gateway.send(
+            "POST", "/v1/posts/\(postId)/comments", json: #"{"content":"댓글"}"#, headers: me.auth)
         #expect(comment.status == 200, "\(comment.text)")
 
         let renamed = TestEnvironment.unique("새이름")
         var form = MultipartForm()
         form.field("nick", renamed)
-        let edited = try await gateway.send("PUT", "/v1/users/me/profile", body: form.finished(), contentType: form.contentType, headers: me.auth)
+        let edited = try await gateway.send(
+            "PUT", "/v1/users/me/profile", body: form.finished(), contentType: form.contentType, headers: me.auth)
         #expect(edited.status == 200, "\(edited.text)")
 
         let read = try await gateway.send("GET", "/v1/posts/\(postId)", headers: me.auth).json
@@ -97,7 +104,8 @@ struct ReadYourWritesTests {
         #expect(try followed.json.string("nick") == me.nick)
         #expect(try followed.json.string("opponent_nick") == them.nick)
         // Their post shows in my following feed on my next request.
-        let theirs = try #require(try await post(them, #"{"title":"t","content":"c","product_id":"ryw_test"}"#).string("post_id"))
+        let theirs = try #require(
+            try await post(them, #"{"title":"t","content":"c","product_id":"ryw_test"}"#).string("post_id"))
         let feed = try await gateway.send("GET", "/v1/posts/feed/following?limit=10", headers: me.auth)
         #expect(items(feed).map { $0["post_id"] as? String } == [theirs])
         let profile = try await gateway.send("GET", "/v1/users/\(them.userId)/profile", headers: me.auth)
@@ -106,10 +114,13 @@ struct ReadYourWritesTests {
 
     @Test func likeAndCommentCountOnMyProfileAtOnce() async throws {
         let (me, author) = try await (signUp(), signUp())
-        let postId = try #require(try await post(author, #"{"title":"t","content":"c","product_id":"ryw_test"}"#).string("post_id"))
-        let liked = try await gateway.send("POST", "/v1/posts/\(postId)/like", json: #"{"like_status":true}"#, headers: me.auth)
+        let postId = try #require(
+            try await post(author, #"{"title":"t","content":"c","product_id":"ryw_test"}"#).string("post_id"))
+        let liked = try await gateway.send(
+            "POST", "/v1/posts/\(postId)/like", json: #"{"like_status":true}"#, headers: me.auth)
         #expect(liked.status == 200, "\(liked.text)")
-        let commented = try await gateway.send("POST", "/v1/posts/\(postId)/comments", json: #"{"content":"좋아요"}"#, headers: me.auth)
+        let commented = try await gateway.send(
+            "POST", "/v1/posts/\(postId)/comments", json: #"{"content":"좋아요"}"#, headers: me.auth)
         #expect(commented.status == 200, "\(commented.text)")
         // likeCount and commentCount count what the profile's owner did.
         let profile = try await gateway.send("GET", "/v1/users/me/profile", headers: me.auth).json
@@ -122,15 +133,23 @@ struct ReadYourWritesTests {
         let sandbox = GatewayClient(baseURL: URL(string: try TestEnvironment.portOneURL())!)
         let apiKey = try TestEnvironment.apiKey()
         // One post with a price (Aug-2024 apps), one with the price in content4 and in the validation body (BookSNS).
-        for (body, stated) in [(#"{"title":"책","content":"c","product_id":"ryw_market","price":7000}"#, ""),
-                               (#"{"title":"책","content":"c","content4":"7000","product_id":"ryw_market"}"#, #","productName":"책","price":7000"#)] {
+        for (body, stated) in [
+            (#"{"title":"책","content":"c","product_id":"ryw_market","price":7000}"#, ""),
+            (
+                #"{"title":"책","content":"c","content4":"7000","product_id":"ryw_market"}"#,
+                #","productName":"책","price":7000"#
+            ),
+        ] {
             let postId = try #require(try await post(seller, body).string("post_id"))
-            let paid = try await sandbox.send("POST", "/__sandbox/payments", json: """
-                {"merchant_uid":"ios_\(apiKey)_\(TestEnvironment.unique(""))","amount":7000,"name":"책"}
-                """)
+            let paid = try await sandbox.send(
+                "POST", "/__sandbox/payments",
+                json: """
+                    {"merchant_uid":"ios_\(apiKey)_\(TestEnvironment.unique(""))","amount":7000,"name":"책"}
+                    """)
             let impUid = try #require(try paid.json.string("imp_uid"))
-            let validated = try await gateway.send("POST", "/v1/payments/validation",
-                                                   json: #"{"imp_uid":"\#(impUid)","post_id":"\#(postId)"\#(stated)}"#, headers: buyer.auth)
+            let validated = try await gateway.send(
+                "POST", "/v1/payments/validation",
+                json: #"{"imp_uid":"\#(impUid)","post_id":"\#(postId)"\#(stated)}"#, headers: buyer.auth)
             #expect(validated.status == 200, "\(validated.text)")
             let read = try await gateway.send("GET", "/v1/posts/\(postId)", headers: buyer.auth)
             #expect(try read.json["buyers"] as? [String] == [buyer.userId])
@@ -139,18 +158,22 @@ struct ReadYourWritesTests {
 
     @Test func withdrawRefusesTheTokenOnEveryServiceAtOnce() async throws {
         let me = try await signUp()
-        let upload = try await gateway.upload("/v1/posts/files", field: "files", files: [("a.png", "image/png", TestImages.png)], headers: me.auth)
+        let upload = try await gateway.upload(
+            "/v1/posts/files", field: "files", files: [("a.png", "image/png", TestImages.png)], headers: me.auth)
         let file = try #require((try upload.json["files"] as? [String])?.first)
         let withdrawn = try await gateway.send("GET", "/v1/users/withdraw", headers: me.auth)
         #expect(withdrawn.status == 200, "\(withdrawn.text)")
 
-        for (method, path) in [("GET", "/v1/posts?limit=1"), ("GET", "/v1/users/me/profile"), ("GET", "/v1/payments/me"),
-                               ("GET", "/v1/\(file)"), ("GET", "/v1/users/withdraw"), ("GET", "/post"), ("GET", "/profile/me")] {
+        for (method, path) in [
+            ("GET", "/v1/posts?limit=1"), ("GET", "/v1/users/me/profile"), ("GET", "/v1/payments/me"),
+            ("GET", "/v1/\(file)"), ("GET", "/v1/users/withdraw"), ("GET", "/post"), ("GET", "/profile/me"),
+        ] {
             let reply = try await gateway.send(method, path, headers: me.auth)
             #expect(reply.status == 401, "\(method) \(path) answered \(reply.status) right after withdraw")
         }
         // Refresh with the withdrawn user's tokens: 401 (revocation is checked before "not expired yet", 409).
-        let refresh = try await gateway.send("GET", "/v1/auth/refresh", headers: ["Authorization": me.access, "Refresh": me.refresh])
+        let refresh = try await gateway.send(
+            "GET", "/v1/auth/refresh", headers: ["Authorization": me.access, "Refresh": me.refresh])
         #expect(refresh.status == 401, "\(refresh.text)")
     }
 }

@@ -17,7 +17,8 @@ struct RegisteredRoute: Hashable, CustomStringConvertible {
     }
 
     static var servicesDirectory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Services")
     }
 
@@ -46,13 +47,17 @@ struct RegisteredRoute: Hashable, CustomStringConvertible {
             prefixes[group(match, 1)!] = group(match, 2) ?? ""
         }
         var routes: [RegisteredRoute] = []
-        let registrations = try NSRegularExpression(pattern: #"\b(\w+)\.(get|post|put|delete|patch|head)\((?:"([^"]*)"\s*,\s*)?use:"#)
+        let registrations = try NSRegularExpression(
+            pattern: #"\b(\w+)\.(get|post|put|delete|patch|head)\((?:"([^"]*)"\s*,\s*)?use:"#)
         for match in registrations.matches(in: text, range: whole) {
             guard let prefix = prefixes[group(match, 1)!] else { continue }
-            let pieces = [prefix, group(match, 3) ?? ""].map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "/")) }
+            let pieces = [prefix, group(match, 3) ?? ""].map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            }
             let path = "/" + pieces.filter { !$0.isEmpty }.joined(separator: "/")
             let templated = path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
-            let route = RegisteredRoute(service: service, method: group(match, 2)!.uppercased(), path: "/" + templated.joined(separator: "/"))
+            let route = RegisteredRoute(
+                service: service, method: group(match, 2)!.uppercased(), path: "/" + templated.joined(separator: "/"))
             if !route.path.hasPrefix("/internal") { routes.append(route) }
         }
         return routes

@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SNSTestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The real `auth` (and `market`) executables: refuse bad configuration with a message naming the variable, becomes ready,
 /// and shuts down cleanly on SIGTERM.
@@ -44,7 +45,9 @@ struct ServiceProcessTests {
     }
 
     /// The market executable's own settings: PortOne credentials are required, and the URL must be http(s).
-    @Test(arguments: [("SNS_PORTONE_IMP_KEY", nil), ("SNS_PORTONE_IMP_SECRET", nil), ("SNS_PORTONE_URL", "ftp://pg")] as [(String, String?)])
+    @Test(
+        arguments: [("SNS_PORTONE_IMP_KEY", nil), ("SNS_PORTONE_IMP_SECRET", nil), ("SNS_PORTONE_URL", "ftp://pg")]
+            as [(String, String?)])
     func marketRefusesBadPortOneSettings(variable: String, value: String?) async throws {
         var environment = try marketEnvironment(port: 1)
         environment[variable] = value
@@ -71,8 +74,14 @@ struct ServiceProcessTests {
         defer { process.signal(SIGKILL) }
         var ready = false
         for _ in 0..<300 where !ready {  // hang guard: 30 s
-            if let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/ready")!),
-               (response as? HTTPURLResponse)?.statusCode == 200 { ready = true } else { try await Task.sleep(for: .milliseconds(100)) }
+            if let (_, response) = try? await URLSession.shared.data(
+                from: URL(string: "http://127.0.0.1:\(port)/ready")!),
+                (response as? HTTPURLResponse)?.statusCode == 200
+            {
+                ready = true
+            } else {
+                try await Task.sleep(for: .milliseconds(100))
+            }
         }
         #expect(ready)
         process.signal(SIGTERM)

@@ -8,7 +8,8 @@ import Testing
 @Suite("Admin and partition reader")
 struct AdminTests {
     static func admin() throws -> KafkaAdmin {
-        try KafkaAdmin(configuration: KafkaTestBroker.configuration("kafka-tests-admin"), logger: KafkaTestBroker.logger)
+        try KafkaAdmin(
+            configuration: KafkaTestBroker.configuration("kafka-tests-admin"), logger: KafkaTestBroker.logger)
     }
 
     /// Sends one record per value, all with `key` (so all to one partition), in order.
@@ -88,11 +89,15 @@ struct AdminTests {
         let partition = first[0].partition
         let admin = try Self.admin()
 
-        let before = try await withHangGuard("querying") { try await admin.watermarks(topic: topic, partition: partition) }
+        let before = try await withHangGuard("querying") {
+            try await admin.watermarks(topic: topic, partition: partition)
+        }
         #expect(before == KafkaWatermarks(low: 0, high: 5))
 
         _ = try await Self.send(topic, key: "k", ["5", "6", "7"])
-        let after = try await withHangGuard("querying") { try await admin.watermarks(topic: topic, partition: partition) }
+        let after = try await withHangGuard("querying") {
+            try await admin.watermarks(topic: topic, partition: partition)
+        }
         #expect(after == KafkaWatermarks(low: 0, high: 8))
 
         let all = try await withHangGuard("querying") { try await admin.watermarks(topic: topic) }
@@ -121,7 +126,8 @@ struct AdminTests {
         }
         await #expect(throws: KafkaError.self) {
             try await withHangGuard("reading offsets") {
-                try await admin.committedOffsets(group: "test.unreachable", topic: "test.unreachable", partitions: 1, timeout: .seconds(1))
+                try await admin.committedOffsets(
+                    group: "test.unreachable", topic: "test.unreachable", partitions: 1, timeout: .seconds(1))
             }
         }
         await #expect(throws: KafkaError.self) {
@@ -213,7 +219,8 @@ struct AdminTests {
         var values: [String] = []
         var offsets: [Int64] = []
         for _ in 0..<4 {
-            let record = try #require(try await withHangGuard("reading") { try await reader.next(timeout: .seconds(20)) })
+            let record = try #require(
+                try await withHangGuard("reading") { try await reader.next(timeout: .seconds(20)) })
             values.append(String(decoding: record.value, as: UTF8.self))
             offsets.append(record.offset)
         }
@@ -257,12 +264,14 @@ struct AdminTests {
         let reports = try await Self.send(topic, key: "k", (0..<5).map(String.init))
         let admin = try Self.admin()
 
-        #expect(try await withHangGuard("reading offsets") {
-            try await admin.committedOffsets(group: group, topic: topic, partitions: 4)
-        } == [:])
+        #expect(
+            try await withHangGuard("reading offsets") {
+                try await admin.committedOffsets(group: group, topic: topic, partitions: 4)
+            } == [:])
         try await withHangGuard("committing") {
             try await admin.commitOffsets(
-                group: group, offsets: (0..<4).map { KafkaTopicPartitionOffset(topic: topic, partition: $0, offset: .beginning) }
+                group: group,
+                offsets: (0..<4).map { KafkaTopicPartitionOffset(topic: topic, partition: $0, offset: .beginning) }
             )
         }
         let committed = try await withHangGuard("reading offsets") {
@@ -291,16 +300,19 @@ struct AdminTests {
         // Out of range, or an unknown partition: rejected before anything is committed.
         let tooFar = await #expect(throws: KafkaError.self) {
             try await withHangGuard("committing") {
-                try await admin.commitOffsets(group: group, offsets: [KafkaTopicPartitionOffset(topic: topic, partition: partition, offset: 11)])
+                try await admin.commitOffsets(
+                    group: group, offsets: [KafkaTopicPartitionOffset(topic: topic, partition: partition, offset: 11)])
             }
         }
         #expect(tooFar?.code == KafkaError.invalidArgument)
         let unknown = await #expect(throws: KafkaError.self) {
             try await withHangGuard("committing") {
-                try await admin.commitOffsets(group: group, offsets: [
-                    KafkaTopicPartitionOffset(topic: topic, partition: partition, offset: 6),
-                    KafkaTopicPartitionOffset(topic: topic, partition: 4, offset: 0),
-                ])
+                try await admin.commitOffsets(
+                    group: group,
+                    offsets: [
+                        KafkaTopicPartitionOffset(topic: topic, partition: partition, offset: 6),
+                        KafkaTopicPartitionOffset(topic: topic, partition: 4, offset: 0),
+                    ])
             }
         }
         #expect(unknown?.code == KafkaError.unknownTopicOrPartition)
@@ -315,9 +327,10 @@ struct AdminTests {
         }
         var expected: [Int32: Int64] = [partition: 6]
         for other in others { expected[other] = 0 }
-        #expect(try await withHangGuard("reading offsets") {
-            try await admin.committedOffsets(group: group, topic: topic, partitions: 4)
-        } == expected)
+        #expect(
+            try await withHangGuard("reading offsets") {
+                try await admin.committedOffsets(group: group, topic: topic, partitions: 4)
+            } == expected)
         await admin.close()
 
         // offsetReset .earliest: without the committed offsets this consumer would start at 0.
@@ -357,7 +370,8 @@ struct AdminTests {
         // for any group that has had a member.
         if describesGroups {
             try await withHangGuard("committing") { try await admin.commitOffsets(group: group, offsets: offsets) }
-            #expect(try await admin.committedOffsets(group: group, topic: topic, partitions: 4) == [0: 0, 1: 0, 2: 0, 3: 0])
+            #expect(
+                try await admin.committedOffsets(group: group, topic: topic, partitions: 4) == [0: 0, 1: 0, 2: 0, 3: 0])
         } else {
             let left = await #expect(throws: KafkaError.self) {
                 try await withHangGuard("committing") { try await admin.commitOffsets(group: group, offsets: offsets) }

@@ -41,7 +41,8 @@ struct MarketHarness: Sendable {
         var claimMaxAge: TimeInterval = 86_400
     }
 
-    static func run(_ options: Options = Options(), _ body: @Sendable (MarketHarness) async throws -> Void) async throws {
+    static func run(_ options: Options = Options(), _ body: @Sendable (MarketHarness) async throws -> Void) async throws
+    {
         let ledger = PortOneLedger()
         await ledger.addKey(impKey, secret: impSecret, tokenTTL: options.tokenTTL)
         try await PortOneTestServer.withRunningServer(ledger: ledger) { baseURL in
@@ -62,8 +63,10 @@ struct MarketHarness: Sendable {
             let apiKey = try TestEnvironment.apiKey()
             let postgres = market.platform.postgres
             try await market.application.test(.router) { client in
-                try await body(MarketHarness(client: client, market: market, ledger: ledger, postgres: postgres, schema: schema,
-                                             signer: signer, apiKey: apiKey))
+                try await body(
+                    MarketHarness(
+                        client: client, market: market, ledger: ledger, postgres: postgres, schema: schema,
+                        signer: signer, apiKey: apiKey))
             }
         }
     }
@@ -78,16 +81,20 @@ struct MarketHarness: Sendable {
     func buyer() async throws -> Buyer {
         let userId = ObjectID.generate()
         let now = Date()
-        let token = try await signer.sign(AccessTokenClaims(userId: userId, sessionId: nil, issuedAt: now, expiresAt: now.addingTimeInterval(600)))
+        let token = try await signer.sign(
+            AccessTokenClaims(userId: userId, sessionId: nil, issuedAt: now, expiresAt: now.addingTimeInterval(600)))
         return Buyer(userId: userId, token: token)
     }
 
     /// A post in the market's read model (as the consumer would have written it).
     @discardableResult
-    func product(price: Int?, title: String? = "중고 책", deleted: Bool = false, seller: String = ObjectID.generate()) async throws -> String {
+    func product(price: Int?, title: String? = "중고 책", deleted: Bool = false, seller: String = ObjectID.generate())
+        async throws -> String
+    {
         let postId = ObjectID.generate()
         let deletedAt: Date? = deleted ? Date() : nil
-        try await postgres.query("""
+        try await postgres.query(
+            """
             INSERT INTO \(table: schema, "products") (post_id, seller_id, product_id, title, price, updated_at, deleted_at)
             VALUES (\(postId), \(seller), 'snapBook_market', \(title), \(price), now(), \(deletedAt))
             """, logger: TestEnvironment.logger)
@@ -97,7 +104,9 @@ struct MarketHarness: Sendable {
     /// A payment as if the buyer had just paid in the iamport SDK.
     func paid(_ amount: Int, status: PortOnePaymentStatus = .paid, customData: String? = nil) async throws -> String {
         let merchantUid = "ios_\(apiKey)_\(Int(Date().timeIntervalSince1970 * 1000))_\(TestEnvironment.unique(""))"
-        return await ledger.createPayment(merchantUid: merchantUid, amount: amount, status: status, name: "중고 책", customData: customData).impUid
+        return await ledger.createPayment(
+            merchantUid: merchantUid, amount: amount, status: status, name: "중고 책", customData: customData
+        ).impUid
     }
 
     // MARK: HTTP
@@ -109,32 +118,41 @@ struct MarketHarness: Sendable {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    func send(_ method: HTTPRequest.Method, _ path: String, as buyer: Buyer?, json: String? = nil, apiKey: Bool = true,
-              contentType: String = "application/json") async throws -> Reply {
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, as buyer: Buyer?, json: String? = nil, apiKey: Bool = true,
+        contentType: String = "application/json"
+    ) async throws -> Reply {
         var headers = HTTPFields()
         if apiKey { headers[HTTPField.Name("SesacKey")!] = self.apiKey }
         if let buyer { headers[.authorization] = buyer.token }
         if json != nil { headers[.contentType] = contentType }
-        let response = try await client.execute(uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+        let response = try await client.execute(
+            uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
         return Reply(status: Int(response.status.code), body: Array(buffer: response.body))
     }
 
-    func validate(_ impUid: String, post postId: String, as buyer: Buyer, legacyBody: Bool = false) async throws -> Reply {
-        let json = legacyBody
+    func validate(_ impUid: String, post postId: String, as buyer: Buyer, legacyBody: Bool = false) async throws
+        -> Reply
+    {
+        let json =
+            legacyBody
             ? #"{"imp_uid":"\#(impUid)","post_id":"\#(postId)","productName":"클라이언트 이름","price":1}"#
             : #"{"imp_uid":"\#(impUid)","post_id":"\#(postId)"}"#
         return try await send(.post, "/v1/payments/validation", as: buyer, json: json)
     }
 
     func webhook(_ impUid: String, status: String = "paid") async throws -> Reply {
-        try await send(.post, "/v1/payments/webhook", as: nil,
-                       json: #"{"imp_uid":"\#(impUid)","merchant_uid":"whatever","status":"\#(status)"}"#, apiKey: false)
+        try await send(
+            .post, "/v1/payments/webhook", as: nil,
+            json: #"{"imp_uid":"\#(impUid)","merchant_uid":"whatever","status":"\#(status)"}"#, apiKey: false)
     }
 
     // MARK: Database
 
     func count(_ query: PostgresQuery) async throws -> Int {
-        for try await value in try await postgres.query(query, logger: TestEnvironment.logger).decode(Int.self) { return value }
+        for try await value in try await postgres.query(query, logger: TestEnvironment.logger).decode(Int.self) {
+            return value
+        }
         return 0
     }
 
@@ -144,7 +162,8 @@ struct MarketHarness: Sendable {
 
     /// purchase-completed rows in this schema's outbox for `impUid`.
     func purchaseEvents(impUid: String) async throws -> Int {
-        try await count("""
+        try await count(
+            """
             SELECT count(*)::int FROM \(table: schema, "outbox")
             WHERE event_type = 'purchase-completed' AND payload->'payload'->>'imp_uid' = \(impUid)
             """)
@@ -152,25 +171,29 @@ struct MarketHarness: Sendable {
 
     /// Whether this market's consumer has applied the event `eventId`.
     func processed(_ eventId: UUID) async throws -> Bool {
-        try await count("SELECT count(*)::int FROM \(table: schema, "processed_events") WHERE event_id = \(eventId)") == 1
+        try await count("SELECT count(*)::int FROM \(table: schema, "processed_events") WHERE event_id = \(eventId)")
+            == 1
     }
 
     func price(of postId: String) async throws -> Int? {
-        let rows = try await postgres.query("SELECT price FROM \(table: schema, "products") WHERE post_id = \(postId)",
-                                            logger: TestEnvironment.logger)
+        let rows = try await postgres.query(
+            "SELECT price FROM \(table: schema, "products") WHERE post_id = \(postId)",
+            logger: TestEnvironment.logger)
         for try await price in rows.decode(Int?.self) { return price }
         return nil
     }
 
     func claimState(_ impUid: String) async throws -> String? {
-        let rows = try await postgres.query("SELECT state FROM \(table: schema, "claims") WHERE imp_uid = \(impUid)", logger: TestEnvironment.logger)
+        let rows = try await postgres.query(
+            "SELECT state FROM \(table: schema, "claims") WHERE imp_uid = \(impUid)", logger: TestEnvironment.logger)
         for try await state in rows.decode(String.self) { return state }
         return nil
     }
 
     func cancelState(_ impUid: String) async throws -> String? {
-        let rows = try await postgres.query("SELECT cancel_state FROM \(table: schema, "rejections") WHERE imp_uid = \(impUid)",
-                                            logger: TestEnvironment.logger)
+        let rows = try await postgres.query(
+            "SELECT cancel_state FROM \(table: schema, "rejections") WHERE imp_uid = \(impUid)",
+            logger: TestEnvironment.logger)
         for try await state in rows.decode(String.self) { return state }
         return nil
     }

@@ -38,7 +38,8 @@ struct PaymentSafetyTests {
             #expect(try await market.validate(impUid, post: postId, as: buyer).status == 200)
             #expect(try await market.validate(impUid, post: postId, as: buyer).status == 409)
             #expect(try await market.validate(impUid, post: postId, as: thief).status == 409)
-            #expect(try await market.validate(impUid, post: try await market.product(price: 5000), as: buyer).status == 409)
+            #expect(
+                try await market.validate(impUid, post: try await market.product(price: 5000), as: buyer).status == 409)
             #expect(try await market.payments(impUid: impUid) == 1)
             #expect(try await market.purchaseEvents(impUid: impUid) == 1)
 
@@ -65,7 +66,8 @@ struct PaymentSafetyTests {
             let squatter = try await market.buyer()
             let future = "imp_\(Int.random(in: 100_000_000_000...999_999_999_999))"
             #expect(try await market.validate(future, post: postId, as: squatter).status == 400)
-            await market.ledger.createPayment(merchantUid: "ios_\(TestEnvironment.unique(""))", amount: 5000, impUid: future)
+            await market.ledger.createPayment(
+                merchantUid: "ios_\(TestEnvironment.unique(""))", amount: 5000, impUid: future)
             #expect(try await market.validate(future, post: postId, as: buyer).status == 200)
         }
     }
@@ -81,8 +83,9 @@ struct PaymentSafetyTests {
             #expect(try await market.validate(impUid, post: postId, as: buyer).status == 400)
             #expect(try await market.cancelState(impUid) == "pending")
 
-            try await market.postgres.query("UPDATE \(table: market.schema, "products") SET price = 5000 WHERE post_id = \(postId)",
-                                            logger: TestEnvironment.logger)
+            try await market.postgres.query(
+                "UPDATE \(table: market.schema, "products") SET price = 5000 WHERE post_id = \(postId)",
+                logger: TestEnvironment.logger)
             #expect(try await market.validate(impUid, post: postId, as: buyer).status == 400)
             #expect(try await market.webhook(impUid).status == 200)
             await market.ledger.clearFaults()
@@ -129,9 +132,13 @@ struct PaymentSafetyTests {
         try await MarketHarness.run { market in
             let buyer = try await market.buyer()
             // Ten concurrent validations with no token yet: one getToken call between them.
-            let payments = try await (0..<10).asyncMap { _ in (try await market.product(price: 1000), try await market.paid(1000)) }
+            let payments = try await (0..<10).asyncMap { _ in
+                (try await market.product(price: 1000), try await market.paid(1000))
+            }
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for (postId, impUid) in payments { group.addTask { try await market.validate(impUid, post: postId, as: buyer).status } }
+                for (postId, impUid) in payments {
+                    group.addTask { try await market.validate(impUid, post: postId, as: buyer).status }
+                }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(statuses == Array(repeating: 200, count: 10))
@@ -155,20 +162,26 @@ struct PaymentSafetyTests {
             // Two 500s, then an answer.
             let first = try await market.paid(1000)
             _ = await market.ledger.addFault(.lookup(first, .error(status: 500), times: 2))
-            #expect(try await market.validate(first, post: try await market.product(price: 1000), as: buyer).status == 200)
+            #expect(
+                try await market.validate(first, post: try await market.product(price: 1000), as: buyer).status == 200)
             #expect(await market.ledger.lookups(of: first) == 3)
             // A dropped connection, then an answer.
             let second = try await market.paid(1000)
             _ = await market.ledger.addFault(.lookup(second, .drop(afterMilliseconds: 0), times: 1))
-            #expect(try await market.validate(second, post: try await market.product(price: 1000), as: buyer).status == 200)
+            #expect(
+                try await market.validate(second, post: try await market.product(price: 1000), as: buyer).status == 200)
             // An answer far beyond the deadline (30 s against 4 s), then a normal one.
             let third = try await market.paid(1000)
             _ = await market.ledger.addFault(.lookup(third, .slow(delayMilliseconds: 30_000), times: 1))
-            #expect(try await market.validate(third, post: try await market.product(price: 1000), as: buyer).status == 200)
+            #expect(
+                try await market.validate(third, post: try await market.product(price: 1000), as: buyer).status == 200)
             // getToken failing once is retried too.
             _ = await market.ledger.expireTokens(of: MarketHarness.impKey)
             _ = await market.ledger.addFault(.token(MarketHarness.impKey, .error(status: 503), times: 1))
-            #expect(try await market.validate(try await market.paid(1000), post: try await market.product(price: 1000), as: buyer).status == 200)
+            #expect(
+                try await market.validate(
+                    try await market.paid(1000), post: try await market.product(price: 1000), as: buyer
+                ).status == 200)
         }
     }
 

@@ -16,11 +16,13 @@ struct ProductReadModelBatchTests {
                 let (batched, single) = try await PostEventStream.applyBothWays(
                     try PostEventStream.events(seed: seed, count: 60), platform: platform,
                     migrations: { MarketMigrations.all(schema: $0) }, handler: { ProductReadModelHandler(schema: $0) },
-                    rows: { schema in """
+                    rows: { schema in
+                        """
                         SELECT concat_ws('|', post_id, seller_id, coalesce(product_id, '<null>'), coalesce(title, '<null>'),
                                          coalesce(price::text, '<null>'), updated_at, coalesce(deleted_at::text, '<live>'))
                         FROM \(table: schema, "products") ORDER BY post_id
-                        """ })
+                        """
+                    })
                 #expect(single.count == 6)
                 #expect(batched == single, "seed \(seed)")
             }

@@ -10,7 +10,9 @@ struct TokenCacheTests {
     final class Issuer: Sendable {
         let issued = Mutex(0)
         func next() -> PortOneTokenResponse {
-            let n = issued.withLock { $0 += 1; return $0 }
+            let n = issued.withLock {
+                $0 += 1; return $0
+            }
             // PortOne's clock is far from ours on purpose: only the lifetime (expired_at - now) may count.
             return PortOneTokenResponse(accessToken: "token-\(n)", now: 5_000_000, expiredAt: 5_000_000 + 1800)
         }
@@ -51,7 +53,11 @@ struct TokenCacheTests {
         struct Down: Error {}
         let failures = Mutex(1)
         let cache = PortOneTokenCache {
-            if failures.withLock({ f in defer { f -= 1 }; return f > 0 }) { throw Down() }
+            if failures.withLock({ f in
+                defer { f -= 1 }; return f > 0
+            }) {
+                throw Down()
+            }
             return PortOneTokenResponse(accessToken: "ok", now: 0, expiredAt: 1800)
         }
         await #expect(throws: Down.self) { try await cache.token() }

@@ -9,7 +9,9 @@ import Testing
 /// `POST /v1/payments/validation` and `GET /v1/payments/me` as the clients decode them (API conventions §2.6, §10.10).
 @Suite("Payment validation contract")
 struct ValidationContractTests {
-    static let paymentKeys: Set<String> = ["payment_id", "buyer_id", "post_id", "merchant_uid", "productName", "price", "paidAt"]
+    static let paymentKeys: Set<String> = [
+        "payment_id", "buyer_id", "post_id", "merchant_uid", "productName", "price", "paidAt",
+    ]
 
     @Test func bothBodyShapesAreVerifiedAndAnsweredWithTheContractKeys() async throws {
         try await MarketHarness.run { market in
@@ -71,10 +73,15 @@ struct ValidationContractTests {
             #expect(try await market.send(.get, "/v1/payments/me", as: buyer, apiKey: false).status == 420)
             #expect(try await market.send(.get, "/v1/payments/me", as: nil).status == 401)
             let now = Date()
-            let expired = try await market.signer.sign(AccessTokenClaims(
-                userId: buyer.userId, sessionId: nil, issuedAt: now.addingTimeInterval(-700), expiresAt: now.addingTimeInterval(-100)))
-            #expect(try await market.send(.post, "/v1/payments/validation", as: .init(userId: buyer.userId, token: expired),
-                                          json: #"{"imp_uid":"imp_1","post_id":"p"}"#).status == 419)
+            let expired = try await market.signer.sign(
+                AccessTokenClaims(
+                    userId: buyer.userId, sessionId: nil, issuedAt: now.addingTimeInterval(-700),
+                    expiresAt: now.addingTimeInterval(-100)))
+            #expect(
+                try await market.send(
+                    .post, "/v1/payments/validation", as: .init(userId: buyer.userId, token: expired),
+                    json: #"{"imp_uid":"imp_1","post_id":"p"}"#
+                ).status == 419)
         }
     }
 
@@ -82,8 +89,10 @@ struct ValidationContractTests {
         try await MarketHarness.run { market in
             let buyer = try await market.buyer()
             let postId = try await market.product(price: 5000)
-            for body in [#"{"post_id":"\#(postId)"}"#, #"{"imp_uid":"imp_1"}"#, #"{"imp_uid":5,"post_id":"x"}"#, "not json",
-                         #"{"imp_uid":"../users/getToken","post_id":"\#(postId)"}"#, #"{"imp_uid":"","post_id":"\#(postId)"}"#] {
+            for body in [
+                #"{"post_id":"\#(postId)"}"#, #"{"imp_uid":"imp_1"}"#, #"{"imp_uid":5,"post_id":"x"}"#, "not json",
+                #"{"imp_uid":"../users/getToken","post_id":"\#(postId)"}"#, #"{"imp_uid":"","post_id":"\#(postId)"}"#,
+            ] {
                 let reply = try await market.send(.post, "/v1/payments/validation", as: buyer, json: body)
                 #expect(reply.status == 400, "\(body) → \(reply.text)")
                 #expect(try reply.json.keys == ["message"])
@@ -102,7 +111,10 @@ struct ValidationContractTests {
     @Test func aPaymentForADeletedOrPricelessPostIsRefundedAnd410() async throws {
         try await MarketHarness.run { market in
             let buyer = try await market.buyer()
-            for (postId, legacy) in [(try await market.product(price: 5000, deleted: true), true), (try await market.product(price: nil), false)] {
+            for (postId, legacy) in [
+                (try await market.product(price: 5000, deleted: true), true),
+                (try await market.product(price: nil), false),
+            ] {
                 let impUid = try await market.paid(5000)
                 let reply = try await market.validate(impUid, post: postId, as: buyer, legacyBody: legacy)
                 #expect(reply.status == 410, "\(reply.text)")
@@ -119,8 +131,9 @@ struct ValidationContractTests {
         try await MarketHarness.run { market in
             let buyer = try await market.buyer()
             func validate(_ impUid: String, _ postId: String, price: String) async throws -> MarketHarness.Reply {
-                try await market.send(.post, "/v1/payments/validation", as: buyer,
-                                      json: #"{"imp_uid":"\#(impUid)","post_id":"\#(postId)","productName":"책","price":\#(price)}"#)
+                try await market.send(
+                    .post, "/v1/payments/validation", as: buyer,
+                    json: #"{"imp_uid":"\#(impUid)","post_id":"\#(postId)","productName":"책","price":\#(price)}"#)
             }
             // Paid as stated: recorded at that amount, with its event.
             let book = try await market.product(price: nil, title: "데미안")

@@ -66,14 +66,16 @@ struct WebhookTests {
         try await MarketHarness.run { market in
             let buyer = try await market.buyer()
             let postId = try await market.product(price: 5000)
-            let impUid = try await market.paid(5000, customData: #"{"post_id":"\#(postId)","buyer_id":"\#(buyer.userId)"}"#)
+            let impUid = try await market.paid(
+                5000, customData: #"{"post_id":"\#(postId)","buyer_id":"\#(buyer.userId)"}"#)
             #expect(try await market.webhook(impUid).status == 200)
             #expect(try await market.payments(impUid: impUid) == 1)
             let history = try await market.send(.get, "/v1/payments/me", as: buyer)
             #expect((try history.json["data"] as? [[String: Any]])?.first?["post_id"] as? String == postId)
 
             // Attribution is not trust: a wrong amount named in custom_data is refunded, not recorded.
-            let forged = try await market.paid(5, customData: #"{"post_id":"\#(postId)","buyer_id":"\#(buyer.userId)"}"#)
+            let forged = try await market.paid(
+                5, customData: #"{"post_id":"\#(postId)","buyer_id":"\#(buyer.userId)"}"#)
             #expect(try await market.webhook(forged).status == 200)
             #expect(try await market.payments(impUid: forged) == 0)
             #expect(await market.ledger.payment(forged)?.status == .cancelled)
@@ -89,8 +91,9 @@ struct WebhookTests {
             // A notification that claims "paid" for a payment that is not.
             let postId = try await market.product(price: 5000)
             let buyer = try await market.buyer()
-            let failed = try await market.paid(5000, status: .failed,
-                                              customData: #"{"post_id":"\#(postId)","buyer_id":"\#(buyer.userId)"}"#)
+            let failed = try await market.paid(
+                5000, status: .failed,
+                customData: #"{"post_id":"\#(postId)","buyer_id":"\#(buyer.userId)"}"#)
             #expect(try await market.webhook(failed, status: "paid").status == 200)
             #expect(try await market.payments(impUid: failed) == 0)
             // Bodies without a usable imp_uid.
@@ -99,9 +102,11 @@ struct WebhookTests {
                 #expect(reply.status == 400, "\(body) → \(reply.text)")
             }
             // Form-encoded, as some iamport settings send it.
-            let impUid = try await market.paid(5000, customData: #"{"post_id":"\#(postId)","buyer_id":"\#(buyer.userId)"}"#)
-            let form = try await market.send(.post, "/v1/payments/webhook", as: nil, json: "imp_uid=\(impUid)&merchant_uid=m&status=paid",
-                                             apiKey: false, contentType: "application/x-www-form-urlencoded")
+            let impUid = try await market.paid(
+                5000, customData: #"{"post_id":"\#(postId)","buyer_id":"\#(buyer.userId)"}"#)
+            let form = try await market.send(
+                .post, "/v1/payments/webhook", as: nil, json: "imp_uid=\(impUid)&merchant_uid=m&status=paid",
+                apiKey: false, contentType: "application/x-www-form-urlencoded")
             #expect(form.status == 200, "\(form.text)")
             #expect(try await market.payments(impUid: impUid) == 1)
         }

@@ -1,6 +1,7 @@
-@testable import MediaService
 import SNSPlatform
 import Testing
+
+@testable import MediaService
 
 @Suite("Range, If-None-Match and multipart header parsing")
 struct ConditionalRequestTests {
@@ -36,11 +37,15 @@ struct ConditionalRequestTests {
     }
 
     @Test func multipartHeaders() {
-        #expect(HeaderParameters.multipartBoundary(contentType: "multipart/form-data; boundary=alamofire.boundary.1a2b") == "alamofire.boundary.1a2b")
+        #expect(
+            HeaderParameters.multipartBoundary(contentType: "multipart/form-data; boundary=alamofire.boundary.1a2b")
+                == "alamofire.boundary.1a2b")
         #expect(HeaderParameters.multipartBoundary(contentType: "Multipart/Form-Data;boundary=\"a b;c\"") == "a b;c")
         #expect(HeaderParameters.multipartBoundary(contentType: "multipart/form-data") == nil)
         #expect(HeaderParameters.multipartBoundary(contentType: "multipart/mixed; boundary=x") == nil)
-        #expect(HeaderParameters.multipartBoundary(contentType: "multipart/form-data; boundary=" + String(repeating: "x", count: 71)) == nil)
+        #expect(
+            HeaderParameters.multipartBoundary(
+                contentType: "multipart/form-data; boundary=" + String(repeating: "x", count: 71)) == nil)
         let disposition = HeaderParameters("form-data; name=\"files\"; filename=\"a \\\"b\\\"; c.jpg\"")
         #expect(disposition.value == "form-data")
         #expect(disposition.parameters["name"] == "files")

@@ -7,7 +7,8 @@ import Testing
 @Suite("GET /v1/uploads/...: headers, 304, ranges, 416, 444, 410, auth")
 struct DownloadTests {
     /// Uploads one file and returns its path and the bytes the server stored.
-    func uploadOne(_ media: MediaTestContext, token: String, bytes: [UInt8] = ImageFixtures.png) async throws -> String {
+    func uploadOne(_ media: MediaTestContext, token: String, bytes: [UInt8] = ImageFixtures.png) async throws -> String
+    {
         let reply = try await media.client.upload([.file(bytes)], token: token)
         #expect(reply.status == 200, "\(reply.text)")
         return try #require(try reply.files.first)
@@ -67,7 +68,9 @@ struct DownloadTests {
             for (header, range) in cases {
                 let reply = try await media.client.download(path, token: user.token, headers: ["Range": header])
                 #expect(reply.status == 206, "\(header)")
-                #expect(reply.header("Content-Range") == "bytes \(range.lowerBound)-\(range.upperBound)/\(size)", "\(header)")
+                #expect(
+                    reply.header("Content-Range") == "bytes \(range.lowerBound)-\(range.upperBound)/\(size)",
+                    "\(header)")
                 #expect(reply.header("Content-Length") == String(range.count), "\(header)")
                 #expect(reply.body == Array(bytes[range]), "\(header)")
                 #expect(reply.header("ETag") != nil)
@@ -95,14 +98,18 @@ struct DownloadTests {
         try await withMediaService { media in
             let user = try await testUser()
             let path = try await uploadOne(media, token: user.token)
-            for header in ["bytes=0-1,4-5", "bytes=5-2", "bytes=abc", "items=0-1", "bytes=", "bytes=-", "bytes=1-2-3", "bytes=+1-2"] {
+            for header in [
+                "bytes=0-1,4-5", "bytes=5-2", "bytes=abc", "items=0-1", "bytes=", "bytes=-", "bytes=1-2-3",
+                "bytes=+1-2",
+            ] {
                 let reply = try await media.client.download(path, token: user.token, headers: ["Range": header])
                 #expect(reply.status == 200, "\(header)")
                 #expect(reply.body == ImageFixtures.png, "\(header)")
                 #expect(reply.header("Content-Range") == nil)
             }
             // If-Range with another tag: the whole file.
-            let reply = try await media.client.download(path, token: user.token, headers: ["Range": "bytes=0-1", "If-Range": "\"stale\""])
+            let reply = try await media.client.download(
+                path, token: user.token, headers: ["Range": "bytes=0-1", "If-Range": "\"stale\""])
             #expect(reply.status == 200)
         }
     }
@@ -158,7 +165,8 @@ struct DownloadTests {
         try await withMediaService { media in
             let user = try await testUser()
             let path = try await uploadOne(media, token: user.token)
-            #expect(try await media.client.send(.get, "/v1/" + path, token: user.token, apiKey: .some(nil)).status == 420)
+            #expect(
+                try await media.client.send(.get, "/v1/" + path, token: user.token, apiKey: .some(nil)).status == 420)
             #expect(try await media.client.send(.get, "/v1/" + path, token: nil, apiKey: "wrong").status == 420)
             #expect(try await media.client.download(path, token: nil).status == 401)
             #expect(try await media.client.download(path, token: "garbage").status == 401)

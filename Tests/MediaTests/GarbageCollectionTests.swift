@@ -9,8 +9,9 @@ import Testing
 @Suite("Garbage collection of unreferenced files")
 struct GarbageCollectionTests {
     func snapshot(postId: String, userId: String, files: [String]) -> PostSnapshot {
-        PostSnapshot(postId: postId, userId: userId, productId: "snapBook", title: "t", price: nil, files: files,
-                     hashTags: [], createdAt: Date(), updatedAt: Date())
+        PostSnapshot(
+            postId: postId, userId: userId, productId: "snapBook", title: "t", price: nil, files: files,
+            hashTags: [], createdAt: Date(), updatedAt: Date())
     }
 
     func upload(_ media: MediaTestContext, token: String, count: Int = 1) async throws -> [String] {
@@ -32,7 +33,8 @@ struct GarbageCollectionTests {
             let user = try await testUser()
             let files = try await upload(media, token: user.token, count: 2)
             let postId = ObjectID.generate()
-            try await media.apply(PostCreated(post: snapshot(postId: postId, userId: user.userId, files: files)), aggregateId: postId)
+            try await media.apply(
+                PostCreated(post: snapshot(postId: postId, userId: user.userId, files: files)), aggregateId: postId)
 
             let first = try await media.collect(grace: .zero)
             #expect(first.collected == 0)
@@ -41,8 +43,10 @@ struct GarbageCollectionTests {
                 #expect(try await media.client.download(file, token: user.token).status == 200)
             }
 
-            try await media.apply(PostDeleted(postId: postId, userId: user.userId, productId: "snapBook", files: files, deletedAt: Date()),
-                                  aggregateId: postId)
+            try await media.apply(
+                PostDeleted(
+                    postId: postId, userId: user.userId, productId: "snapBook", files: files, deletedAt: Date()),
+                aggregateId: postId)
             let second = try await media.collect(grace: .zero)
             #expect(second.collected == 2)
             for file in files {
@@ -73,9 +77,13 @@ struct GarbageCollectionTests {
             let user = try await testUser()
             let files = try await upload(media, token: user.token, count: 3)
             let postId = ObjectID.generate()
-            try await media.apply(PostCreated(post: snapshot(postId: postId, userId: user.userId, files: [files[0], files[1]])), aggregateId: postId)
+            try await media.apply(
+                PostCreated(post: snapshot(postId: postId, userId: user.userId, files: [files[0], files[1]])),
+                aggregateId: postId)
             // The edit drops files[0] and adds files[2].
-            try await media.apply(PostUpdated(post: snapshot(postId: postId, userId: user.userId, files: [files[1], files[2]])), aggregateId: postId)
+            try await media.apply(
+                PostUpdated(post: snapshot(postId: postId, userId: user.userId, files: [files[1], files[2]])),
+                aggregateId: postId)
             #expect(try await media.collect(grace: .zero).collected == 1)
             #expect(try !exists(media, files[0]))
             #expect(try exists(media, files[1]))
@@ -88,11 +96,17 @@ struct GarbageCollectionTests {
             let user = try await testUser()
             let file = try await upload(media, token: user.token)[0]
             let (a, b) = (ObjectID.generate(), ObjectID.generate())
-            try await media.apply(PostCreated(post: snapshot(postId: a, userId: user.userId, files: [file])), aggregateId: a)
-            try await media.apply(PostCreated(post: snapshot(postId: b, userId: user.userId, files: [file])), aggregateId: b)
-            try await media.apply(PostDeleted(postId: a, userId: user.userId, productId: nil, files: [file], deletedAt: Date()), aggregateId: a)
+            try await media.apply(
+                PostCreated(post: snapshot(postId: a, userId: user.userId, files: [file])), aggregateId: a)
+            try await media.apply(
+                PostCreated(post: snapshot(postId: b, userId: user.userId, files: [file])), aggregateId: b)
+            try await media.apply(
+                PostDeleted(postId: a, userId: user.userId, productId: nil, files: [file], deletedAt: Date()),
+                aggregateId: a)
             #expect(try await media.collect(grace: .zero).collected == 0)
-            try await media.apply(PostDeleted(postId: b, userId: user.userId, productId: nil, files: [file], deletedAt: Date()), aggregateId: b)
+            try await media.apply(
+                PostDeleted(postId: b, userId: user.userId, productId: nil, files: [file], deletedAt: Date()),
+                aggregateId: b)
             #expect(try await media.collect(grace: .zero).collected == 1)
         }
     }
@@ -104,12 +118,17 @@ struct GarbageCollectionTests {
             let aliceFiles = try await upload(media, token: alice.token)
             let bobFiles = try await upload(media, token: bob.token)
             let (alicePost, bobPost) = (ObjectID.generate(), ObjectID.generate())
-            try await media.apply(PostCreated(post: snapshot(postId: alicePost, userId: alice.userId, files: aliceFiles)), aggregateId: alicePost)
-            try await media.apply(PostCreated(post: snapshot(postId: bobPost, userId: bob.userId, files: bobFiles)), aggregateId: bobPost)
+            try await media.apply(
+                PostCreated(post: snapshot(postId: alicePost, userId: alice.userId, files: aliceFiles)),
+                aggregateId: alicePost)
+            try await media.apply(
+                PostCreated(post: snapshot(postId: bobPost, userId: bob.userId, files: bobFiles)), aggregateId: bobPost)
 
             try await media.apply(UserWithdrawn(userId: alice.userId, withdrawnAt: Date()), aggregateId: alice.userId)
             // A late update of Alice's post (another topic, so it may arrive after) does not bring them back.
-            try await media.apply(PostUpdated(post: snapshot(postId: alicePost, userId: alice.userId, files: aliceFiles)), aggregateId: alicePost)
+            try await media.apply(
+                PostUpdated(post: snapshot(postId: alicePost, userId: alice.userId, files: aliceFiles)),
+                aggregateId: alicePost)
 
             #expect(try await media.collect(grace: .zero).collected == 1)
             #expect(try !exists(media, aliceFiles[0]))
@@ -121,11 +140,15 @@ struct GarbageCollectionTests {
         try await withMediaService { media in
             let user = try await testUser()
             let file = try await upload(media, token: user.token)[0]
-            try await media.apply(UserUpdated(userId: user.userId, nick: "n", phoneNum: nil, birthDay: nil, profileImage: file, updatedAt: Date()),
-                                  aggregateId: user.userId)
+            try await media.apply(
+                UserUpdated(
+                    userId: user.userId, nick: "n", phoneNum: nil, birthDay: nil, profileImage: file, updatedAt: Date()),
+                aggregateId: user.userId)
             #expect(try await media.collect(grace: .zero).collected == 0)
-            try await media.apply(UserUpdated(userId: user.userId, nick: "n", phoneNum: nil, birthDay: nil, profileImage: nil, updatedAt: Date()),
-                                  aggregateId: user.userId)
+            try await media.apply(
+                UserUpdated(
+                    userId: user.userId, nick: "n", phoneNum: nil, birthDay: nil, profileImage: nil, updatedAt: Date()),
+                aggregateId: user.userId)
             #expect(try await media.collect(grace: .zero).collected == 1)
         }
     }
@@ -135,11 +158,15 @@ struct GarbageCollectionTests {
             let user = try await testUser()
             let file = try await upload(media, token: user.token)[0]
             let postId = ObjectID.generate()
-            try await media.apply(CommentCreated(commentId: ObjectID.generate(), postId: postId, userId: user.userId, postUserId: user.userId,
-                                                 productId: nil, createdAt: Date()), aggregateId: postId)
+            try await media.apply(
+                CommentCreated(
+                    commentId: ObjectID.generate(), postId: postId, userId: user.userId, postUserId: user.userId,
+                    productId: nil, createdAt: Date()), aggregateId: postId)
             // A post naming garbage and a traversal path alongside a real file.
-            try await media.apply(PostCreated(post: snapshot(postId: postId, userId: user.userId, files: ["../../etc/passwd", "uploads/x", file])),
-                                  aggregateId: postId)
+            try await media.apply(
+                PostCreated(
+                    post: snapshot(postId: postId, userId: user.userId, files: ["../../etc/passwd", "uploads/x", file])),
+                aggregateId: postId)
             #expect(try await media.collect(grace: .zero).collected == 0)
             #expect(try exists(media, file))
         }
@@ -151,10 +178,12 @@ struct GarbageCollectionTests {
             let user = try await testUser()
             var files: [String] = []
             for _ in 0..<4 { files += try await upload(media, token: user.token, count: 5) }
-            let a = MediaGarbageCollector(catalog: media.catalog, root: media.root, postgres: media.postgres, grace: .zero,
-                                          batchSize: 3, logger: TestEnvironment.logger)
-            let b = MediaGarbageCollector(catalog: media.catalog, root: media.root, postgres: media.postgres, grace: .zero,
-                                          batchSize: 3, logger: TestEnvironment.logger)
+            let a = MediaGarbageCollector(
+                catalog: media.catalog, root: media.root, postgres: media.postgres, grace: .zero,
+                batchSize: 3, logger: TestEnvironment.logger)
+            let b = MediaGarbageCollector(
+                catalog: media.catalog, root: media.root, postgres: media.postgres, grace: .zero,
+                batchSize: 3, logger: TestEnvironment.logger)
             async let first = a.collect()
             async let second = b.collect()
             let total = try await first.collected + second.collected
@@ -169,7 +198,8 @@ struct GarbageCollectionTests {
             let fresh = media.root.temporaryDirectory + "/upload-running.part"
             _ = FileManager.default.createFile(atPath: stale, contents: Data(count: 10))
             _ = FileManager.default.createFile(atPath: fresh, contents: Data(count: 10))
-            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: stale)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: stale)
             let pass = try await media.collect(grace: .seconds(3600))
             #expect(pass.staleTemporaryFiles == 1)
             #expect(!FileManager.default.fileExists(atPath: stale))

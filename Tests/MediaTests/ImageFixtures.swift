@@ -59,9 +59,13 @@ enum ImageFixtures {
     }
 
     /// An Exif APP1 segment that carries a GPS position, the thing that must never leak.
-    static let exifWithGPS = segment(0xE1, Array("Exif\0\0MM\0*\0\0\0\u{8}GPSLatitude 37.5665 N GPSLongitude 126.9780 E".utf8))
+    static let exifWithGPS = segment(
+        0xE1, Array("Exif\0\0MM\0*\0\0\0\u{8}GPSLatitude 37.5665 N GPSLongitude 126.9780 E".utf8))
     /// An XMP APP1 segment with a location.
-    static let xmp = segment(0xE1, Array("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta><exif:GPSLatitude>37,33.99N</exif:GPSLatitude></x:xmpmeta>".utf8))
+    static let xmp = segment(
+        0xE1,
+        Array(
+            "http://ns.adobe.com/xap/1.0/\0<x:xmpmeta><exif:GPSLatitude>37,33.99N</exif:GPSLatitude></x:xmpmeta>".utf8))
     /// An ICC profile APP2 segment: colour, not metadata; it must stay.
     static let iccProfile = segment(0xE2, Array("ICC_PROFILE\0".utf8) + [1, 1] + [UInt8](repeating: 0x42, count: 16))
     /// An IPTC/Photoshop APP13 segment.
@@ -71,7 +75,8 @@ enum ImageFixtures {
 
     /// `jpeg` with Exif (GPS), XMP, an ICC profile, IPTC and a comment inserted after APP0.
     static let jpegWithMetadata: [UInt8] =
-        Array(jpeg[..<jpegHeaderLength]) + exifWithGPS + xmp + iccProfile + photoshop + comment + Array(jpeg[jpegHeaderLength...])
+        Array(jpeg[..<jpegHeaderLength]) + exifWithGPS + xmp + iccProfile + photoshop + comment
+        + Array(jpeg[jpegHeaderLength...])
 
     /// What stripping `jpegWithMetadata` must give: the original with only the ICC profile added back.
     static let jpegWithMetadataStripped: [UInt8] =
@@ -94,6 +99,7 @@ extension Array where Element == UInt8 {
     /// Whether `needle` occurs anywhere in these bytes.
     func contains(bytes needle: [UInt8]) -> Bool {
         guard !needle.isEmpty, needle.count <= count else { return false }
-        return (0...(count - needle.count)).contains { start in self[start..<start + needle.count].elementsEqual(needle) }
+        return (0...(count - needle.count)).contains { start in self[start..<start + needle.count].elementsEqual(needle)
+        }
     }
 }

@@ -54,7 +54,10 @@ struct ImageTypeTests {
         try await withMediaService { media in
             let user = try await testUser()
             let reply = try await media.client.upload(
-                [.file(ImageFixtures.jpegWithMetadata), .file(ImageFixtures.png), .file(ImageFixtures.gif), .file(ImageFixtures.webp)],
+                [
+                    .file(ImageFixtures.jpegWithMetadata), .file(ImageFixtures.png), .file(ImageFixtures.gif),
+                    .file(ImageFixtures.webp),
+                ],
                 token: user.token)
             #expect(reply.status == 200, "\(reply.text)")
             let files = try reply.files
@@ -68,9 +71,13 @@ struct ImageTypeTests {
             // On disk too, not just in the response.
             let onDisk = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try media.location(of: files[0]))))
             #expect(onDisk == ImageFixtures.jpegWithMetadataStripped)
-            #expect(try await media.catalog.file(path: files[0], logger: TestEnvironment.logger)?.size == ImageFixtures.jpegWithMetadataStripped.count)
+            #expect(
+                try await media.catalog.file(path: files[0], logger: TestEnvironment.logger)?.size
+                    == ImageFixtures.jpegWithMetadataStripped.count)
 
-            let others: [([UInt8], String)] = [(ImageFixtures.png, "image/png"), (ImageFixtures.gif, "image/gif"), (ImageFixtures.webp, "image/webp")]
+            let others: [([UInt8], String)] = [
+                (ImageFixtures.png, "image/png"), (ImageFixtures.gif, "image/gif"), (ImageFixtures.webp, "image/webp"),
+            ]
             for (file, (original, type)) in zip(files.dropFirst(), others) {
                 let served = try await media.client.download(file, token: user.token)
                 #expect(served.status == 200)
@@ -83,7 +90,8 @@ struct ImageTypeTests {
     @Test func aBrokenJPEGUploadIs400() async throws {
         try await withMediaService { media in
             let user = try await testUser()
-            let reply = try await media.client.upload([.file(Array(ImageFixtures.jpegWithMetadata.dropLast(2)))], token: user.token)
+            let reply = try await media.client.upload(
+                [.file(Array(ImageFixtures.jpegWithMetadata.dropLast(2)))], token: user.token)
             #expect(reply.status == 400)
             #expect(try reply.json.keys == ["message"])
             #expect(try media.temporaryFiles().isEmpty)

@@ -67,7 +67,8 @@ struct MediaConfigurationTests {
         var env = base
         env["SNS_MEDIA_SIGNING_KEY"] = nil
         env["SNS_MEDIA_SIGNING_KEY_FILE"] = path
-        #expect(try MediaConfiguration(environment: Environment(env)).signingKey == "abcdefghijklmnopqrstuvwxyz0123456789")
+        #expect(
+            try MediaConfiguration(environment: Environment(env)).signingKey == "abcdefghijklmnopqrstuvwxyz0123456789")
     }
 
     /// An unusable root stops the start-up with a configuration error naming the variable (exit 78).
@@ -78,7 +79,9 @@ struct MediaConfigurationTests {
         var env = base
         env["SNS_MEDIA_ROOT"] = file + "/below-a-file"
         let configuration = try MediaConfiguration(environment: Environment(env))
-        await #expect { _ = try await buildApplication(configuration: configuration, logger: .init(label: "test")) } throws: { error in
+        await #expect {
+            _ = try await buildApplication(configuration: configuration, logger: .init(label: "test"))
+        } throws: { error in
             (error as? ConfigurationError)?.variable == "SNS_MEDIA_ROOT"
         }
     }

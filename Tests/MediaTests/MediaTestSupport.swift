@@ -28,13 +28,15 @@ struct MediaTestContext: Sendable {
 
     /// Runs one garbage-collection pass over this service's schema and root.
     func collect(grace: Duration) async throws -> MediaGarbageCollector.PassResult {
-        let collector = MediaGarbageCollector(catalog: catalog, root: root, postgres: postgres, grace: grace, logger: TestEnvironment.logger)
+        let collector = MediaGarbageCollector(
+            catalog: catalog, root: root, postgres: postgres, grace: grace, logger: TestEnvironment.logger)
         return try await collector.collect()
     }
 
     /// Applies one event to the references consumer's handler, in a transaction, as the consumer would.
     func apply<P: EventPayload>(_ payload: P, aggregateId: String) async throws {
-        let envelope = EventEnvelope(type: P.eventType.rawValue, aggregateId: aggregateId, producer: "test", requestId: nil, payload: payload)
+        let envelope = EventEnvelope(
+            type: P.eventType.rawValue, aggregateId: aggregateId, producer: "test", requestId: nil, payload: payload)
         let message = KafkaConsumerMessage(
             topic: P.eventType.topic, partition: 0, offset: 0, key: Array(aggregateId.utf8),
             value: Array(try EventCoding.encoder().encode(envelope)), headers: [], timestamp: nil)
@@ -80,20 +82,25 @@ func withMediaService(
     try await TestEnvironment.withDatabase { postgres in
         let schema = try SQLIdentifier(configuration.schema)
         try await app.test(setup) { client in
-            try await body(MediaTestContext(
-                client: MediaClient(client: client, apiKey: apiKey), configuration: configuration,
-                root: MediaRoot(path: rootPath), catalog: MediaCatalog(schema: schema, client: postgres),
-                signer: try MediaPathSigner(secret: configuration.signingKey), postgres: postgres, respond: respond))
+            try await body(
+                MediaTestContext(
+                    client: MediaClient(client: client, apiKey: apiKey), configuration: configuration,
+                    root: MediaRoot(path: rootPath), catalog: MediaCatalog(schema: schema, client: postgres),
+                    signer: try MediaPathSigner(secret: configuration.signingKey), postgres: postgres, respond: respond)
+            )
         }
     }
 }
 
 /// A function that hands a request to `app`'s responder with a fresh request context.
-private func responderFunction<App: ApplicationProtocol>(_ app: App) async throws -> @Sendable (Request) async throws -> Response {
+private func responderFunction<App: ApplicationProtocol>(_ app: App) async throws
+    -> @Sendable (Request) async throws -> Response
+{
     let responder = try await app.responder
     let logger = app.logger
     return { request in
-        let context = App.Context(source: ApplicationRequestContextSource(channel: NIOAsyncTestingChannel(), logger: logger))
+        let context = App.Context(
+            source: ApplicationRequestContextSource(channel: NIOAsyncTestingChannel(), logger: logger))
         return try await responder.respond(to: request, context: context)
     }
 }
@@ -105,7 +112,9 @@ struct FormPart: Sendable {
     var contentType: String?
     var bytes: [UInt8]
 
-    static func file(_ bytes: [UInt8], name: String = "files", filename: String = "image", contentType: String = "image/jpeg") -> FormPart {
+    static func file(
+        _ bytes: [UInt8], name: String = "files", filename: String = "image", contentType: String = "image/jpeg"
+    ) -> FormPart {
         FormPart(name: name, filename: filename, contentType: contentType, bytes: bytes)
     }
 
@@ -171,7 +180,11 @@ struct MediaClient: Sendable {
         body: ByteBuffer? = nil, apiKey: String?? = .none
     ) async throws -> Reply {
         var headers = HTTPFields()
-        let key: String? = switch apiKey { case .none: self.apiKey; case .some(let value): value }
+        let key: String? =
+            switch apiKey {
+            case .none: self.apiKey;
+            case .some(let value): value
+            }
         if let key { headers[HTTPField.Name("SesacKey")!] = key }
         if let token { headers[.authorization] = token }
         for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
@@ -180,15 +193,22 @@ struct MediaClient: Sendable {
     }
 
     /// `POST /v1/posts/files` with the given parts.
-    func upload(_ parts: [FormPart], token: String?, apiKey: String?? = .none, contentType: String = Multipart.contentType) async throws -> Reply {
-        try await send(.post, "/v1/posts/files", token: token, headers: ["Content-Type": contentType], body: Multipart.body(parts), apiKey: apiKey)
+    func upload(
+        _ parts: [FormPart], token: String?, apiKey: String?? = .none, contentType: String = Multipart.contentType
+    ) async throws -> Reply {
+        try await send(
+            .post, "/v1/posts/files", token: token, headers: ["Content-Type": contentType], body: Multipart.body(parts),
+            apiKey: apiKey)
     }
 
     /// `POST /internal/v1/profile-images` with the image as the whole body, as the social service sends it.
-    func uploadProfileImage(_ bytes: [UInt8], token: String?, apiKey: String?? = .none,
-                            contentType: String = "application/octet-stream") async throws -> Reply {
-        try await send(.post, "/internal/v1/profile-images", token: token, headers: ["Content-Type": contentType],
-                       body: ByteBuffer(bytes: bytes), apiKey: apiKey)
+    func uploadProfileImage(
+        _ bytes: [UInt8], token: String?, apiKey: String?? = .none,
+        contentType: String = "application/octet-stream"
+    ) async throws -> Reply {
+        try await send(
+            .post, "/internal/v1/profile-images", token: token, headers: ["Content-Type": contentType],
+            body: ByteBuffer(bytes: bytes), apiKey: apiKey)
     }
 
     /// `GET /v1/<path>`.
@@ -207,8 +227,10 @@ func testUser(expiresIn seconds: TimeInterval = 600) async throws -> (userId: St
 func signAccessToken(userId: String, expiresIn seconds: TimeInterval) async throws -> String {
     let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
     let now = Date()
-    return try await signer.sign(AccessTokenClaims(userId: userId, sessionId: ObjectID.generate(),
-                                                   issuedAt: now.addingTimeInterval(-60), expiresAt: now.addingTimeInterval(seconds)))
+    return try await signer.sign(
+        AccessTokenClaims(
+            userId: userId, sessionId: ObjectID.generate(),
+            issuedAt: now.addingTimeInterval(-60), expiresAt: now.addingTimeInterval(seconds)))
 }
 
 /// An upload answered something other than 200 with `files`.

@@ -46,7 +46,8 @@ struct ProfileImageTests {
             #expect(record.ownerId == user.userId)
             #expect(record.contentType == "image/png")
             #expect(record.size == ImageFixtures.png.count)
-            let rows = try await media.postgres.query("""
+            let rows = try await media.postgres.query(
+                """
                 SELECT f.kind, o.event_type, o.partition_key, o.payload->'payload'->>'path'
                 FROM \(table: try SQLIdentifier(media.configuration.schema), "files") f
                 JOIN \(table: try SQLIdentifier(media.configuration.schema), "outbox") o ON o.payload->'payload'->>'path' = f.path
@@ -65,7 +66,8 @@ struct ProfileImageTests {
     @Test func jpegMetadataIsStripped() async throws {
         try await withMediaService { media in
             let user = try await testUser()
-            let reply = try await media.client.uploadProfileImage(ImageFixtures.jpegWithMetadata, token: user.token, contentType: "image/jpeg")
+            let reply = try await media.client.uploadProfileImage(
+                ImageFixtures.jpegWithMetadata, token: user.token, contentType: "image/jpeg")
             #expect(reply.status == 200, "\(reply.text)")
             let path = try #require(try reply.json.string("path"))
             #expect(path.hasSuffix(".jpg"))
@@ -85,7 +87,8 @@ struct ProfileImageTests {
             let broken = Array(ImageFixtures.jpeg.prefix(40))
             let form = Array(buffer: Multipart.body([.file(ImageFixtures.png, name: "profile")]))
             for bytes in [ImageFixtures.notAnImage, Array("GIF8".utf8), [0xFF, 0xD8], broken, form, []] {
-                let reply = try await media.client.uploadProfileImage(bytes, token: user.token, contentType: "image/jpeg")
+                let reply = try await media.client.uploadProfileImage(
+                    bytes, token: user.token, contentType: "image/jpeg")
                 #expect(reply.status == 400, "\(bytes.prefix(8)) → \(reply.status) \(reply.text)")
                 #expect(try reply.json.keys == ["message"])
             }
@@ -97,9 +100,11 @@ struct ProfileImageTests {
     @Test func aFileOverTheLimitIs400() async throws {
         try await withMediaService(maxFileBytes: 64 * 1024) { media in
             let user = try await testUser()
-            let atLimit = try await media.client.uploadProfileImage(ImageFixtures.largeJPEG(size: 64 * 1024), token: user.token)
+            let atLimit = try await media.client.uploadProfileImage(
+                ImageFixtures.largeJPEG(size: 64 * 1024), token: user.token)
             #expect(atLimit.status == 200, "\(atLimit.text)")
-            let over = try await media.client.uploadProfileImage(ImageFixtures.largeJPEG(size: 64 * 1024 + 1), token: user.token)
+            let over = try await media.client.uploadProfileImage(
+                ImageFixtures.largeJPEG(size: 64 * 1024 + 1), token: user.token)
             #expect(over.status == 400)
             #expect(try over.json.keys == ["message"])
             #expect(try media.temporaryFiles().isEmpty)
@@ -111,19 +116,24 @@ struct ProfileImageTests {
     @Test func aHugeBodyIsRefusedWithoutReadingIt() async throws {
         try await withMediaService { media in
             let user = try await testUser()
-            let body = CountingBody(head: Array(ImageFixtures.jpeg.dropLast(2)), fillerLength: 50 * 1024 * 1024, tail: [0xFF, 0xD9],
-                                    chunkLength: 64 * 1024, pulled: .init())
+            let body = CountingBody(
+                head: Array(ImageFixtures.jpeg.dropLast(2)), fillerLength: 50 * 1024 * 1024, tail: [0xFF, 0xD9],
+                chunkLength: 64 * 1024, pulled: .init())
             var headers = HTTPFields()
             headers[HTTPField.Name("SesacKey")!] = media.client.apiKey
             headers[.authorization] = user.token
             headers[.contentType] = "image/jpeg"
             headers[.contentLength] = String(body.totalLength)
             let request = Request(
-                head: HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/internal/v1/profile-images", headerFields: headers),
+                head: HTTPRequest(
+                    method: .post, scheme: "http", authority: "localhost", path: "/internal/v1/profile-images",
+                    headerFields: headers),
                 body: RequestBody(asyncSequence: body))
             let response = try await media.respond(request)
             #expect(response.status.code == 400)
-            #expect(body.pulled.total < media.configuration.maxFileBytes + 1024 * 1024, "read \(body.pulled.total) of \(body.totalLength) bytes")
+            #expect(
+                body.pulled.total < media.configuration.maxFileBytes + 1024 * 1024,
+                "read \(body.pulled.total) of \(body.totalLength) bytes")
             #expect(try media.temporaryFiles().isEmpty)
         }
     }

@@ -72,15 +72,18 @@ struct StreamingLimitTests {
             let user = try await testUser()
             let jpegHead = Array(ImageFixtures.jpeg.dropLast(2))
             let head = Multipart.head(.file([]), first: true) + jpegHead
-            let body = CountingBody(head: head, fillerLength: Self.fiftyMegabytes, tail: [0xFF, 0xD9] + Multipart.end,
-                                    chunkLength: 64 * 1024, pulled: .init())
+            let body = CountingBody(
+                head: head, fillerLength: Self.fiftyMegabytes, tail: [0xFF, 0xD9] + Multipart.end,
+                chunkLength: 64 * 1024, pulled: .init())
             var headers = HTTPFields()
             headers[HTTPField.Name("SesacKey")!] = media.client.apiKey
             headers[.authorization] = user.token
             headers[.contentType] = Multipart.contentType
             headers[.contentLength] = String(body.totalLength)
             let request = Request(
-                head: HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/v1/posts/files", headerFields: headers),
+                head: HTTPRequest(
+                    method: .post, scheme: "http", authority: "localhost", path: "/v1/posts/files",
+                    headerFields: headers),
                 body: RequestBody(asyncSequence: body))
 
             let response = try await media.respond(request)
@@ -102,14 +105,17 @@ struct StreamingLimitTests {
                 head += Multipart.head(.file([]), first: index == 0) + ImageFixtures.png
             }
             head += Multipart.head(.file([]), first: false) + Array(ImageFixtures.jpeg.dropLast(2))
-            let body = CountingBody(head: head, fillerLength: Self.fiftyMegabytes, tail: [0xFF, 0xD9] + Multipart.end,
-                                    chunkLength: 16 * 1024, pulled: .init())
+            let body = CountingBody(
+                head: head, fillerLength: Self.fiftyMegabytes, tail: [0xFF, 0xD9] + Multipart.end,
+                chunkLength: 16 * 1024, pulled: .init())
             var headers = HTTPFields()
             headers[HTTPField.Name("SesacKey")!] = media.client.apiKey
             headers[.authorization] = user.token
             headers[.contentType] = Multipart.contentType
             let request = Request(
-                head: HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/v1/posts/files", headerFields: headers),
+                head: HTTPRequest(
+                    method: .post, scheme: "http", authority: "localhost", path: "/v1/posts/files",
+                    headerFields: headers),
                 body: RequestBody(asyncSequence: body))
             let response = try await media.respond(request)
             #expect(response.status.code == 400)
@@ -131,8 +137,9 @@ struct StreamingLimitTests {
             // gives up after 20 s in all).
             let port = try #require(media.client.client.port)
             let http = GatewayClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, apiKey: media.client.apiKey)
-            let reply = try await http.send("POST", "/v1/posts/files", body: Data(Array(buffer: Multipart.body([.file(big)]))),
-                                            contentType: Multipart.contentType, headers: ["Authorization": user.token])
+            let reply = try await http.send(
+                "POST", "/v1/posts/files", body: Data(Array(buffer: Multipart.body([.file(big)]))),
+                contentType: Multipart.contentType, headers: ["Authorization": user.token])
             #expect(reply.status == 400)
             #expect(try reply.json.keys == ["message"])
             #expect(try media.temporaryFiles().isEmpty)

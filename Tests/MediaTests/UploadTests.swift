@@ -9,12 +9,13 @@ struct UploadTests {
     @Test func uploadReturnsFilesInUploadOrder() async throws {
         try await withMediaService { media in
             let user = try await testUser()
-            let reply = try await media.client.upload([
-                .file(ImageFixtures.png, filename: "first", contentType: "image/jpg"),
-                .file(ImageFixtures.jpeg, filename: "second.png", contentType: "image/png"),
-                .file(ImageFixtures.gif, filename: "third"),
-                .file(ImageFixtures.webp, filename: "fourth", contentType: "application/octet-stream"),
-            ], token: user.token)
+            let reply = try await media.client.upload(
+                [
+                    .file(ImageFixtures.png, filename: "first", contentType: "image/jpg"),
+                    .file(ImageFixtures.jpeg, filename: "second.png", contentType: "image/png"),
+                    .file(ImageFixtures.gif, filename: "third"),
+                    .file(ImageFixtures.webp, filename: "fourth", contentType: "application/octet-stream"),
+                ], token: user.token)
             #expect(reply.status == 200, "\(reply.text)")
             #expect(try reply.json.keys == ["files"])
             let files = try reply.files
@@ -43,7 +44,8 @@ struct UploadTests {
             #expect(record.size == ImageFixtures.png.count)
             #expect(record.etag.count == 64)
             // The media-stored event is in the outbox of the same transaction.
-            let rows = try await media.postgres.query("""
+            let rows = try await media.postgres.query(
+                """
                 SELECT event_type, partition_key, payload->'payload'->>'path' FROM \(table: try SQLIdentifier(media.configuration.schema), "outbox")
                 """, logger: TestEnvironment.logger)
             var events: [(String, String, String)] = []
@@ -86,7 +88,8 @@ struct UploadTests {
         try await withMediaService { media in
             let user = try await testUser()
             let reply = try await media.client.upload(
-                [.text("product_id", "snapBook"), .file(ImageFixtures.gif), .text("content", "#hello")], token: user.token)
+                [.text("product_id", "snapBook"), .file(ImageFixtures.gif), .text("content", "#hello")],
+                token: user.token)
             #expect(reply.status == 200, "\(reply.text)")
             #expect(try reply.files.count == 1)
             // ... but bounded: a huge stray part is refused.
@@ -116,19 +119,26 @@ struct UploadTests {
     @Test func maxFilesIsConfigurable() async throws {
         try await withMediaService(maxFiles: 2) { media in
             let user = try await testUser()
-            #expect(try await media.client.upload([.file(ImageFixtures.png), .file(ImageFixtures.gif)], token: user.token).status == 200)
-            #expect(try await media.client.upload([.file(ImageFixtures.png), .file(ImageFixtures.gif), .file(ImageFixtures.webp)],
-                                                  token: user.token).status == 400)
+            #expect(
+                try await media.client.upload([.file(ImageFixtures.png), .file(ImageFixtures.gif)], token: user.token)
+                    .status == 200)
+            #expect(
+                try await media.client.upload(
+                    [.file(ImageFixtures.png), .file(ImageFixtures.gif), .file(ImageFixtures.webp)],
+                    token: user.token
+                ).status == 400)
         }
     }
 
     @Test func aFileOverTheLimitIs400() async throws {
         try await withMediaService(maxFileBytes: 64 * 1024) { media in
             let user = try await testUser()
-            let atLimit = try await media.client.upload([.file(ImageFixtures.largeJPEG(size: 64 * 1024))], token: user.token)
+            let atLimit = try await media.client.upload(
+                [.file(ImageFixtures.largeJPEG(size: 64 * 1024))], token: user.token)
             #expect(atLimit.status == 200, "\(atLimit.text)")
-            let over = try await media.client.upload([.file(ImageFixtures.png), .file(ImageFixtures.largeJPEG(size: 64 * 1024 + 1))],
-                                                     token: user.token)
+            let over = try await media.client.upload(
+                [.file(ImageFixtures.png), .file(ImageFixtures.largeJPEG(size: 64 * 1024 + 1))],
+                token: user.token)
             #expect(over.status == 400)
             #expect(try over.json.keys == ["message"])
             #expect(try media.temporaryFiles().isEmpty, "the first file's temp file is removed too")
@@ -138,8 +148,11 @@ struct UploadTests {
     @Test func nonImageBytesAre400WhateverTheDeclaredType() async throws {
         try await withMediaService { media in
             let user = try await testUser()
-            for bytes in [ImageFixtures.notAnImage, Array("GIF8".utf8), [0xFF, 0xD8], Array(repeating: 0x00, count: 4096)] {
-                let reply = try await media.client.upload([.file(bytes, filename: "photo.jpg", contentType: "image/jpeg")], token: user.token)
+            for bytes in [
+                ImageFixtures.notAnImage, Array("GIF8".utf8), [0xFF, 0xD8], Array(repeating: 0x00, count: 4096),
+            ] {
+                let reply = try await media.client.upload(
+                    [.file(bytes, filename: "photo.jpg", contentType: "image/jpeg")], token: user.token)
                 #expect(reply.status == 400, "\(bytes.prefix(8))")
                 #expect(try reply.json.keys == ["message"])
             }
@@ -152,16 +165,19 @@ struct UploadTests {
     @Test func notMultipartIs400() async throws {
         try await withMediaService { media in
             let user = try await testUser()
-            let json = try await media.client.send(.post, "/v1/posts/files", token: user.token,
-                                                   headers: ["Content-Type": "application/json"], body: .init(string: "{}"))
+            let json = try await media.client.send(
+                .post, "/v1/posts/files", token: user.token,
+                headers: ["Content-Type": "application/json"], body: .init(string: "{}"))
             #expect(json.status == 400)
-            let noBoundary = try await media.client.upload([.file(ImageFixtures.png)], token: user.token, contentType: "multipart/form-data")
+            let noBoundary = try await media.client.upload(
+                [.file(ImageFixtures.png)], token: user.token, contentType: "multipart/form-data")
             #expect(noBoundary.status == 400)
             // A body cut off in the middle of a file.
             var truncated = Multipart.body([.file(ImageFixtures.png)])
             truncated.moveWriterIndex(to: truncated.writerIndex - Multipart.end.count - 10)
-            let cut = try await media.client.send(.post, "/v1/posts/files", token: user.token,
-                                                  headers: ["Content-Type": Multipart.contentType], body: truncated)
+            let cut = try await media.client.send(
+                .post, "/v1/posts/files", token: user.token,
+                headers: ["Content-Type": Multipart.contentType], body: truncated)
             #expect(cut.status == 400)
             #expect(try media.temporaryFiles().isEmpty)
         }
@@ -173,8 +189,10 @@ struct UploadTests {
             let user = try await testUser()
             let schema = try SQLIdentifier(media.configuration.schema)
             try await media.postgres.query(
-                "ALTER TABLE \(table: schema, "files") ADD CONSTRAINT refuse_all CHECK (false) NOT VALID", logger: TestEnvironment.logger)
-            let reply = try await media.client.upload([.file(ImageFixtures.png), .file(ImageFixtures.jpeg)], token: user.token)
+                "ALTER TABLE \(table: schema, "files") ADD CONSTRAINT refuse_all CHECK (false) NOT VALID",
+                logger: TestEnvironment.logger)
+            let reply = try await media.client.upload(
+                [.file(ImageFixtures.png), .file(ImageFixtures.jpeg)], token: user.token)
             #expect(reply.status == 500)
             #expect(try reply.json.keys == ["message"])
             #expect(try FileManager.default.contentsOfDirectory(atPath: media.root.directory(of: .posts)).isEmpty)

@@ -1,7 +1,8 @@
 import HTTPTypes
 import Hummingbird
-@testable import SNSPlatform
 import Testing
+
+@testable import SNSPlatform
 
 /// The apps send the bare token in `Authorization`; some libraries add `Bearer `. Both, with stray spaces.
 @Suite("Access token header")
@@ -9,7 +10,9 @@ struct AccessTokenHeaderTests {
     func token(_ value: String?) -> String? {
         var fields = HTTPFields()
         if let value { fields[.authorization] = value }
-        let request = Request(head: HTTPRequest(method: .get, scheme: "http", authority: "x", path: "/", headerFields: fields), body: .init(buffer: .init()))
+        let request = Request(
+            head: HTTPRequest(method: .get, scheme: "http", authority: "x", path: "/", headerFields: fields),
+            body: .init(buffer: .init()))
         return AuthenticationMiddleware.token(from: request)
     }
 

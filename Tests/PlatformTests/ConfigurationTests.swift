@@ -1,6 +1,7 @@
 import Foundation
-@testable import SNSPlatform
 import Testing
+
+@testable import SNSPlatform
 
 @Suite("Configuration from the environment")
 struct ConfigurationTests {
@@ -12,7 +13,8 @@ struct ConfigurationTests {
     ]
 
     @Test func validEnvironmentParses() throws {
-        let configuration = try PlatformConfiguration(serviceName: "auth", defaultPort: 8101, environment: Environment(base))
+        let configuration = try PlatformConfiguration(
+            serviceName: "auth", defaultPort: 8101, environment: Environment(base))
         #expect(configuration.httpPort == 8101)
         #expect(configuration.database.host == "127.0.0.1")
         #expect(configuration.database.password == "secret")
@@ -23,7 +25,9 @@ struct ConfigurationTests {
     func missingRequiredVariableIsNamed(variable: String) {
         var env = base
         env[variable] = nil
-        #expect { try PlatformConfiguration(serviceName: "auth", defaultPort: 1, environment: Environment(env)) } throws: { error in
+        #expect {
+            try PlatformConfiguration(serviceName: "auth", defaultPort: 1, environment: Environment(env))
+        } throws: { error in
             (error as? ConfigurationError)?.variable == variable
         }
     }
@@ -35,7 +39,9 @@ struct ConfigurationTests {
     func badValueIsNamedAndNotEchoedForSecrets(variable: String, value: String) {
         var env = base
         env[variable] = value
-        #expect { try PlatformConfiguration(serviceName: "auth", defaultPort: 1, environment: Environment(env)) } throws: { error in
+        #expect {
+            try PlatformConfiguration(serviceName: "auth", defaultPort: 1, environment: Environment(env))
+        } throws: { error in
             (error as? ConfigurationError)?.variable == variable
         }
     }
@@ -47,9 +53,13 @@ struct ConfigurationTests {
         var env = base
         env["SNS_API_KEY"] = nil
         env["SNS_API_KEY_FILE"] = path
-        #expect(try PlatformConfiguration(serviceName: "a", defaultPort: 1, environment: Environment(env)).apiKey == "from-file")
+        #expect(
+            try PlatformConfiguration(serviceName: "a", defaultPort: 1, environment: Environment(env)).apiKey
+                == "from-file")
         env["SNS_API_KEY"] = "inline"
-        #expect(throws: ConfigurationError.self) { try PlatformConfiguration(serviceName: "a", defaultPort: 1, environment: Environment(env)) }
+        #expect(throws: ConfigurationError.self) {
+            try PlatformConfiguration(serviceName: "a", defaultPort: 1, environment: Environment(env))
+        }
     }
 
     @Test func objectIdsLookLikeTheOriginalServers() {

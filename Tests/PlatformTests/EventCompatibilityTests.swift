@@ -2,10 +2,11 @@ import Foundation
 import Logging
 import PostgresNIO
 import SNSKafka
-@testable import SNSPlatform
 import SNSTestSupport
 import Synchronization
 import Testing
+
+@testable import SNSPlatform
 
 /// The compatibility rules of decision 0001, as a consumer applies them: a newer *minor* version (extra fields
 /// in the envelope or the payload) is consumed as usual; an unknown event type is skipped and counted, never
@@ -16,7 +17,8 @@ struct EventCompatibilityTests {
         let name = TestEnvironment.unique("compat-")
         return try IdempotentConsumer(
             name: name, schema: platform.schema, topics: [Topic.media],
-            kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: name, properties: TestPlatform.fastConsumerProperties),
+            kafka: KafkaConfiguration(
+                bootstrapServers: platform.brokers, clientId: name, properties: TestPlatform.fastConsumerProperties),
             client: platform.postgres, producer: platform.producer,
             handler: ClosureEventHandler { event, _, _ in
                 let probe = try event.payload(as: Probe.self)
@@ -26,8 +28,9 @@ struct EventCompatibilityTests {
     }
 
     func message(_ json: String) -> KafkaConsumerMessage {
-        KafkaConsumerMessage(topic: Topic.media, partition: 0, offset: 0, key: Array("k".utf8), value: Array(json.utf8),
-                             headers: [], timestamp: nil)
+        KafkaConsumerMessage(
+            topic: Topic.media, partition: 0, offset: 0, key: Array("k".utf8), value: Array(json.utf8),
+            headers: [], timestamp: nil)
     }
 
     func processedCount(_ platform: TestPlatform, _ eventId: String) async throws -> Int {

@@ -2,10 +2,11 @@ import Foundation
 import Logging
 import PostgresNIO
 import SNSKafka
-@testable import SNSPlatform
 import SNSTestSupport
 import Synchronization
 import Testing
+
+@testable import SNSPlatform
 
 @Suite("Idempotent consumer, retries and dead-letter topic")
 struct IdempotentConsumerTests {
@@ -17,7 +18,8 @@ struct IdempotentConsumerTests {
     }
 
     func effectCount(_ platform: TestPlatform) async throws -> Int {
-        let rows = try await platform.postgres.query("SELECT count(*)::int FROM \(table: platform.schema, "effects")", logger: TestEnvironment.logger)
+        let rows = try await platform.postgres.query(
+            "SELECT count(*)::int FROM \(table: platform.schema, "effects")", logger: TestEnvironment.logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }
@@ -40,14 +42,18 @@ struct IdempotentConsumerTests {
     }
 
     func message(for envelope: EventEnvelope<Probe>, offset: Int64 = 0) throws -> KafkaConsumerMessage {
-        KafkaConsumerMessage(topic: Topic.media, partition: 0, offset: offset, key: Array(envelope.aggregateId.utf8),
-                             value: Array(try EventCoding.encoder().encode(envelope)), headers: [], timestamp: nil)
+        KafkaConsumerMessage(
+            topic: Topic.media, partition: 0, offset: offset, key: Array(envelope.aggregateId.utf8),
+            value: Array(try EventCoding.encoder().encode(envelope)), headers: [], timestamp: nil)
     }
 
-    func makeConsumer(_ platform: TestPlatform, name: String, handler: some EventHandler, maxAttempts: Int = 3) throws -> IdempotentConsumer {
+    func makeConsumer(_ platform: TestPlatform, name: String, handler: some EventHandler, maxAttempts: Int = 3) throws
+        -> IdempotentConsumer
+    {
         try IdempotentConsumer(
             name: name, schema: platform.schema, topics: [Topic.media],
-            kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: name, properties: TestPlatform.fastConsumerProperties),
+            kafka: KafkaConfiguration(
+                bootstrapServers: platform.brokers, clientId: name, properties: TestPlatform.fastConsumerProperties),
             client: platform.postgres, producer: platform.producer, handler: handler,
             options: .init(maxAttempts: maxAttempts, retryBase: .milliseconds(5)), logger: TestEnvironment.logger)
     }
@@ -55,9 +61,11 @@ struct IdempotentConsumerTests {
     @Test func aRedeliveredEventIsAppliedOnce() async throws {
         try await TestPlatform.with { platform in
             try await createEffectTable(platform)
-            let consumer = try makeConsumer(platform, name: TestEnvironment.unique("dup-"), handler: recordingHandler(platform))
-            let envelope = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil,
-                                         payload: Probe(sequence: 1, run: "dup"))
+            let consumer = try makeConsumer(
+                platform, name: TestEnvironment.unique("dup-"), handler: recordingHandler(platform))
+            let envelope = EventEnvelope(
+                type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil,
+                payload: Probe(sequence: 1, run: "dup"))
             #expect(try await consumer.process(try message(for: envelope, offset: 10)) == .applied)
             // The same event again (a redelivery after a crash before the offset commit, or a republish).
             #expect(try await consumer.process(try message(for: envelope, offset: 10)) == .duplicate)
@@ -72,9 +80,11 @@ struct IdempotentConsumerTests {
             try await createEffectTable(platform)
             struct Transient: Error {}
             let flaky = recordingHandler(platform, failFirst: 2) { _, _ in throw Transient() }
-            let consumer = try makeConsumer(platform, name: TestEnvironment.unique("retry-"), handler: flaky, maxAttempts: 5)
-            let envelope = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil,
-                                         payload: Probe(sequence: 1, run: "retry"))
+            let consumer = try makeConsumer(
+                platform, name: TestEnvironment.unique("retry-"), handler: flaky, maxAttempts: 5)
+            let envelope = EventEnvelope(
+                type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil,
+                payload: Probe(sequence: 1, run: "retry"))
             #expect(try await consumer.process(try message(for: envelope)) == .applied)
             #expect(try await effectCount(platform) == 1, "the two failed attempts left nothing behind")
             await consumer.consumer.shutdown()
@@ -93,9 +103,11 @@ struct IdempotentConsumerTests {
                     "DO $$ BEGIN RAISE EXCEPTION 'simulated conflict' USING ERRCODE = 'serialization_failure'; END $$",
                     logger: logger)
             }
-            let consumer = try makeConsumer(platform, name: TestEnvironment.unique("outage-"), handler: handler, maxAttempts: 1)
-            let envelope = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil,
-                                         payload: Probe(sequence: 7, run: "outage"))
+            let consumer = try makeConsumer(
+                platform, name: TestEnvironment.unique("outage-"), handler: handler, maxAttempts: 1)
+            let envelope = EventEnvelope(
+                type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil,
+                payload: Probe(sequence: 7, run: "outage"))
             #expect(try await consumer.process(try message(for: envelope)) == .applied)
             #expect(try await effectCount(platform) == 1)
             await consumer.consumer.shutdown()
@@ -103,7 +115,9 @@ struct IdempotentConsumerTests {
     }
 
     func probe(_ sequence: Int, run: String) -> EventEnvelope<Probe> {
-        EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil, payload: Probe(sequence: sequence, run: run))
+        EventEnvelope(
+            type: Probe.eventType.rawValue, aggregateId: "a", producer: "test", requestId: nil,
+            payload: Probe(sequence: sequence, run: run))
     }
 
     func effects(_ platform: TestPlatform) async throws -> (sequences: [Int], transactions: Int) {
@@ -114,7 +128,9 @@ struct IdempotentConsumerTests {
             """,
             logger: TestEnvironment.logger)
         var sequences: [Int] = [], transactions = 0
-        for try await (sequence, count) in rows.decode((Int, Int).self) { sequences.append(sequence); transactions = count }
+        for try await (sequence, count) in rows.decode((Int, Int).self) {
+            sequences.append(sequence); transactions = count
+        }
         return (sequences, transactions)
     }
 
@@ -122,11 +138,13 @@ struct IdempotentConsumerTests {
     @Test func aBatchIsAppliedInOneTransactionAndEachEventOnce() async throws {
         try await TestPlatform.with { platform in
             try await createEffectTable(platform)
-            let consumer = try makeConsumer(platform, name: TestEnvironment.unique("batch-"), handler: recordingHandler(platform))
+            let consumer = try makeConsumer(
+                platform, name: TestEnvironment.unique("batch-"), handler: recordingHandler(platform))
             let seenBefore = probe(0, run: "batch")
             #expect(try await consumer.process(try message(for: seenBefore)) == .applied)
             let first = probe(1, run: "batch")
-            let batch = try [first, probe(2, run: "batch"), seenBefore, first, probe(3, run: "batch")].enumerated().map {
+            let batch = try [first, probe(2, run: "batch"), seenBefore, first, probe(3, run: "batch")].enumerated().map
+            {
                 try message(for: $0.element, offset: Int64(10 + $0.offset))
             }
             let (settled, outcomes) = await consumer.settle(batch)
@@ -149,15 +167,23 @@ struct IdempotentConsumerTests {
             let handler = ClosureEventHandler { event, connection, logger in
                 let probe = try event.payload(as: Probe.self)
                 try await connection.query(
-                    "INSERT INTO \(table: schema, "effects") (event_id, sequence) VALUES (\(event.metadata.eventId), \(probe.sequence))", logger: logger)
+                    "INSERT INTO \(table: schema, "effects") (event_id, sequence) VALUES (\(event.metadata.eventId), \(probe.sequence))",
+                    logger: logger)
                 if probe.sequence == 2 { throw Broken() }
             }
-            let consumer = try makeConsumer(platform, name: TestEnvironment.unique("batch-fail-"), handler: handler, maxAttempts: 2)
+            let consumer = try makeConsumer(
+                platform, name: TestEnvironment.unique("batch-fail-"), handler: handler, maxAttempts: 2)
             var batch = try (1...3).map { try message(for: probe($0, run: "batch-fail"), offset: Int64($0)) }
-            batch.insert(KafkaConsumerMessage(topic: Topic.media, partition: 0, offset: 4, key: nil, value: Array("not json".utf8), headers: [], timestamp: nil), at: 1)
+            batch.insert(
+                KafkaConsumerMessage(
+                    topic: Topic.media, partition: 0, offset: 4, key: nil, value: Array("not json".utf8), headers: [],
+                    timestamp: nil), at: 1)
             let (settled, outcomes) = await consumer.settle(batch)
             #expect(settled.count == 4)
-            #expect(outcomes.map { if case .deadLettered = $0 { "dead" } else { "\($0)" } } == ["applied", "dead", "dead", "applied"])
+            #expect(
+                outcomes.map { if case .deadLettered = $0 { "dead" } else { "\($0)" } } == [
+                    "applied", "dead", "dead", "applied",
+                ])
             #expect(try await effects(platform).sequences == [1, 3])
             await consumer.consumer.shutdown()
         }
@@ -175,19 +201,30 @@ struct IdempotentConsumerTests {
             let handler = ClosureEventHandler { event, connection, logger in
                 guard event.metadata.aggregateId == "agg-\(run)" else { return }  // other tests' traffic
                 let probe = try event.payload(as: Probe.self)
-                struct Broken: Error, CustomStringConvertible { var description: String { "handler rejects sequence 2" } }
+                struct Broken: Error, CustomStringConvertible {
+                    var description: String { "handler rejects sequence 2" }
+                }
                 if probe.sequence == 2 { throw Broken() }
-                try await connection.query("INSERT INTO \(table: schema, "effects") (event_id, sequence) VALUES (\(event.metadata.eventId), \(probe.sequence))", logger: logger)
+                try await connection.query(
+                    "INSERT INTO \(table: schema, "effects") (event_id, sequence) VALUES (\(event.metadata.eventId), \(probe.sequence))",
+                    logger: logger)
             }
-            let good = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "agg-\(run)", producer: "test", requestId: nil, payload: Probe(sequence: 1, run: run))
-            let failing = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "agg-\(run)", producer: "test", requestId: nil, payload: Probe(sequence: 2, run: run))
-            let after = EventEnvelope(type: Probe.eventType.rawValue, aggregateId: "agg-\(run)", producer: "test", requestId: nil, payload: Probe(sequence: 3, run: run))
+            let good = EventEnvelope(
+                type: Probe.eventType.rawValue, aggregateId: "agg-\(run)", producer: "test", requestId: nil,
+                payload: Probe(sequence: 1, run: run))
+            let failing = EventEnvelope(
+                type: Probe.eventType.rawValue, aggregateId: "agg-\(run)", producer: "test", requestId: nil,
+                payload: Probe(sequence: 2, run: run))
+            let after = EventEnvelope(
+                type: Probe.eventType.rawValue, aggregateId: "agg-\(run)", producer: "test", requestId: nil,
+                payload: Probe(sequence: 3, run: run))
             let encoder = EventCoding.encoder()
             _ = try await platform.producer.send([
                 KafkaOutgoingMessage(topic: Topic.media, key: key, value: Array(try encoder.encode(good))),
                 KafkaOutgoingMessage(topic: Topic.media, key: key, value: Array("this is not json \(run)".utf8)),
                 KafkaOutgoingMessage(topic: Topic.media, key: key, value: Array(try encoder.encode(failing))),
-                KafkaOutgoingMessage(topic: Topic.media, key: key, value: Array(try encoder.encode(good))),  // duplicate
+                // duplicate
+                KafkaOutgoingMessage(topic: Topic.media, key: key, value: Array(try encoder.encode(good))),
                 KafkaOutgoingMessage(topic: Topic.media, key: key, value: Array(try encoder.encode(after))),
             ])
             let consumerName = TestEnvironment.unique("dlq-consumer-")
@@ -205,8 +242,12 @@ struct IdempotentConsumerTests {
                 #expect(deadLetters.allSatisfy { Self.header($0, EventHeader.dlqOriginalTopic) == Topic.media })
                 #expect(deadLetters.contains { Self.header($0, EventHeader.dlqAttempts) == "3" })
                 // The partition kept flowing: sequence 3 gets applied; the duplicate of 1 does not apply twice.
-                for _ in 0..<600 where try await effectCount(platform) < 2 { try await Task.sleep(for: .milliseconds(100)) }
-                let rows = try await platform.postgres.query("SELECT sequence FROM \(table: schema, "effects") ORDER BY sequence", logger: TestEnvironment.logger)
+                for _ in 0..<600 where try await effectCount(platform) < 2 {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                let rows = try await platform.postgres.query(
+                    "SELECT sequence FROM \(table: schema, "effects") ORDER BY sequence", logger: TestEnvironment.logger
+                )
                 var sequences: [Int] = []
                 for try await sequence in rows.decode(Int.self) { sequences.append(sequence) }
                 #expect(sequences == [1, 3])
@@ -225,5 +266,9 @@ struct IdempotentConsumerTests {
 final class FailureBudget: Sendable {
     private let left: Mutex<Int>
     init(_ count: Int) { left = Mutex(count) }
-    func take() -> Bool { left.withLock { left in defer { left -= 1 }; return left > 0 } }
+    func take() -> Bool {
+        left.withLock { left in
+            defer { left -= 1 }; return left > 0
+        }
+    }
 }

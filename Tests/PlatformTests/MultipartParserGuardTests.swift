@@ -31,18 +31,26 @@ struct MultipartParserGuardTests {
     @Test(arguments: [1, 2, 7, 4096])
     func nonASCIIHeaderNamesAreRefused(chunk: Int) throws {
         // What schemathesis sent to PUT /v1/users/me/profile: a part whose "header name" starts with C2 83.
-        let crash: [UInt8] = Array("--\(Self.boundary)\r\n".utf8) + [0xC2, 0x83] + Array("è7--\(Self.boundary)--\r\n".utf8)
+        let crash: [UInt8] =
+            Array("--\(Self.boundary)\r\n".utf8) + [0xC2, 0x83] + Array("è7--\(Self.boundary)--\r\n".utf8)
         #expect(try refused(crash, chunk: chunk))
-        let secondHeader = Array("--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"nick\"\r\nX-\u{e9}: 1\r\n\r\nv\r\n--\(Self.boundary)--\r\n".utf8)
+        let secondHeader = Array(
+            "--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"nick\"\r\nX-\u{e9}: 1\r\n\r\nv\r\n--\(Self.boundary)--\r\n"
+                .utf8)
         #expect(try refused(secondHeader, chunk: chunk))
-        let secondPart = Array("--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--\(Self.boundary)\r\n\u{fc}: x\r\n\r\nw\r\n--\(Self.boundary)--\r\n".utf8)
+        let secondPart = Array(
+            "--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--\(Self.boundary)\r\n\u{fc}: x\r\n\r\nw\r\n--\(Self.boundary)--\r\n"
+                .utf8)
         #expect(try refused(secondPart, chunk: chunk))
     }
 
     @Test(arguments: [1, 3, 4096])
     func wellFormedBodiesPass(chunk: Int) throws {
         // Non-ASCII in header values, in bodies, in a preamble, and a boundary-like text inside a body: all fine.
-        let body = Array("preamble \u{e9}\r\n--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"nick\"; filename=\"\u{d55c}.png\"\r\n\r\n\u{d55c}\u{ae00} --\(Self.boundary)x \u{fc}\r\n--\(Self.boundary)\r\nContent-Type: image/png\r\n\r\n".utf8)
+        let body =
+            Array(
+                "preamble \u{e9}\r\n--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"nick\"; filename=\"\u{d55c}.png\"\r\n\r\n\u{d55c}\u{ae00} --\(Self.boundary)x \u{fc}\r\n--\(Self.boundary)\r\nContent-Type: image/png\r\n\r\n"
+                    .utf8)
             + [0x89, 0x50, 0x0D, 0x0A, 0xFF, 0x80] + Array("\r\n--\(Self.boundary)--\r\nepilogue \u{e9}: x".utf8)
         #expect(try !refused(body, chunk: chunk))
     }

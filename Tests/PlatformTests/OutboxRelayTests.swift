@@ -2,9 +2,10 @@ import Foundation
 import Logging
 import PostgresNIO
 import SNSKafka
-@testable import SNSPlatform
 import SNSTestSupport
 import Testing
+
+@testable import SNSPlatform
 
 /// A payload private to these tests, on the (otherwise idle) media topic, keyed per test run.
 struct Probe: EventPayload, Equatable {
@@ -20,8 +21,12 @@ struct OutboxRelayTests {
         var ids = Set<UUID>()
         for sequence in range {
             let envelope = try await platform.postgres.withTransaction(logger: TestEnvironment.logger) { connection in
-                try await platform.outbox.append(Probe(sequence: sequence, run: run), aggregateId: aggregate, trace: TraceContext(requestId: "req-\(sequence)", traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"),
-                                                 on: connection, logger: TestEnvironment.logger)
+                try await platform.outbox.append(
+                    Probe(sequence: sequence, run: run), aggregateId: aggregate,
+                    trace: TraceContext(
+                        requestId: "req-\(sequence)",
+                        traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"),
+                    on: connection, logger: TestEnvironment.logger)
             }
             ids.insert(envelope.eventId)
         }
@@ -31,7 +36,8 @@ struct OutboxRelayTests {
     /// This run's probes; other traffic on the topic (other tests, poison messages) is skipped.
     func probes(_ messages: [KafkaConsumerMessage], run: String) -> [EventEnvelope<Probe>] {
         messages.compactMap { message in
-            guard let envelope = try? EventCoding.decoder().decode(EventEnvelope<Probe>.self, from: Data(message.value)) else { return nil }
+            guard let envelope = try? EventCoding.decoder().decode(EventEnvelope<Probe>.self, from: Data(message.value))
+            else { return nil }
             return envelope.payload.run == run ? envelope : nil
         }
     }
@@ -45,22 +51,25 @@ struct OutboxRelayTests {
             // A transaction that rolls back must never be published.
             struct Abort: Error {}
             _ = try? await platform.postgres.withTransaction(logger: TestEnvironment.logger) { connection in
-                try await platform.outbox.append(Probe(sequence: -1, run: run), aggregateId: aggregate, trace: TraceContext(requestId: nil),
-                                                 on: connection, logger: TestEnvironment.logger)
+                try await platform.outbox.append(
+                    Probe(sequence: -1, run: run), aggregateId: aggregate, trace: TraceContext(requestId: nil),
+                    on: connection, logger: TestEnvironment.logger)
                 throw Abort()
             }
 
             // Relay #1 sends a batch and "dies" after the broker acknowledged but before it committed.
-            let crashing = OutboxRelay(outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
-                                       logger: TestEnvironment.logger, batchSize: 7, afterSend: { throw CancellationError() })
+            let crashing = OutboxRelay(
+                outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                logger: TestEnvironment.logger, batchSize: 7, afterSend: { throw CancellationError() })
             await #expect(throws: CancellationError.self) { try await crashing.publishBatch() }
             let pendingAfterCrash = try await pendingCount(platform)
             #expect(pendingAfterCrash == 20, "nothing may be marked published that was not committed")
 
             // More writes arrive while no relay runs; then a fresh relay takes over.
             committed.formUnion(try await write(platform, run: run, aggregate: aggregate, range: 20..<30))
-            let relay = OutboxRelay(outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
-                                    logger: TestEnvironment.logger, batchSize: 7)
+            let relay = OutboxRelay(
+                outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                logger: TestEnvironment.logger, batchSize: 7)
             var published = 0
             while case .published(let count) = try await relay.publishBatch() { published += count }
             #expect(published == 30)
@@ -76,13 +85,18 @@ struct OutboxRelayTests {
             #expect(Set(ours.map(\.eventId)) == committed)
             #expect(!ours.contains { $0.payload.sequence == -1 })
             // In commit order on one partition, keyed by the aggregate id, with the envelope headers.
-            let firstDelivery = ours.reduce(into: [Int]()) { seq, e in if !seq.contains(e.payload.sequence) { seq.append(e.payload.sequence) } }
+            let firstDelivery = ours.reduce(into: [Int]()) { seq, e in
+                if !seq.contains(e.payload.sequence) { seq.append(e.payload.sequence) }
+            }
             #expect(firstDelivery == Array(0..<30))
-            let ourMessages = messages.filter { (try? EventCoding.decoder().decode(EventEnvelope<Probe>.self, from: Data($0.value)))?.payload.run == run }
+            let ourMessages = messages.filter {
+                (try? EventCoding.decoder().decode(EventEnvelope<Probe>.self, from: Data($0.value)))?.payload.run == run
+            }
             #expect(Set(ourMessages.map(\.partition)).count == 1)
             #expect(ourMessages.allSatisfy { $0.key == Array(aggregate.utf8) })
             let firstMessage = try #require(ourMessages.first)
-            let headers = Dictionary(firstMessage.headers.map { ($0.key, $0.stringValue ?? "") }, uniquingKeysWith: { a, _ in a })
+            let headers = Dictionary(
+                firstMessage.headers.map { ($0.key, $0.stringValue ?? "") }, uniquingKeysWith: { a, _ in a })
             #expect(headers[EventHeader.eventType] == "media-stored")
             #expect(headers[EventHeader.requestId] == "req-0")
             #expect(headers[EventHeader.traceparent] == "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
@@ -96,10 +110,12 @@ struct OutboxRelayTests {
             _ = try await write(platform, run: run, aggregate: "agg-\(run)", range: 0..<5)
             // Replica A holds the relay lock inside its batch (paused after send); replica B must stand by.
             let gate = AsyncGate()
-            let replicaA = OutboxRelay(outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
-                                       logger: TestEnvironment.logger, afterSend: { try await gate.pass() })
-            let replicaB = OutboxRelay(outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
-                                       logger: TestEnvironment.logger)
+            let replicaA = OutboxRelay(
+                outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                logger: TestEnvironment.logger, afterSend: { try await gate.pass() })
+            let replicaB = OutboxRelay(
+                outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                logger: TestEnvironment.logger)
             async let first = replicaA.publishBatch()
             try await gate.waitUntilArrived()
             #expect(try await replicaB.publishBatch() == .standby)
@@ -114,8 +130,9 @@ struct OutboxRelayTests {
             let run = TestEnvironment.unique("svc")
             // A long poll interval, and the events are written only once the relay has done its start-up batch
             // and its LISTEN is in place: delivery can then only come from NOTIFY.
-            let relay = OutboxRelay(outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
-                                    logger: TestEnvironment.logger, pollInterval: .seconds(3600))
+            let relay = OutboxRelay(
+                outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                logger: TestEnvironment.logger, pollInterval: .seconds(3600))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await relay.run() }
                 let channel = platform.outbox.notificationChannel
@@ -128,7 +145,8 @@ struct OutboxRelayTests {
                     if !listening { try await Task.sleep(for: .milliseconds(100)) }
                 }
                 #expect(listening, "the relay holds a LISTEN on \(channel)")
-                try await Task.sleep(for: .milliseconds(200))  // let the post-LISTEN catch-up batch finish (finds nothing)
+                // let the post-LISTEN catch-up batch finish (finds nothing)
+                try await Task.sleep(for: .milliseconds(200))
                 let committed = try await write(platform, run: run, aggregate: "agg-\(run)", range: 0..<3)
                 let messages = try await platform.collect(topic: Topic.media) { seen in
                     Set((self.probes(seen, run: run)).map(\.eventId)) == committed
@@ -141,7 +159,8 @@ struct OutboxRelayTests {
 
     func pendingCount(_ platform: TestPlatform) async throws -> Int {
         let rows = try await platform.postgres.query(
-            "SELECT count(*)::int FROM \(table: platform.schema, "outbox") WHERE published_at IS NULL", logger: TestEnvironment.logger)
+            "SELECT count(*)::int FROM \(table: platform.schema, "outbox") WHERE published_at IS NULL",
+            logger: TestEnvironment.logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }

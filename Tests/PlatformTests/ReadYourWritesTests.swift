@@ -2,9 +2,10 @@ import Foundation
 import Logging
 import PostgresNIO
 import SNSKafka
-@testable import SNSPlatform
 import SNSTestSupport
 import Testing
+
+@testable import SNSPlatform
 
 /// A payload whose type the read-your-writes table awaits (`post-liked` → social's projection).
 struct AwaitedProbe: EventPayload {
@@ -19,8 +20,9 @@ struct AwaitedProbe: EventPayload {
 struct ReadYourWritesBarrierTests {
     /// Runs a barrier (its own LISTEN connection) for the duration of `body`, once it listens.
     func withBarrier(timeout: Duration, _ body: @Sendable (ProjectionBarrier) async throws -> Void) async throws {
-        let barrier = ProjectionBarrier(database: try DatabaseConfiguration(url: try TestEnvironment.databaseURL()),
-                                        timeout: timeout, logger: TestEnvironment.logger)
+        let barrier = ProjectionBarrier(
+            database: try DatabaseConfiguration(url: try TestEnvironment.databaseURL()),
+            timeout: timeout, logger: TestEnvironment.logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await barrier.run() }
             try await eventually("the barrier listens") { barrier.isListening }
@@ -31,8 +33,9 @@ struct ReadYourWritesBarrierTests {
 
     func announce(_ group: String, _ eventId: UUID) async throws {
         try await TestEnvironment.withDatabase { db in
-            try await db.query("SELECT pg_notify(\(ReadYourWrites.channel), \(ReadYourWrites.announcement(group: group, eventId: eventId)))",
-                               logger: TestEnvironment.logger)
+            try await db.query(
+                "SELECT pg_notify(\(ReadYourWrites.channel), \(ReadYourWrites.announcement(group: group, eventId: eventId)))",
+                logger: TestEnvironment.logger)
         }
     }
 
@@ -62,14 +65,19 @@ struct ReadYourWritesBarrierTests {
             try await withBarrier(timeout: .seconds(120)) { barrier in
                 let outbox = Outbox(schema: platform.schema, producerName: "ryw-test", barrier: barrier)
                 let ticket = outbox.readYourWrites()
-                let (awaited, plain, unawaitedType) = try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
-                    let awaited = try await outbox.append(AwaitedProbe(sequence: 1), aggregateId: "a", trace: TraceContext(requestId: nil),
-                                                          awaitedBy: ticket, on: connection, logger: TestEnvironment.logger)
-                    let plain = try await outbox.append(AwaitedProbe(sequence: 2), aggregateId: "a", trace: TraceContext(requestId: nil),
-                                                        on: connection, logger: TestEnvironment.logger)
+                let (awaited, plain, unawaitedType) = try await platform.postgres.transaction(
+                    logger: TestEnvironment.logger
+                ) { connection in
+                    let awaited = try await outbox.append(
+                        AwaitedProbe(sequence: 1), aggregateId: "a", trace: TraceContext(requestId: nil),
+                        awaitedBy: ticket, on: connection, logger: TestEnvironment.logger)
+                    let plain = try await outbox.append(
+                        AwaitedProbe(sequence: 2), aggregateId: "a", trace: TraceContext(requestId: nil),
+                        on: connection, logger: TestEnvironment.logger)
                     // No projection awaits media-stored: not marked, even with a ticket.
-                    let unawaitedType = try await outbox.append(Probe(sequence: 3, run: "ryw"), aggregateId: "a", trace: TraceContext(requestId: nil),
-                                                                awaitedBy: ticket, on: connection, logger: TestEnvironment.logger)
+                    let unawaitedType = try await outbox.append(
+                        Probe(sequence: 3, run: "ryw"), aggregateId: "a", trace: TraceContext(requestId: nil),
+                        awaitedBy: ticket, on: connection, logger: TestEnvironment.logger)
                     return (awaited.eventId, plain.eventId, unawaitedType.eventId)
                 }
                 var marked: [UUID: Bool] = [:]
@@ -94,11 +102,13 @@ struct ReadYourWritesBarrierTests {
                     short.expect(plain, groups: [group])
                     let marker = [KafkaHeader(key: ReadYourWrites.awaitedHeader, string: "1")]
                     for (eventId, headers) in [(awaited, marker), (plain, [])] {
-                        let envelope = EventEnvelope(eventId: eventId, type: AwaitedProbe.eventType.rawValue, aggregateId: "a",
-                                                     producer: "ryw-test", requestId: nil, payload: AwaitedProbe(sequence: 0))
-                        let message = KafkaConsumerMessage(topic: Topic.posts, partition: 0, offset: 0, key: Array("a".utf8),
-                                                           value: Array(try EventCoding.encoder().encode(envelope)), headers: headers,
-                                                           timestamp: nil)
+                        let envelope = EventEnvelope(
+                            eventId: eventId, type: AwaitedProbe.eventType.rawValue, aggregateId: "a",
+                            producer: "ryw-test", requestId: nil, payload: AwaitedProbe(sequence: 0))
+                        let message = KafkaConsumerMessage(
+                            topic: Topic.posts, partition: 0, offset: 0, key: Array("a".utf8),
+                            value: Array(try EventCoding.encoder().encode(envelope)), headers: headers,
+                            timestamp: nil)
                         #expect(try await consumer.process(message) == .applied)
                     }
                     #expect(await barrier.wait(for: [awaited]).isEmpty)

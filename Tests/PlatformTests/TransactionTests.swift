@@ -1,8 +1,9 @@
 import Foundation
 import PostgresNIO
-@testable import SNSPlatform
 import SNSTestSupport
 import Testing
+
+@testable import SNSPlatform
 
 @Suite("Transactions")
 struct TransactionTests {
@@ -14,11 +15,13 @@ struct TransactionTests {
             try await db.query("CREATE TABLE \(unescaped: table) (n int)", logger: TestEnvironment.logger)
             await #expect(throws: Rejected.self) {
                 try await db.transaction(logger: TestEnvironment.logger) { connection in
-                    try await connection.query("INSERT INTO \(unescaped: table) VALUES (1)", logger: TestEnvironment.logger)
+                    try await connection.query(
+                        "INSERT INTO \(unescaped: table) VALUES (1)", logger: TestEnvironment.logger)
                     throw Rejected()
                 }
             }
-            let rows = try await db.query("SELECT count(*)::int FROM \(unescaped: table)", logger: TestEnvironment.logger)
+            let rows = try await db.query(
+                "SELECT count(*)::int FROM \(unescaped: table)", logger: TestEnvironment.logger)
             for try await count in rows.decode(Int.self) { #expect(count == 0) }
         }
     }
@@ -30,16 +33,18 @@ struct TransactionTests {
             for _ in 0..<3 {
                 await #expect(throws: (any Error).self) {
                     try await db.transaction(logger: TestEnvironment.logger, timeout: .seconds(2)) { connection in
-                        try await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: TestEnvironment.logger)
+                        try await connection.query(
+                            "SELECT pg_terminate_backend(pg_backend_pid())", logger: TestEnvironment.logger)
                         try await connection.query("SELECT 1", logger: TestEnvironment.logger)
                     }
                 }
             }
             var ok = false
             for _ in 0..<20 where !ok {
-                ok = (try? await db.transaction(logger: TestEnvironment.logger) { connection in
-                    try await connection.query("SELECT 1", logger: TestEnvironment.logger)
-                }) != nil
+                ok =
+                    (try? await db.transaction(logger: TestEnvironment.logger) { connection in
+                        try await connection.query("SELECT 1", logger: TestEnvironment.logger)
+                    }) != nil
             }
             #expect(ok, "the pool hands out working connections again")
         }

@@ -10,7 +10,8 @@ import Testing
         let payment = await ledger.createPayment(merchantUid: "order-1", amount: 5000)
         try await makeApp(ledger).test(.router) { client in
             let token = try await client.fetchToken()
-            let response = try await client.cancel(["imp_uid": payment.impUid, "reason": "price mismatch"], token: token)
+            let response = try await client.cancel(
+                ["imp_uid": payment.impUid, "reason": "price mismatch"], token: token)
             #expect(response.status == .ok)
             let envelope = try decode(Envelope<PortOnePayment>.self, response)
             #expect(envelope.code == 0)

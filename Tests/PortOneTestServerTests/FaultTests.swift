@@ -14,7 +14,8 @@ import Testing
             for _ in 0..<2 {
                 let failed = try await client.lookup(payment.impUid, token: token)
                 #expect(failed.status == .internalServerError)
-                #expect(String(buffer: failed.body) == #"{"code":-1,"message":"Internal Server Error","response":null}"#)
+                #expect(
+                    String(buffer: failed.body) == #"{"code":-1,"message":"Internal Server Error","response":null}"#)
             }
             let ok = try await client.lookup(payment.impUid, token: token)
             #expect(ok.status == .ok)

@@ -28,7 +28,8 @@ import Testing
     }
 
     func token(_ base: URL) async throws -> String {
-        let answer = try await call(.POST, "\(base)/users/getToken", body: ["imp_key": testKey, "imp_secret": testSecret])
+        let answer = try await call(
+            .POST, "\(base)/users/getToken", body: ["imp_key": testKey, "imp_secret": testSecret])
         #expect(answer.status == 200)
         return try #require((answer.body["response"] as? [String: Any])?["access_token"] as? String)
     }
@@ -42,7 +43,8 @@ import Testing
             let lookup = try await call(.GET, "\(base)/payments/\(payment.impUid)", token: token)
             #expect(lookup.status == 200)
             #expect((lookup.body["response"] as? [String: Any])?["amount"] as? Int == 7000)
-            let cancel = try await call(.POST, "\(base)/payments/cancel", token: token, body: ["imp_uid": payment.impUid])
+            let cancel = try await call(
+                .POST, "\(base)/payments/cancel", token: token, body: ["imp_uid": payment.impUid])
             #expect(cancel.body["code"] as? Int == 0)
             return try #require(base.port)
         }
@@ -68,7 +70,8 @@ import Testing
         await ledger.addFault(.token(testKey, .drop(afterMilliseconds: 0), times: 1))
         try await PortOneTestServer.withRunningServer(ledger: ledger) { base in
             await #expect(throws: HTTPClientError.self) {
-                _ = try await call(.POST, "\(base)/users/getToken", body: ["imp_key": testKey, "imp_secret": testSecret])
+                _ = try await call(
+                    .POST, "\(base)/users/getToken", body: ["imp_key": testKey, "imp_secret": testSecret])
             }
             let token = try await token(base)
             await #expect(throws: HTTPClientError.self) {
@@ -88,7 +91,8 @@ import Testing
         await ledger.addFault(.cancel(payment.impUid, .slow(delayMilliseconds: 30), times: 1))
         try await PortOneTestServer.withRunningServer(ledger: ledger) { base in
             let token = try await token(base)
-            let failed = try await call(.POST, "\(base)/payments/cancel", token: token, body: ["imp_uid": payment.impUid])
+            let failed = try await call(
+                .POST, "\(base)/payments/cancel", token: token, body: ["imp_uid": payment.impUid])
             #expect(failed.status == 500)
             #expect(failed.body["message"] as? String == "Internal Server Error")
             let slow = try await call(.POST, "\(base)/payments/cancel", token: token, body: ["imp_uid": payment.impUid])

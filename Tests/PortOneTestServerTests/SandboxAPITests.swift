@@ -37,7 +37,8 @@ import Testing
             #expect(try decode(Envelope<PortOnePayment>.self, cancelled).code == 0)
 
             let read = try bodyObject(
-                try await client.executeRequest(uri: "/__sandbox/payments/imp_111122223333", method: .get, headers: [:], body: nil)
+                try await client.executeRequest(
+                    uri: "/__sandbox/payments/imp_111122223333", method: .get, headers: [:], body: nil)
             )
             #expect(read["status"] as? String == "cancelled")
             #expect(read["lookups"] as? Int == 1)
@@ -49,15 +50,18 @@ import Testing
             #expect(cancels.first?["at"] is Int)
 
             let listed = try bodyObject(
-                try await client.executeRequest(uri: "/__sandbox/payments?merchant_uid=order-5", method: .get, headers: [:], body: nil)
+                try await client.executeRequest(
+                    uri: "/__sandbox/payments?merchant_uid=order-5", method: .get, headers: [:], body: nil)
             )
             #expect((listed["payments"] as? [Any])?.count == 1)
 
-            let stats = try bodyObject(try await client.executeRequest(uri: "/__sandbox/stats", method: .get, headers: [:], body: nil))
+            let stats = try bodyObject(
+                try await client.executeRequest(uri: "/__sandbox/stats", method: .get, headers: [:], body: nil))
             #expect((stats["token_requests"] as? [String: Int])?["k1"] == 1)
             #expect((stats["lookups"] as? [String: Int])?["imp_111122223333"] == 1)
 
-            let missing = try await client.executeRequest(uri: "/__sandbox/payments/imp_nope", method: .get, headers: [:], body: nil)
+            let missing = try await client.executeRequest(
+                uri: "/__sandbox/payments/imp_nope", method: .get, headers: [:], body: nil)
             #expect(missing.status == .notFound)
         }
     }
@@ -106,13 +110,15 @@ import Testing
             )
             #expect(tokenFault.status == .ok)
 
-            let listed = try bodyObject(try await client.executeRequest(uri: "/__sandbox/faults", method: .get, headers: [:], body: nil))
+            let listed = try bodyObject(
+                try await client.executeRequest(uri: "/__sandbox/faults", method: .get, headers: [:], body: nil))
             #expect((listed["faults"] as? [Any])?.count == 2)
 
             let token = try await client.fetchToken()
             #expect(try await client.lookup(payment.impUid, token: token).status == .internalServerError)
 
-            let cleared = try await client.executeRequest(uri: "/__sandbox/faults", method: .delete, headers: [:], body: nil)
+            let cleared = try await client.executeRequest(
+                uri: "/__sandbox/faults", method: .delete, headers: [:], body: nil)
             #expect(cleared.status == .ok)
             #expect(try await client.lookup(payment.impUid, token: token).status == .ok)
 
@@ -122,7 +128,8 @@ import Testing
                 ["target": "lookup", "kind": "slow"],
                 ["target": "lookup", "kind": "error", "times": 0],
             ] {
-                let refused = try await client.executeRequest(uri: "/__sandbox/faults", method: .post, headers: jsonHeaders, body: json(bad))
+                let refused = try await client.executeRequest(
+                    uri: "/__sandbox/faults", method: .post, headers: jsonHeaders, body: json(bad))
                 #expect(refused.status == .badRequest)
             }
         }
@@ -146,7 +153,9 @@ import Testing
         let ledger = await makeLedger()
         await ledger.createPayment(merchantUid: "order-1", amount: 1000)
         try await makeApp(ledger).test(.router) { client in
-            #expect(try await client.executeRequest(uri: "/__sandbox/reset", method: .post, headers: [:], body: nil).status == .ok)
+            #expect(
+                try await client.executeRequest(uri: "/__sandbox/reset", method: .post, headers: [:], body: nil).status
+                    == .ok)
             _ = try await client.fetchToken()
         }
         #expect(await ledger.allPayments().isEmpty)

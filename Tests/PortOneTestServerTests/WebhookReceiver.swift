@@ -30,7 +30,8 @@ func withWebhookReceiver<T>(
     for (path, status) in [("hook", HTTPResponse.Status.ok), ("reject", .internalServerError)] {
         router.post(RouterPath(path)) { request, context -> Response in
             let buffer = try await request.body.collect(upTo: 1 << 16)
-            let object = (try? JSONSerialization.jsonObject(with: Data(String(buffer: buffer).utf8))) as? [String: String]
+            let object =
+                (try? JSONSerialization.jsonObject(with: Data(String(buffer: buffer).utf8))) as? [String: String]
             await inbox.record(.init(path: path, contentType: request.headers[.contentType], body: object ?? [:]))
             return Response(status: status)
         }

@@ -40,7 +40,8 @@ import Testing
             try await ledger.deliverWebhook(impUid: payment.impUid)
         }
         do {
-            try await ledger.deliverWebhook(impUid: payment.impUid, to: "http://127.0.0.1:1/hook", timeout: .milliseconds(300))
+            try await ledger.deliverWebhook(
+                impUid: payment.impUid, to: "http://127.0.0.1:1/hook", timeout: .milliseconds(300))
             Issue.record("delivery to a closed port should fail")
         } catch {
             guard case .transport(let url, _) = error else {
@@ -59,7 +60,9 @@ import Testing
                 let created = try bodyObject(
                     try await client.executeRequest(
                         uri: "/__sandbox/payments", method: .post, headers: jsonHeaders,
-                        body: json(["merchant_uid": "order-3", "amount": 500, "imp_uid": "imp_000000000003", "webhook": true])
+                        body: json([
+                            "merchant_uid": "order-3", "amount": 500, "imp_uid": "imp_000000000003", "webhook": true,
+                        ])
                     )
                 )
                 let auto = try #require(created["webhook"] as? [String: Any])

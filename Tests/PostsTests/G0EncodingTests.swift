@@ -18,15 +18,22 @@ struct G0EncodingTests {
 
     @Test func aG1PostIsRespelledAsG0() throws {
         let post = try G0Post(PostJSONText(text: Self.g1))
-        let json = try #require(try JSONSerialization.jsonObject(with: APIJSON.encoder().encode(post)) as? [String: Any])
-        #expect(Set(json.keys) == ["likes", "image", "hashTags", "comments", "_id", "creator", "time", "content", "content1", "product_id"])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: APIJSON.encoder().encode(post)) as? [String: Any])
+        #expect(
+            Set(json.keys) == [
+                "likes", "image", "hashTags", "comments", "_id", "creator", "time", "content", "content1", "product_id",
+            ])
         #expect(json["_id"] as? String == "p1" && json["time"] as? String == "2026-11-22T01:02:03.456Z")
         #expect(json["image"] as? [String] == ["uploads/posts/a.png"] && json["likes"] as? [String] == ["u2"])
         let creator = try #require(json["creator"] as? [String: Any])
-        #expect(creator as NSDictionary == ["_id": "u1", "nick": "n1", "profile": "uploads/profiles/a.png"] as NSDictionary)
+        #expect(
+            creator as NSDictionary == ["_id": "u1", "nick": "n1", "profile": "uploads/profiles/a.png"] as NSDictionary)
         let comment = try #require((json["comments"] as? [[String: Any]])?.first)
         #expect(Set(comment.keys) == ["_id", "content", "time", "creator"])
-        #expect((comment["creator"] as? [String: Any]).map { Set($0.keys) } == ["_id", "nick"], "an unset profile is omitted")
+        #expect(
+            (comment["creator"] as? [String: Any]).map { Set($0.keys) } == ["_id", "nick"],
+            "an unset profile is omitted")
     }
 
     static func form(_ parts: [(name: String, value: [UInt8], file: Bool)]) -> (ByteBuffer, String) {
@@ -34,7 +41,9 @@ struct G0EncodingTests {
         var body = ""
         var bytes: [UInt8] = []
         for part in parts {
-            body = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\"" + (part.file ? "; filename=\"x.jpg\"\r\nContent-Type: image/jpg" : "") + "\r\n\r\n"
+            body =
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\""
+                + (part.file ? "; filename=\"x.jpg\"\r\nContent-Type: image/jpg" : "") + "\r\n\r\n"
             bytes += Array(body.utf8) + part.value + Array("\r\n".utf8)
         }
         bytes += Array("--\(boundary)--\r\n".utf8)
@@ -48,7 +57,10 @@ struct G0EncodingTests {
         ])
         let form = try G0PostForm.parse(body, boundary: boundary, maxFiles: 5, maxFileBytes: 10)
         #expect(form.body.productId.value == "MobbieFeed" && form.body.content2.value == "익명0")
-        if case .absent = form.body.content1 {} else { Issue.record("a part that is not sent stays absent (kept on edit)") }
+        if case .absent = form.body.content1 {
+        } else {
+            Issue.record("a part that is not sent stays absent (kept on edit)")
+        }
         if case .absent = form.body.files {} else { Issue.record("files are set only after media stored the images") }
         #expect(form.images.map { Array($0.readableBytesView) } == [[1, 2, 3], [4]], "empty file parts are skipped")
     }
@@ -57,7 +69,9 @@ struct G0EncodingTests {
         let six = Self.form(Array(repeating: ("file", [1], true), count: 6))
         #expect(throws: APIError.self) { try G0PostForm.parse(six.0, boundary: six.1, maxFiles: 5, maxFileBytes: 10) }
         let large = Self.form([("file", Array(repeating: 7, count: 11), true)])
-        #expect(throws: APIError.self) { try G0PostForm.parse(large.0, boundary: large.1, maxFiles: 5, maxFileBytes: 10) }
+        #expect(throws: APIError.self) {
+            try G0PostForm.parse(large.0, boundary: large.1, maxFiles: 5, maxFileBytes: 10)
+        }
         let five = Self.form(Array(repeating: ("file", [1], true), count: 5))
         #expect(try G0PostForm.parse(five.0, boundary: five.1, maxFiles: 5, maxFileBytes: 10).images.count == 5)
     }

@@ -13,7 +13,11 @@ struct PagingTests {
             let alice = try await api.user()
             let product = TestEnvironment.unique("page")
             var created: [String] = []
-            for index in 0..<12 { created.append(try await api.createPost(as: alice, #"{"product_id":"\#(product)","title":"\#(index)"}"#).string("post_id")!) }
+            for index in 0..<12 {
+                created.append(
+                    try await api.createPost(as: alice, #"{"product_id":"\#(product)","title":"\#(index)"}"#).string(
+                        "post_id")!)
+            }
             let newestFirst = Array(created.reversed())
 
             let missing = try await api.send(.get, "/v1/posts?product_id=\(product)", as: alice)
@@ -25,7 +29,8 @@ struct PagingTests {
             #expect(cursor != "0")
             let second = try await api.send(.get, "/v1/posts?next=\(cursor)&limit=5&product_id=\(product)", as: alice)
             #expect(second.postIds == Array(newestFirst[5..<10]))
-            let third = try await api.send(.get, "/v1/posts?next=\(second.nextCursor!)&limit=5&product_id=\(product)", as: alice)
+            let third = try await api.send(
+                .get, "/v1/posts?next=\(second.nextCursor!)&limit=5&product_id=\(product)", as: alice)
             #expect(third.postIds == Array(newestFirst[10..<12]))
             #expect(third.nextCursor == "0")
 
@@ -36,7 +41,8 @@ struct PagingTests {
             // Over the maximum is clamped to 100, not an error.
             #expect(try await api.send(.get, "/v1/posts?limit=1000&product_id=\(product)", as: alice).status == 200)
 
-            let byUser = try await api.send(.get, "/v1/posts/users/\(alice.userId)?limit=3&product_id=\(product)", as: alice)
+            let byUser = try await api.send(
+                .get, "/v1/posts/users/\(alice.userId)?limit=3&product_id=\(product)", as: alice)
             #expect(byUser.postIds == Array(newestFirst.prefix(3)))
         }
     }
@@ -49,7 +55,10 @@ struct PagingTests {
             let alice = try await api.user()
             let product = TestEnvironment.unique("race")
             var existing: [String] = []
-            for _ in 0..<30 { existing.append(try await api.createPost(as: alice, #"{"product_id":"\#(product)"}"#).string("post_id")!) }
+            for _ in 0..<30 {
+                existing.append(
+                    try await api.createPost(as: alice, #"{"product_id":"\#(product)"}"#).string("post_id")!)
+            }
 
             let writer = Task {
                 try await withThrowingTaskGroup(of: Int.self) { group in
@@ -57,7 +66,11 @@ struct PagingTests {
                         group.addTask {
                             var written = 0
                             for _ in 0..<10 {
-                                if try await api.send(.post, "/v1/posts", as: alice, json: #"{"product_id":"\#(product)"}"#).status == 200 { written += 1 }
+                                if try await api.send(
+                                    .post, "/v1/posts", as: alice, json: #"{"product_id":"\#(product)"}"#
+                                ).status == 200 {
+                                    written += 1
+                                }
                             }
                             return written
                         }

@@ -12,9 +12,14 @@ struct PostContractTests {
         try await withPostsService { api in
             let alice = try await api.user()
             let file = api.file(for: alice)
-            let post = try await api.createPost(as: alice, #"{"title":"책","content":"좋은 책 #독서 #Book","product_id":"snapBook","files":["\#(file)"],"price":15000}"#)
-            #expect(post.keys == ["post_id", "product_id", "title", "content", "price", "createdAt", "creator", "files",
-                                  "likes", "likes2", "buyers", "hashTags", "comments"])
+            let post = try await api.createPost(
+                as: alice,
+                #"{"title":"책","content":"좋은 책 #독서 #Book","product_id":"snapBook","files":["\#(file)"],"price":15000}"#)
+            #expect(
+                post.keys == [
+                    "post_id", "product_id", "title", "content", "price", "createdAt", "creator", "files",
+                    "likes", "likes2", "buyers", "hashTags", "comments",
+                ])
             #expect(ObjectID.isValid(post.string("post_id") ?? ""))
             #expect(post["price"] as? Int == 15000)
             #expect(post["files"] as? [String] == [file])
@@ -24,11 +29,16 @@ struct PostContractTests {
             #expect(Set(creator.keys) == ["user_id", "nick"], "profileImage omitted when unset")
             #expect(creator["nick"] as? String == alice.nick)
             let createdAt = try #require(post.string("createdAt"))
-            #expect(createdAt.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#, options: .regularExpression) != nil)
+            #expect(
+                createdAt.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#, options: .regularExpression)
+                    != nil)
 
             let minimal = try await api.createPost(as: alice, #"{"product_id":"snapBook","content5":"x"}"#)
-            #expect(minimal.keys == ["post_id", "product_id", "content5", "createdAt", "creator", "files", "likes", "likes2",
-                                     "buyers", "hashTags", "comments"])
+            #expect(
+                minimal.keys == [
+                    "post_id", "product_id", "content5", "createdAt", "creator", "files", "likes", "likes2",
+                    "buyers", "hashTags", "comments",
+                ])
 
             let one = try await api.send(.get, "/v1/posts/\(post.string("post_id")!)", as: alice)
             #expect(one.status == 200)
@@ -40,9 +50,13 @@ struct PostContractTests {
         try await withPostsService { api in
             let alice = try await api.user()
             let bob = try await api.user()
-            for files in [#"["uploads/posts/../../etc/passwd"]"#, #"["uploads/posts/\#(String(repeating: "a", count: 40)).jpg"]"#,
-                          #"["\#(api.file(for: bob))"]"#, "[" + Array(repeating: "\"\(api.file(for: alice))\"", count: 6).joined(separator: ",") + "]"] {
-                let reply = try await api.send(.post, "/v1/posts", as: alice, json: #"{"product_id":"p","files":\#(files)}"#)
+            for files in [
+                #"["uploads/posts/../../etc/passwd"]"#, #"["uploads/posts/\#(String(repeating: "a", count: 40)).jpg"]"#,
+                #"["\#(api.file(for: bob))"]"#,
+                "[" + Array(repeating: "\"\(api.file(for: alice))\"", count: 6).joined(separator: ",") + "]",
+            ] {
+                let reply = try await api.send(
+                    .post, "/v1/posts", as: alice, json: #"{"product_id":"p","files":\#(files)}"#)
                 #expect(reply.status == 400, "\(files): \(reply.text)")
                 #expect(try reply.json.keys == ["message"])
             }
@@ -52,8 +66,10 @@ struct PostContractTests {
     @Test func badInputIsA400NeverA500() async throws {
         try await withPostsService { api in
             let alice = try await api.user()
-            for body in ["", "{", "[]", #"{"price":"free"}"#, #"{"price":-1}"#,
-                         #"{"files":"uploads/posts/x.jpg"}"#, #"{"content":"\#(String(repeating: "a", count: 10_001))"}"#] {
+            for body in [
+                "", "{", "[]", #"{"price":"free"}"#, #"{"price":-1}"#,
+                #"{"files":"uploads/posts/x.jpg"}"#, #"{"content":"\#(String(repeating: "a", count: 10_001))"}"#,
+            ] {
                 let reply = try await api.send(.post, "/v1/posts", as: alice, json: body)
                 #expect(reply.status == 400, "\(body.prefix(40)): \(reply.status) \(reply.text)")
             }
@@ -69,7 +85,10 @@ struct PostContractTests {
             let alice = try await api.user()
             #expect(try await api.send(.get, "/v1/posts", as: nil).status == 401)
             #expect(try await api.send(.get, "/v1/posts", as: nil, token: "not-a-jwt").status == 401)
-            #expect(try await api.send(.get, "/v1/posts", as: nil, token: try await api.token(for: alice.userId, expiresIn: -5)).status == 419)
+            #expect(
+                try await api.send(
+                    .get, "/v1/posts", as: nil, token: try await api.token(for: alice.userId, expiresIn: -5)
+                ).status == 419)
             #expect(try await api.send(.get, "/v1/posts", as: alice, apiKey: .some(nil)).status == 420)
             #expect(try await api.send(.get, "/v1/posts", as: alice, apiKey: "wrong").status == 420)
             #expect(try await api.send(.get, "/v1/posts", as: nil, token: "Bearer \(alice.token)").status == 200)
@@ -81,13 +100,16 @@ struct PostContractTests {
         try await withPostsService { api in
             let alice = try await api.user()
             let bob = try await api.user()
-            let post = try await api.createPost(as: alice, #"{"title":"t","content":"old #a","product_id":"p","price":100,"files":["\#(api.file(for: alice))"]}"#)
+            let post = try await api.createPost(
+                as: alice,
+                #"{"title":"t","content":"old #a","product_id":"p","price":100,"files":["\#(api.file(for: alice))"]}"#)
             let id = post.string("post_id")!
             #expect(try await api.send(.put, "/v1/posts/\(id)", as: bob, json: #"{"title":"mine"}"#).status == 445)
             #expect(try await api.send(.delete, "/v1/posts/\(id)", as: bob).status == 445)
 
             // Absent keys keep their value (files, price); present ones replace; hashtags follow content.
-            let edited = try await api.send(.put, "/v1/posts/\(id)", as: alice, json: #"{"title":"new","content":"new #B"}"#)
+            let edited = try await api.send(
+                .put, "/v1/posts/\(id)", as: alice, json: #"{"title":"new","content":"new #B"}"#)
             #expect(edited.status == 200, "\(edited.text)")
             let json = try edited.json
             #expect(json.string("title") == "new")
@@ -101,8 +123,12 @@ struct PostContractTests {
             #expect(try await api.send(.get, "/v1/posts/\(id)", as: alice).status == 410)
             #expect(try await api.send(.put, "/v1/posts/\(id)", as: alice, json: #"{"title":"x"}"#).status == 410)
             #expect(try await api.send(.delete, "/v1/posts/\(id)", as: alice).status == 410)
-            #expect(try await api.send(.post, "/v1/posts/\(id)/like", as: alice, json: #"{"like_status":true}"#).status == 410)
-            #expect(try await api.send(.post, "/v1/posts/\(id)/comments", as: alice, json: #"{"content":"hi"}"#).status == 410)
+            #expect(
+                try await api.send(.post, "/v1/posts/\(id)/like", as: alice, json: #"{"like_status":true}"#).status
+                    == 410)
+            #expect(
+                try await api.send(.post, "/v1/posts/\(id)/comments", as: alice, json: #"{"content":"hi"}"#).status
+                    == 410)
             #expect(try await api.send(.get, "/v1/posts/ffffffffffffffffffffffff", as: alice).status == 410)
         }
     }
@@ -116,13 +142,18 @@ struct PostContractTests {
             let second = try await api.createPost(as: alice, #"{"product_id":"\#(product)"}"#).string("post_id")!
 
             for _ in 0..<2 {
-                let liked = try await api.send(.post, "/v1/posts/\(first)/like", as: bob, json: #"{"like_status":true}"#)
+                let liked = try await api.send(
+                    .post, "/v1/posts/\(first)/like", as: bob, json: #"{"like_status":true}"#)
                 #expect(liked.status == 200)
                 #expect(try liked.json.keys == ["like_status"])
                 #expect(try liked.json.bool("like_status") == true)
             }
-            #expect(try await api.send(.post, "/v1/posts/\(second)/like", as: bob, json: #"{"like_status":true}"#).status == 200)
-            #expect(try await api.send(.post, "/v1/posts/\(first)/like-2", as: bob, json: #"{"like_status":true}"#).status == 200)
+            #expect(
+                try await api.send(.post, "/v1/posts/\(second)/like", as: bob, json: #"{"like_status":true}"#).status
+                    == 200)
+            #expect(
+                try await api.send(.post, "/v1/posts/\(first)/like-2", as: bob, json: #"{"like_status":true}"#).status
+                    == 200)
             #expect(try await api.send(.post, "/v1/posts/\(first)/like", as: bob, json: #"{}"#).status == 400)
 
             let post = try await api.send(.get, "/v1/posts/\(first)", as: alice).json
@@ -135,11 +166,14 @@ struct PostContractTests {
             #expect(try await api.send(.get, "/v1/posts/likes-2/me", as: bob).postIds == [first])
 
             for _ in 0..<2 {
-                let unliked = try await api.send(.post, "/v1/posts/\(first)/like", as: bob, json: #"{"like_status":false}"#)
+                let unliked = try await api.send(
+                    .post, "/v1/posts/\(first)/like", as: bob, json: #"{"like_status":false}"#)
                 #expect(try unliked.json.bool("like_status") == false)
             }
             #expect(try await api.send(.get, "/v1/posts/likes/me", as: bob).postIds == [second])
-            let likeEvents = try await api.sql("SELECT count(*)::int FROM posts.outbox WHERE partition_key = \(first) AND event_type IN ('post-liked', 'post-unliked')", Int.self)
+            let likeEvents = try await api.sql(
+                "SELECT count(*)::int FROM posts.outbox WHERE partition_key = \(first) AND event_type IN ('post-liked', 'post-unliked')",
+                Int.self)
             #expect(likeEvents == [3], "like, like-2, unlike: repeats publish nothing")
         }
     }
@@ -153,23 +187,34 @@ struct PostContractTests {
             #expect(c1.status == 200)
             #expect(try c1.json.keys == ["comment_id", "content", "createdAt", "creator"])
             let first = try c1.json.string("comment_id")!
-            let second = try await api.send(.post, "/v1/posts/\(id)/comments", as: alice, json: #"{"content":"second"}"#).json.string("comment_id")!
-            #expect(try await api.send(.post, "/v1/posts/\(id)/comments", as: bob, json: #"{"content":"  "}"#).status == 400)
+            let second = try await api.send(
+                .post, "/v1/posts/\(id)/comments", as: alice, json: #"{"content":"second"}"#
+            ).json.string("comment_id")!
+            #expect(
+                try await api.send(.post, "/v1/posts/\(id)/comments", as: bob, json: #"{"content":"  "}"#).status == 400
+            )
 
             let post = try await api.send(.get, "/v1/posts/\(id)", as: alice).json
             let comments = try #require(post["comments"] as? [[String: Any]])
             #expect(comments.compactMap { $0["comment_id"] as? String } == [second, first])
             #expect((comments.last?["creator"] as? [String: Any])?["nick"] as? String == bob.nick)
 
-            #expect(try await api.send(.put, "/v1/posts/\(id)/comments/\(first)", as: alice, json: #"{"content":"x"}"#).status == 445)
+            #expect(
+                try await api.send(.put, "/v1/posts/\(id)/comments/\(first)", as: alice, json: #"{"content":"x"}"#)
+                    .status == 445)
             #expect(try await api.send(.delete, "/v1/posts/\(id)/comments/\(first)", as: alice).status == 445)
-            #expect(try await api.send(.put, "/v1/posts/\(id)/comments/\(first)", as: bob, json: #"{"content":""}"#).status == 400)
-            let edited = try await api.send(.put, "/v1/posts/\(id)/comments/\(first)", as: bob, json: #"{"content":"고친 댓글"}"#)
+            #expect(
+                try await api.send(.put, "/v1/posts/\(id)/comments/\(first)", as: bob, json: #"{"content":""}"#).status
+                    == 400)
+            let edited = try await api.send(
+                .put, "/v1/posts/\(id)/comments/\(first)", as: bob, json: #"{"content":"고친 댓글"}"#)
             #expect(edited.status == 200)
             #expect(try edited.json.string("content") == "고친 댓글")
             #expect(try await api.send(.delete, "/v1/posts/\(id)/comments/\(first)", as: bob).status == 200)
             #expect(try await api.send(.delete, "/v1/posts/\(id)/comments/\(first)", as: bob).status == 410)
-            #expect(try await api.send(.put, "/v1/posts/\(id)/comments/\(first)", as: bob, json: #"{"content":"x"}"#).status == 410)
+            #expect(
+                try await api.send(.put, "/v1/posts/\(id)/comments/\(first)", as: bob, json: #"{"content":"x"}"#).status
+                    == 410)
         }
     }
 
@@ -178,15 +223,20 @@ struct PostContractTests {
             let alice = try await api.user()
             let tag = TestEnvironment.unique("Tag")
             let hangul = "키보드\(TestEnvironment.unique(""))"
-            let a = try await api.createPost(as: alice, ##"{"product_id":"hashtag_contract","content":"#\##(tag) 좋아요 #\##(hangul)!"}"##)
+            let a = try await api.createPost(
+                as: alice, ##"{"product_id":"hashtag_contract","content":"#\##(tag) 좋아요 #\##(hangul)!"}"##)
             #expect(a["hashTags"] as? [String] == [tag, hangul], "author's spelling kept, without #")
             let b = try await api.createPost(as: alice, ##"{"product_id":"other","content":"#\##(tag.uppercased())"}"##)
             let lower = try await api.send(.get, "/v1/posts/hashtags?hashTag=\(tag.lowercased())", as: alice)
             #expect(lower.postIds == [b.string("post_id")!, a.string("post_id")!])
-            let filtered = try await api.send(.get, "/v1/posts/hashtags?hashTag=\(tag)&product_id=hashtag_contract", as: alice)
+            let filtered = try await api.send(
+                .get, "/v1/posts/hashtags?hashTag=\(tag)&product_id=hashtag_contract", as: alice)
             #expect(filtered.postIds == [a.string("post_id")!])
             let encoded = hangul.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            #expect(try await api.send(.get, "/v1/posts/hashtags?hashTag=\(encoded)", as: alice).postIds == [a.string("post_id")!])
+            #expect(
+                try await api.send(.get, "/v1/posts/hashtags?hashTag=\(encoded)", as: alice).postIds == [
+                    a.string("post_id")!
+                ])
         }
     }
 

@@ -20,15 +20,18 @@ let testMediaSigningKey = "posts-tests-media-signing-key-0123456789"
 func withPostsService(_ body: @Sendable (PostsClient) async throws -> Void) async throws {
     try await TestPlatform.with { platform in
         var configuration = PostsConfiguration(
-            platform: try TestEnvironment.platformConfiguration(serviceName: "posts"), mediaSigningKey: testMediaSigningKey)
+            platform: try TestEnvironment.platformConfiguration(serviceName: "posts"),
+            mediaSigningKey: testMediaSigningKey)
         configuration.consumesEvents = false  // the stack's posts process projects the events into the shared schema
         let settings = configuration
         let app = try await buildApplication(configuration: settings, logger: TestEnvironment.logger)
         let apiKey = try TestEnvironment.apiKey()
         let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
         try await app.test(.router) { client in
-            try await body(PostsClient(client: client, apiKey: apiKey, signer: signer, platform: platform,
-                                       media: try MediaPathSigner(secret: testMediaSigningKey)))
+            try await body(
+                PostsClient(
+                    client: client, apiKey: apiKey, signer: signer, platform: platform,
+                    media: try MediaPathSigner(secret: testMediaSigningKey)))
         }
     }
 }
@@ -57,14 +60,21 @@ struct PostsClient: Sendable {
         var nextCursor: String? { try? json.string("next_cursor") }
     }
 
-    func send(_ method: HTTPRequest.Method, _ path: String, as user: TestUser?, json: String? = nil,
-              token: String? = nil, apiKey: String?? = .none) async throws -> Reply {
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, as user: TestUser?, json: String? = nil,
+        token: String? = nil, apiKey: String?? = .none
+    ) async throws -> Reply {
         var headers = HTTPFields()
-        let key: String? = switch apiKey { case .none: self.apiKey; case .some(let value): value }
+        let key: String? =
+            switch apiKey {
+            case .none: self.apiKey;
+            case .some(let value): value
+            }
         if let key { headers[HTTPField.Name("SesacKey")!] = key }
         if let bearer = token ?? user?.token { headers[.authorization] = bearer }
         if json != nil { headers[.contentType] = "application/json" }
-        let response = try await client.execute(uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+        let response = try await client.execute(
+            uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
         return Reply(status: Int(response.status.code), body: Array(buffer: response.body))
     }
 
@@ -72,16 +82,20 @@ struct PostsClient: Sendable {
     func user(nick: String? = nil) async throws -> TestUser {
         let userId = ObjectID.generate()
         let nick = nick ?? TestEnvironment.unique("n")
-        try await publish(UserRegistered(userId: userId, email: "\(nick)@example.com", nick: nick, phoneNum: nil, birthDay: nil,
-                                         profileImage: nil, registeredAt: Date()), key: userId)
+        try await publish(
+            UserRegistered(
+                userId: userId, email: "\(nick)@example.com", nick: nick, phoneNum: nil, birthDay: nil,
+                profileImage: nil, registeredAt: Date()), key: userId)
         try await eventually("read model has \(nick)") { try await nickInReadModel(userId) == nick }
         return TestUser(userId: userId, nick: nick, token: try await token(for: userId))
     }
 
     func token(for userId: String, expiresIn seconds: TimeInterval = 600) async throws -> String {
         let now = Date()
-        return try await signer.sign(AccessTokenClaims(userId: userId, sessionId: nil, issuedAt: now.addingTimeInterval(-1),
-                                                       expiresAt: now.addingTimeInterval(seconds)))
+        return try await signer.sign(
+            AccessTokenClaims(
+                userId: userId, sessionId: nil, issuedAt: now.addingTimeInterval(-1),
+                expiresAt: now.addingTimeInterval(seconds)))
     }
 
     /// Publishes an event the way another service's outbox relay would.
@@ -93,19 +107,24 @@ struct PostsClient: Sendable {
     /// Waits until the posts consumer has applied (or skipped) the event.
     func waitProcessed(_ eventId: UUID) async throws {
         try await eventually("event \(eventId) processed") {
-            try await sql("SELECT count(*)::int FROM posts.processed_events WHERE event_id = \(eventId)", Int.self) == [1]
+            try await sql("SELECT count(*)::int FROM posts.processed_events WHERE event_id = \(eventId)", Int.self) == [
+                1
+            ]
         }
     }
 
     func nickInReadModel(_ userId: String) async throws -> String? {
-        let rows = try await platform.postgres.query("SELECT nick FROM posts.users WHERE user_id = \(userId)", logger: TestEnvironment.logger)
+        let rows = try await platform.postgres.query(
+            "SELECT nick FROM posts.users WHERE user_id = \(userId)", logger: TestEnvironment.logger)
         for try await nick in rows.decode(String.self) { return nick }
         return nil
     }
 
     func sql<T: Sendable>(_ query: PostgresQuery, _ type: T.Type) async throws -> [T] where T: PostgresDecodable {
         var result: [T] = []
-        for try await value in try await platform.postgres.query(query, logger: TestEnvironment.logger).decode(T.self) { result.append(value) }
+        for try await value in try await platform.postgres.query(query, logger: TestEnvironment.logger).decode(T.self) {
+            result.append(value)
+        }
         return result
     }
 

@@ -26,34 +26,54 @@ struct QueryPlanTests {
                 ("all", .all(productId: nil), "posts_all_idx", ""),
                 ("all by product", .all(productId: "plan_p3"), "posts_product_idx", ", 'plan_p3'"),
                 ("by user", .byUser(userId: "plan_u7", productId: nil), "posts_user_idx", ", 'plan_u7'"),
-                ("by user and product", .byUser(userId: "plan_u7", productId: "plan_p7"), "posts_user_product_idx", ", 'plan_u7', 'plan_p7'"),
+                (
+                    "by user and product", .byUser(userId: "plan_u7", productId: "plan_p7"), "posts_user_product_idx",
+                    ", 'plan_u7', 'plan_p7'"
+                ),
                 ("hashtag", .byHashtag(tag: "plan_t5", productId: nil), "post_hashtags_tag_idx", ", 'plan_t5'"),
-                ("hashtag and product", .byHashtag(tag: "plan_t5", productId: "plan_p5"), "post_hashtags_tag_product_idx", ", 'plan_t5', 'plan_p5'"),
-                ("likes/me", .liked(userId: "plan_u7", kind: .like, productId: nil), "likes_mine_idx", ", 'plan_u7', 1"),
-                ("likes-2/me by product", .liked(userId: "plan_u7", kind: .like2, productId: "plan_p7"), "likes_mine_idx", ", 'plan_u7', 2, 'plan_p7'"),
+                (
+                    "hashtag and product", .byHashtag(tag: "plan_t5", productId: "plan_p5"),
+                    "post_hashtags_tag_product_idx", ", 'plan_t5', 'plan_p5'"
+                ),
+                (
+                    "likes/me", .liked(userId: "plan_u7", kind: .like, productId: nil), "likes_mine_idx",
+                    ", 'plan_u7', 1"
+                ),
+                (
+                    "likes-2/me by product", .liked(userId: "plan_u7", kind: .like2, productId: "plan_p7"),
+                    "likes_mine_idx", ", 'plan_u7', 2, 'plan_p7'"
+                ),
                 ("following", .following(userId: "plan_u1", productId: nil), "feed_entries_pkey", ", 'plan_u1'"),
-                ("following by product", .following(userId: "plan_u1", productId: "plan_p3"), "feed_entries_product_idx", ", 'plan_u1', 'plan_p3'"),
+                (
+                    "following by product", .following(userId: "plan_u1", productId: "plan_p3"),
+                    "feed_entries_product_idx", ", 'plan_u1', 'plan_p3'"
+                ),
             ]
             let plans = PlanBox()
             do {
                 // Seeding on a busy machine can take long: the timeout is a hang guard, not a performance bar.
                 try await postgres.transaction(logger: logger, timeout: .seconds(600)) { connection in
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO posts.posts (post_id, user_id, product_id, created_at, updated_at)
                         SELECT 'plan' || g, 'plan_u' || (g % 200), 'plan_p' || (g % 100), now(), now() FROM generate_series(1, 20000) g
                         """, logger: logger)
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO posts.post_hashtags (tag, post_id, seq, product_id)
                         SELECT 'plan_t' || (p.seq % 500), p.post_id, p.seq, p.product_id FROM posts.posts p WHERE p.post_id LIKE 'plan%'
                         """, logger: logger)
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO posts.likes (post_id, kind, user_id, created_at)
                         SELECT p.post_id, 1, 'plan_u' || (p.seq % 200), now() FROM posts.posts p WHERE p.post_id LIKE 'plan%' AND p.seq % 5 = 0
                         """, logger: logger)
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO posts.follows (follower_id, followee_id) SELECT 'plan_u1', 'plan_u' || g FROM generate_series(2, 11) g
                         """, logger: logger)
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO posts.follows (follower_id, followee_id)
                         SELECT 'plan_f' || g, 'plan_u' || (g % 200) FROM generate_series(1, 400) g
                         """, logger: logger)
@@ -65,10 +85,14 @@ struct QueryPlanTests {
                     try await connection.query("SET LOCAL plan_cache_mode = force_generic_plan", logger: logger)
                     for (name, list, _, arguments) in cases {
                         let (variant, _) = PostQueries.route(list, page: page)
-                        try await connection.query(PostgresQuery(unsafeSQL: "PREPARE plan_check AS \(variant.sql)"), logger: logger)
-                        let explain = PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE plan_check(9223372036854775807, 11\(arguments))")
+                        try await connection.query(
+                            PostgresQuery(unsafeSQL: "PREPARE plan_check AS \(variant.sql)"), logger: logger)
+                        let explain = PostgresQuery(
+                            unsafeSQL: "EXPLAIN EXECUTE plan_check(9223372036854775807, 11\(arguments))")
                         var lines: [String] = []
-                        for try await line in try await connection.query(explain, logger: logger).decode(String.self) { lines.append(line) }
+                        for try await line in try await connection.query(explain, logger: logger).decode(String.self) {
+                            lines.append(line)
+                        }
                         try await connection.query("DEALLOCATE plan_check", logger: logger)
                         plans.set(name, lines.joined(separator: "\n"))
                     }
@@ -79,8 +103,10 @@ struct QueryPlanTests {
                 let plan = try #require(plans.get(name))
                 #expect(plan.contains(index), "\(name) should use \(index):\n\(plan)")
                 #expect(!plan.contains("Seq Scan on posts"), "\(name):\n\(plan)")
-                #expect(!plan.contains("Seq Scan on post_hashtags") && !plan.contains("Seq Scan on likes") && !plan.contains("Seq Scan on follows")
-                    && !plan.contains("Seq Scan on feed_entries"), "\(name):\n\(plan)")
+                #expect(
+                    !plan.contains("Seq Scan on post_hashtags") && !plan.contains("Seq Scan on likes")
+                        && !plan.contains("Seq Scan on follows")
+                        && !plan.contains("Seq Scan on feed_entries"), "\(name):\n\(plan)")
             }
             print(plans.all.sorted { $0.key < $1.key }.map { "-- \($0.key)\n\($0.value)" }.joined(separator: "\n\n"))
         }

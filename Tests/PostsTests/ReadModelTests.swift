@@ -13,14 +13,19 @@ struct ReadModelTests {
             let alice = try await api.user()
             let id = try await api.createPost(as: alice, #"{"product_id":"p"}"#).string("post_id")!
             let renamed = TestEnvironment.unique("renamed")
-            try await api.publish(UserUpdated(userId: alice.userId, nick: renamed, phoneNum: nil, birthDay: nil,
-                                              profileImage: "uploads/profiles/x.jpg", updatedAt: Date()), key: alice.userId)
+            try await api.publish(
+                UserUpdated(
+                    userId: alice.userId, nick: renamed, phoneNum: nil, birthDay: nil,
+                    profileImage: "uploads/profiles/x.jpg", updatedAt: Date()), key: alice.userId)
             try await eventually("nick updated") { try await api.nickInReadModel(alice.userId) == renamed }
             // An older profile arriving late (another producer) does not win.
-            let stale = try await api.publish(UserUpdated(userId: alice.userId, nick: "stale", phoneNum: nil, birthDay: nil, profileImage: nil,
-                                                          updatedAt: Date().addingTimeInterval(-3600)), key: alice.userId)
+            let stale = try await api.publish(
+                UserUpdated(
+                    userId: alice.userId, nick: "stale", phoneNum: nil, birthDay: nil, profileImage: nil,
+                    updatedAt: Date().addingTimeInterval(-3600)), key: alice.userId)
             try await api.waitProcessed(stale)
-            let creator = try #require(try await api.send(.get, "/v1/posts/\(id)", as: alice).json["creator"] as? [String: Any])
+            let creator = try #require(
+                try await api.send(.get, "/v1/posts/\(id)", as: alice).json["creator"] as? [String: Any])
             #expect(creator["nick"] as? String == renamed)
             #expect(creator["profileImage"] as? String == "uploads/profiles/x.jpg")
         }
@@ -33,15 +38,24 @@ struct ReadModelTests {
             let bob = try await api.user()
             let product = TestEnvironment.unique("gone")
             let tag = TestEnvironment.unique("gonetag")
-            let bobsPost = try await api.createPost(as: bob, ##"{"product_id":"\##(product)","content":"#\##(tag)"}"##).string("post_id")!
+            let bobsPost = try await api.createPost(as: bob, ##"{"product_id":"\##(product)","content":"#\##(tag)"}"##)
+                .string("post_id")!
             let alicesPost = try await api.createPost(as: alice, #"{"product_id":"\#(product)"}"#).string("post_id")!
-            #expect(try await api.send(.post, "/v1/posts/\(alicesPost)/like", as: bob, json: #"{"like_status":true}"#).status == 200)
-            #expect(try await api.send(.post, "/v1/posts/\(alicesPost)/comments", as: bob, json: #"{"content":"bye"}"#).status == 200)
-            #expect(try await api.send(.post, "/v1/posts/\(bobsPost)/like-2", as: alice, json: #"{"like_status":true}"#).status == 200)
+            #expect(
+                try await api.send(.post, "/v1/posts/\(alicesPost)/like", as: bob, json: #"{"like_status":true}"#)
+                    .status == 200)
+            #expect(
+                try await api.send(.post, "/v1/posts/\(alicesPost)/comments", as: bob, json: #"{"content":"bye"}"#)
+                    .status == 200)
+            #expect(
+                try await api.send(.post, "/v1/posts/\(bobsPost)/like-2", as: alice, json: #"{"like_status":true}"#)
+                    .status == 200)
 
             try await api.publish(UserWithdrawn(userId: bob.userId, withdrawnAt: Date()), key: bob.userId)
             try await eventually("bob withdrawn") {
-                try await api.sql("SELECT count(*)::int FROM posts.users WHERE user_id = \(bob.userId) AND withdrawn_at IS NOT NULL", Int.self) == [1]
+                try await api.sql(
+                    "SELECT count(*)::int FROM posts.users WHERE user_id = \(bob.userId) AND withdrawn_at IS NOT NULL",
+                    Int.self) == [1]
             }
             #expect(try await api.send(.get, "/v1/posts/\(bobsPost)", as: alice).status == 410)
             #expect(try await api.send(.get, "/v1/posts?product_id=\(product)", as: alice).postIds == [alicesPost])
@@ -51,7 +65,9 @@ struct ReadModelTests {
             let post = try await api.send(.get, "/v1/posts/\(alicesPost)", as: alice).json
             #expect(post["likes"] as? [String] == [])
             #expect((post["comments"] as? [Any])?.count == 0)
-            #expect(try await api.send(.get, "/v1/posts", as: bob).status == 401, "a withdrawn user's still-valid token is refused")
+            #expect(
+                try await api.send(.get, "/v1/posts", as: bob).status == 401,
+                "a withdrawn user's still-valid token is refused")
         }
     }
 
@@ -66,17 +82,28 @@ struct ReadModelTests {
             let f2 = try await api.createPost(as: friend, #"{"product_id":"\#(product)"}"#).string("post_id")!
             #expect(try await api.send(.get, "/v1/posts/feed/following", as: me).postIds == [])
 
-            try await api.publish(UserFollowed(edge: FollowEdge(followerId: me.userId, followeeId: friend.userId, at: Date())), key: me.userId)
-            try await api.publish(UserFollowed(edge: FollowEdge(followerId: me.userId, followeeId: friend.userId, at: Date())), key: me.userId)  // duplicate
+            try await api.publish(
+                UserFollowed(edge: FollowEdge(followerId: me.userId, followeeId: friend.userId, at: Date())),
+                key: me.userId)
+            try await api.publish(
+                UserFollowed(edge: FollowEdge(followerId: me.userId, followeeId: friend.userId, at: Date())),
+                key: me.userId)  // duplicate
             try await eventually("follow applied") {
                 try await api.send(.get, "/v1/posts/feed/following?product_id=\(product)", as: me).postIds == [f2, f1]
             }
             let page = try await api.send(.get, "/v1/posts/feed/following?limit=1&product_id=\(product)", as: me)
             #expect(page.postIds == [f2])
-            #expect(try await api.send(.get, "/v1/posts/feed/following?limit=1&next=\(page.nextCursor!)&product_id=\(product)", as: me).postIds == [f1])
+            #expect(
+                try await api.send(
+                    .get, "/v1/posts/feed/following?limit=1&next=\(page.nextCursor!)&product_id=\(product)", as: me
+                ).postIds == [f1])
 
-            try await api.publish(UserUnfollowed(edge: FollowEdge(followerId: me.userId, followeeId: friend.userId, at: Date())), key: me.userId)
-            try await eventually("unfollow applied") { try await api.send(.get, "/v1/posts/feed/following", as: me).postIds == [] }
+            try await api.publish(
+                UserUnfollowed(edge: FollowEdge(followerId: me.userId, followeeId: friend.userId, at: Date())),
+                key: me.userId)
+            try await eventually("unfollow applied") {
+                try await api.send(.get, "/v1/posts/feed/following", as: me).postIds == []
+            }
         }
     }
 
@@ -84,9 +111,11 @@ struct ReadModelTests {
         try await withPostsService { api in
             let seller = try await api.user()
             let buyer = try await api.user()
-            let id = try await api.createPost(as: seller, #"{"product_id":"snapBook_market","price":1000}"#).string("post_id")!
-            let purchase = PurchaseCompleted(paymentId: ObjectID.generate(), impUid: "imp_\(id)", merchantUid: "m_\(id)",
-                                             buyerId: buyer.userId, postId: id, productName: "book", price: 1000, paidAt: Date())
+            let id = try await api.createPost(as: seller, #"{"product_id":"snapBook_market","price":1000}"#).string(
+                "post_id")!
+            let purchase = PurchaseCompleted(
+                paymentId: ObjectID.generate(), impUid: "imp_\(id)", merchantUid: "m_\(id)",
+                buyerId: buyer.userId, postId: id, productName: "book", price: 1000, paidAt: Date())
             try await api.publish(purchase, key: id)
             try await api.publish(purchase, key: id)
             try await eventually("buyer recorded") {

@@ -29,7 +29,8 @@ struct FollowTests {
             #expect(try unfollowed.json.bool("following_status") == false)
             #expect(try await api.send(.delete, "/v1/follow/\(friend.userId)", as: me).status == 410)
 
-            let events = try await api.count("""
+            let events = try await api.count(
+                """
                 SELECT count(*)::int FROM \(table: api.schema, "outbox") WHERE partition_key = \(me.userId)
                 AND event_type IN ('user-followed', 'user-unfollowed')
                 """)

@@ -16,11 +16,13 @@ struct PostProjectionBatchTests {
                 let (batched, single) = try await PostEventStream.applyBothWays(
                     try PostEventStream.events(seed: seed, count: 60), platform: platform,
                     migrations: { SocialMigrations.all(schema: $0) }, handler: { ProjectionHandler(schema: $0) },
-                    rows: { schema in """
+                    rows: { schema in
+                        """
                         SELECT concat_ws('|', post_id, user_id, coalesce(product_id, '<null>'), hash_tags::text, created_at, updated_at,
                                          coalesce(deleted_at::text, '<live>'))
                         FROM \(table: schema, "posts") ORDER BY post_id
-                        """ })
+                        """
+                    })
                 #expect(single.count == 6)
                 #expect(batched == single, "seed \(seed)")
             }

@@ -18,7 +18,9 @@ struct ProfileEditTests {
             body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
         }
         if let image {
-            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"profile\"; filename=\"p\"\r\nContent-Type: image/jpg\r\n\r\n")
+            body.writeString(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"profile\"; filename=\"p\"\r\nContent-Type: image/jpg\r\n\r\n"
+            )
             body.writeBytes(image)
             body.writeString("\r\n")
         }
@@ -30,7 +32,8 @@ struct ProfileEditTests {
         try await withSocialService { api in
             let me = try await api.account()
             let nick = TestEnvironment.unique("new")
-            let (body, type) = multipart([("nick", nick), ("phoneNum", "01012345678"), ("birthDay", "19990101")], image: Self.png)
+            let (body, type) = multipart(
+                [("nick", nick), ("phoneNum", "01012345678"), ("birthDay", "19990101")], image: Self.png)
             let edited = try await api.send(.put, "/v1/users/me/profile", as: me, body: body, contentType: type)
             #expect(edited.status == 200, "\(edited.text)")
             let json = try edited.json
@@ -42,10 +45,15 @@ struct ProfileEditTests {
             #expect(json.string("email") == "\(me.nick)@example.com")
 
             let (spaced, spacedType) = multipart([("nick", "has space")])
-            let refused = try await api.send(.put, "/v1/users/me/profile", as: me, body: spaced, contentType: spacedType)
+            let refused = try await api.send(
+                .put, "/v1/users/me/profile", as: me, body: spaced, contentType: spacedType)
             #expect(refused.status == 402, "\(refused.text)")
             #expect(try refused.json.keys == ["message"])
-            #expect(try await api.send(.put, "/v1/users/me/profile", as: me, body: ByteBuffer(string: "{}"), contentType: "application/json").status == 400)
+            #expect(
+                try await api.send(
+                    .put, "/v1/users/me/profile", as: me, body: ByteBuffer(string: "{}"),
+                    contentType: "application/json"
+                ).status == 400)
         }
     }
 

@@ -28,8 +28,10 @@ func withSocialService(schema: String = "social", _ body: @Sendable (SocialClien
         let apiKey = try TestEnvironment.apiKey()
         let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
         try await app.test(.router) { client in
-            try await body(SocialClient(client: client, apiKey: apiKey, signer: signer, platform: platform,
-                                        schema: try SQLIdentifier(schema)))
+            try await body(
+                SocialClient(
+                    client: client, apiKey: apiKey, signer: signer, platform: platform,
+                    schema: try SQLIdentifier(schema)))
         }
     }
 }
@@ -55,10 +57,16 @@ struct SocialClient: Sendable {
         var data: [[String: Any]] { (try? json["data"] as? [[String: Any]]) ?? [] }
     }
 
-    func send(_ method: HTTPRequest.Method, _ path: String, as user: TestUser?, body: ByteBuffer? = nil,
-              contentType: String? = nil, apiKey: String?? = .none) async throws -> Reply {
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, as user: TestUser?, body: ByteBuffer? = nil,
+        contentType: String? = nil, apiKey: String?? = .none
+    ) async throws -> Reply {
         var headers = HTTPFields()
-        let key: String? = switch apiKey { case .none: self.apiKey; case .some(let value): value }
+        let key: String? =
+            switch apiKey {
+            case .none: self.apiKey;
+            case .some(let value): value
+            }
         if let key { headers[HTTPField.Name("SesacKey")!] = key }
         if let user { headers[.authorization] = user.token }
         if let contentType { headers[.contentType] = contentType }
@@ -70,11 +78,15 @@ struct SocialClient: Sendable {
     func user(nick: String? = nil) async throws -> TestUser {
         let userId = ObjectID.generate()
         let nick = nick ?? TestEnvironment.unique("n")
-        try await waitProcessed(try await publish(UserRegistered(
-            userId: userId, email: "\(nick)@example.com", nick: nick, phoneNum: nil, birthDay: nil, profileImage: nil,
-            registeredAt: Date()), key: userId))
+        try await waitProcessed(
+            try await publish(
+                UserRegistered(
+                    userId: userId, email: "\(nick)@example.com", nick: nick, phoneNum: nil, birthDay: nil,
+                    profileImage: nil,
+                    registeredAt: Date()), key: userId))
         let now = Date()
-        let token = try await signer.sign(AccessTokenClaims(userId: userId, sessionId: nil, issuedAt: now, expiresAt: now.addingTimeInterval(600)))
+        let token = try await signer.sign(
+            AccessTokenClaims(userId: userId, sessionId: nil, issuedAt: now, expiresAt: now.addingTimeInterval(600)))
         return TestUser(userId: userId, nick: nick, token: token)
     }
 
@@ -82,12 +94,17 @@ struct SocialClient: Sendable {
     func account() async throws -> TestUser {
         let gateway = try GatewayClient()
         let nick = TestEnvironment.unique("a")
-        let joined = try await gateway.send("POST", "/v1/users/join", json: #"{"email":"\#(nick)@example.com","password":"password123","nick":"\#(nick)"}"#)
+        let joined = try await gateway.send(
+            "POST", "/v1/users/join",
+            json: #"{"email":"\#(nick)@example.com","password":"password123","nick":"\#(nick)"}"#)
         #expect(joined.status == 200, "\(joined.text)")
-        let login = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(nick)@example.com","password":"password123"}"#)
+        let login = try await gateway.send(
+            "POST", "/v1/users/login", json: #"{"email":"\#(nick)@example.com","password":"password123"}"#)
         let json = try login.json
         let user = TestUser(userId: json.string("user_id") ?? "", nick: nick, token: json.string("accessToken") ?? "")
-        try await eventually("\(nick) projected") { try await count("SELECT count(*)::int FROM \(table: schema, "users") WHERE user_id = \(user.userId)") == 1 }
+        try await eventually("\(nick) projected") {
+            try await count("SELECT count(*)::int FROM \(table: schema, "users") WHERE user_id = \(user.userId)") == 1
+        }
         return user
     }
 
@@ -98,12 +115,14 @@ struct SocialClient: Sendable {
 
     func waitProcessed(_ eventId: UUID) async throws {
         try await eventually("event \(eventId) processed") {
-            try await count("SELECT count(*)::int FROM \(table: schema, "processed_events") WHERE event_id = \(eventId)") >= 1
+            try await count(
+                "SELECT count(*)::int FROM \(table: schema, "processed_events") WHERE event_id = \(eventId)") >= 1
         }
     }
 
     func count(_ query: PostgresQuery) async throws -> Int {
-        for try await value in try await platform.postgres.query(query, logger: TestEnvironment.logger).decode(Int.self) { return value }
+        for try await value in try await platform.postgres.query(query, logger: TestEnvironment.logger).decode(Int.self)
+        { return value }
         return 0
     }
 }

@@ -23,8 +23,9 @@ public func withBackgroundWork<T: Sendable>(
         await beforeCancel()
         for task in tasks { task.cancel() }
         for (index, task) in tasks.enumerated() where await !ended(task, within: grace) {
-            TestEnvironment.logger.warning("a background loop did not end after cancellation; left behind",
-                                           metadata: ["owner": "\(name)", "loop": "\(index)", "grace": "\(grace)"])
+            TestEnvironment.logger.warning(
+                "a background loop did not end after cancellation; left behind",
+                metadata: ["owner": "\(name)", "loop": "\(index)", "grace": "\(grace)"])
         }
     }
     do {

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A child process started with `posix_spawn`, for tests that run the real executables (services, the dev
@@ -46,8 +47,9 @@ public final class ChildProcess: Sendable {
         standardOutput: Output = .null, standardError: Output = .null
     ) throws -> ChildProcess {
         try spawnLock.withLock { _ in
-            try spawnLocked(executable, arguments: arguments, environment: environment,
-                            standardOutput: standardOutput, standardError: standardError)
+            try spawnLocked(
+                executable, arguments: arguments, environment: environment,
+                standardOutput: standardOutput, standardError: standardError)
         }
     }
 
@@ -133,7 +135,8 @@ public final class ChildProcess: Sendable {
                 break
             }
             // WIFEXITED / WEXITSTATUS / WTERMSIG, spelled out (the C macros are not imported).
-            let termination: Termination = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
+            let termination: Termination =
+                (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
             ended = termination
             return termination
         }

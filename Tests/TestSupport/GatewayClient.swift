@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Talks to the running stack through the nginx gateway over real HTTP, the way the iOS apps do:
@@ -30,7 +31,9 @@ public struct GatewayClient: Sendable {
     }()
 
     public init() throws {
-        guard let url = URL(string: try TestEnvironment.gatewayURL()) else { throw TestEnvironment.Missing(variable: "SNS_TEST_GATEWAY_URL") }
+        guard let url = URL(string: try TestEnvironment.gatewayURL()) else {
+            throw TestEnvironment.Missing(variable: "SNS_TEST_GATEWAY_URL")
+        }
         self.baseURL = url
         self.apiKey = try TestEnvironment.apiKey()
     }
@@ -41,27 +44,38 @@ public struct GatewayClient: Sendable {
         self.apiKey = apiKey
     }
 
-    public func send(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:], withKey: Bool = true) async throws -> Reply {
-        try await send(method, path, body: json.map { Data($0.utf8) }, contentType: json == nil ? nil : "application/json",
-                       headers: headers, withKey: withKey)
+    public func send(
+        _ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:], withKey: Bool = true
+    ) async throws -> Reply {
+        try await send(
+            method, path, body: json.map { Data($0.utf8) }, contentType: json == nil ? nil : "application/json",
+            headers: headers, withKey: withKey)
     }
 
     /// A `multipart/form-data` upload, built the way Alamofire builds it: one part per file.
-    public func upload(_ path: String, field: String, files: [(filename: String, mimeType: String, bytes: [UInt8])],
-                       headers: [String: String] = [:]) async throws -> Reply {
+    public func upload(
+        _ path: String, field: String, files: [(filename: String, mimeType: String, bytes: [UInt8])],
+        headers: [String: String] = [:]
+    ) async throws -> Reply {
         let boundary = "sns-test-\(UUID().uuidString)"
         var body = Data()
         for file in files {
-            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.mimeType)\r\n\r\n".utf8))
+            body.append(
+                Data(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.mimeType)\r\n\r\n"
+                        .utf8))
             body.append(contentsOf: file.bytes)
             body.append(Data("\r\n".utf8))
         }
         body.append(Data("--\(boundary)--\r\n".utf8))
-        return try await send("POST", path, body: body, contentType: "multipart/form-data; boundary=\(boundary)", headers: headers)
+        return try await send(
+            "POST", path, body: body, contentType: "multipart/form-data; boundary=\(boundary)", headers: headers)
     }
 
-    public func send(_ method: String, _ path: String, body: Data?, contentType: String?, headers: [String: String] = [:],
-                     withKey: Bool = true) async throws -> Reply {
+    public func send(
+        _ method: String, _ path: String, body: Data?, contentType: String?, headers: [String: String] = [:],
+        withKey: Bool = true
+    ) async throws -> Reply {
         var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
         request.httpMethod = method
         request.timeoutInterval = 120  // a hang guard only: the suite saturates the machine at times

@@ -8,7 +8,9 @@ public struct JSONObject: @unchecked Sendable {
     public init(_ bytes: some Sequence<UInt8>) throws {
         let data = Data(bytes)
         guard let dictionary = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: [], debugDescription: "not a JSON object: \(String(decoding: data, as: UTF8.self))"))
+            throw DecodingError.typeMismatch(
+                [String: Any].self,
+                .init(codingPath: [], debugDescription: "not a JSON object: \(String(decoding: data, as: UTF8.self))"))
         }
         self.dictionary = dictionary
     }

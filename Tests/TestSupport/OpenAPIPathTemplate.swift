@@ -56,12 +56,13 @@ public struct OpenAPIPathTemplate: Sendable, Hashable, CustomStringConvertible {
 
     /// `template` with every parameter replaced by `value(name)`.
     public func filled(_ value: (String) -> String) -> String {
-        "/" + segments.map { segment in
-            switch segment {
-            case .literal(let literal): literal
-            case .parameter(let name): value(name)
-            }
-        }.joined(separator: "/")
+        "/"
+            + segments.map { segment in
+                switch segment {
+                case .literal(let literal): literal
+                case .parameter(let name): value(name)
+                }
+            }.joined(separator: "/")
     }
 
     static func split(_ path: String) -> [String] {

@@ -10,11 +10,13 @@ public struct OpenAPISchemaChecker: Sendable {
     public let document: JSONValue
 
     public static let constraintKeywords: Set<String> = [
-        "$ref", "type", "enum", "const", "required", "properties", "additionalProperties", "items", "minItems", "maxItems",
+        "$ref", "type", "enum", "const", "required", "properties", "additionalProperties", "items", "minItems",
+        "maxItems",
         "uniqueItems", "pattern", "minLength", "maxLength", "minimum", "maximum", "allOf", "anyOf", "oneOf",
     ]
     public static let annotationKeywords: Set<String> = [
-        "description", "title", "format", "default", "examples", "example", "deprecated", "readOnly", "writeOnly", "contentMediaType",
+        "description", "title", "format", "default", "examples", "example", "deprecated", "readOnly", "writeOnly",
+        "contentMediaType",
     ]
 
     public init(document: JSONValue) {
@@ -49,10 +51,14 @@ public struct OpenAPISchemaChecker: Sendable {
             if !accepts { found.append("\(path): no value is allowed here, got \(value.typeName)") }
             return
         }
-        guard let keywords = schema.object else { found.append("\(path): the document's schema is not an object"); return }
+        guard let keywords = schema.object else {
+            found.append("\(path): the document's schema is not an object"); return
+        }
 
         if let reference = keywords["$ref"]?.string {
-            guard let target = resolve(reference) else { found.append("\(path): unresolvable $ref \(reference)"); return }
+            guard let target = resolve(reference) else {
+                found.append("\(path): unresolvable $ref \(reference)"); return
+            }
             check(value, target, path, &found, depth: depth + 1)
         }
         if let type = keywords["type"] {
@@ -60,12 +66,14 @@ public struct OpenAPISchemaChecker: Sendable {
             let actual = value.typeName
             let matches = allowed.contains(actual) || (actual == "integer" && allowed.contains("number"))
             if !matches {
-                found.append("\(path): expected \(allowed.joined(separator: " or ")), got \(actual) \(Self.excerpt(value))")
+                found.append(
+                    "\(path): expected \(allowed.joined(separator: " or ")), got \(actual) \(Self.excerpt(value))")
                 return
             }
         }
         if let options = keywords["enum"]?.array, !options.contains(value) {
-            found.append("\(path): \(Self.excerpt(value)) is not one of \(options.map(\.description).joined(separator: ", "))")
+            found.append(
+                "\(path): \(Self.excerpt(value)) is not one of \(options.map(\.description).joined(separator: ", "))")
         }
         if let constant = keywords["const"], constant != value {
             found.append("\(path): expected \(constant), got \(Self.excerpt(value))")
@@ -86,12 +94,16 @@ public struct OpenAPISchemaChecker: Sendable {
         }
         if let one = keywords["oneOf"]?.array {
             let passing = one.filter { violations(of: value, against: $0, at: path).isEmpty }.count
-            if passing != 1 { found.append("\(path): matches \(passing) of oneOf's \(one.count) schemas, not exactly one") }
+            if passing != 1 {
+                found.append("\(path): matches \(passing) of oneOf's \(one.count) schemas, not exactly one")
+            }
         }
     }
 
-    private func checkObject(_ object: [String: JSONValue], _ keywords: [String: JSONValue], _ path: String,
-                             _ found: inout [String], depth: Int) {
+    private func checkObject(
+        _ object: [String: JSONValue], _ keywords: [String: JSONValue], _ path: String,
+        _ found: inout [String], depth: Int
+    ) {
         for key in keywords["required"]?.array?.compactMap(\.string) ?? [] where object[key] == nil {
             found.append("\(path): missing required key \"\(key)\"")
         }
@@ -110,21 +122,33 @@ public struct OpenAPISchemaChecker: Sendable {
         }
     }
 
-    private func checkArray(_ items: [JSONValue], _ keywords: [String: JSONValue], _ path: String, _ found: inout [String], depth: Int) {
-        if let minimum = keywords["minItems"]?.integer, items.count < minimum { found.append("\(path): fewer than \(minimum) items") }
-        if let maximum = keywords["maxItems"]?.integer, items.count > maximum { found.append("\(path): more than \(maximum) items") }
+    private func checkArray(
+        _ items: [JSONValue], _ keywords: [String: JSONValue], _ path: String, _ found: inout [String], depth: Int
+    ) {
+        if let minimum = keywords["minItems"]?.integer, items.count < minimum {
+            found.append("\(path): fewer than \(minimum) items")
+        }
+        if let maximum = keywords["maxItems"]?.integer, items.count > maximum {
+            found.append("\(path): more than \(maximum) items")
+        }
         if case .bool(true) = keywords["uniqueItems"], Set(items.map(\.description)).count != items.count {
             found.append("\(path): items are not unique")
         }
         if let schema = keywords["items"] {
-            for (index, item) in items.enumerated() { check(item, schema, "\(path)[\(index)]", &found, depth: depth + 1) }
+            for (index, item) in items.enumerated() {
+                check(item, schema, "\(path)[\(index)]", &found, depth: depth + 1)
+            }
         }
     }
 
     private func checkString(_ text: String, _ keywords: [String: JSONValue], _ path: String, _ found: inout [String]) {
         let length = text.unicodeScalars.count
-        if let minimum = keywords["minLength"]?.integer, length < minimum { found.append("\(path): shorter than \(minimum) characters") }
-        if let maximum = keywords["maxLength"]?.integer, length > maximum { found.append("\(path): longer than \(maximum) characters") }
+        if let minimum = keywords["minLength"]?.integer, length < minimum {
+            found.append("\(path): shorter than \(minimum) characters")
+        }
+        if let maximum = keywords["maxLength"]?.integer, length > maximum {
+            found.append("\(path): longer than \(maximum) characters")
+        }
         if let pattern = keywords["pattern"]?.string {
             guard let regex = try? NSRegularExpression(pattern: pattern) else {
                 found.append("\(path): the document's pattern \(pattern) does not compile")
@@ -137,9 +161,14 @@ public struct OpenAPISchemaChecker: Sendable {
         }
     }
 
-    private func checkNumber(_ number: Double, _ keywords: [String: JSONValue], _ path: String, _ found: inout [String]) {
-        if case .number(let minimum) = keywords["minimum"], number < minimum { found.append("\(path): \(number) is below \(minimum)") }
-        if case .number(let maximum) = keywords["maximum"], number > maximum { found.append("\(path): \(number) is above \(maximum)") }
+    private func checkNumber(_ number: Double, _ keywords: [String: JSONValue], _ path: String, _ found: inout [String])
+    {
+        if case .number(let minimum) = keywords["minimum"], number < minimum {
+            found.append("\(path): \(number) is below \(minimum)")
+        }
+        if case .number(let maximum) = keywords["maximum"], number > maximum {
+            found.append("\(path): \(number) is above \(maximum)")
+        }
     }
 
     /// Keywords of schemas in the document that are neither understood constraints nor annotations, with where.
@@ -170,7 +199,11 @@ public struct OpenAPISchemaChecker: Sendable {
             switch node {
             case .object(let object):
                 for (key, child) in object {
-                    if key == "schema" { visitSchema(child, "\(path)/schema") } else { visitAll(child, "\(path)/\(key)") }
+                    if key == "schema" {
+                        visitSchema(child, "\(path)/schema")
+                    } else {
+                        visitAll(child, "\(path)/\(key)")
+                    }
                 }
             case .array(let items):
                 for (index, item) in items.enumerated() { visitAll(item, "\(path)/\(index)") }

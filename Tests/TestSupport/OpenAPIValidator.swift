@@ -37,10 +37,11 @@ public struct OpenAPIValidator: Sendable {
             for method in Self.methods {
                 guard let operation = item[method] else { continue }
                 let responses = operation["responses"]?.object ?? [:]
-                operations.append(Operation(
-                    method: method.uppercased(), path: OpenAPIPathTemplate(template),
-                    operationId: operation["operationId"]?.string ?? "\(method) \(template)",
-                    statuses: responses.keys.sorted()))
+                operations.append(
+                    Operation(
+                        method: method.uppercased(), path: OpenAPIPathTemplate(template),
+                        operationId: operation["operationId"]?.string ?? "\(method) \(template)",
+                        statuses: responses.keys.sorted()))
             }
         }
         self.operations = operations
@@ -52,7 +53,8 @@ public struct OpenAPIValidator: Sendable {
 
     /// `docs/api/openapi.json` of this repository (found from this source file's location).
     public static var repositoryDocumentURL: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("docs/api/openapi.json")
     }
 
@@ -94,19 +96,27 @@ public struct OpenAPIValidator: Sendable {
         let responses = document["paths"]?[operation.path.template]?[method.lowercased()]?["responses"]?.object ?? [:]
         let key = ["\(status)", "\(status / 100)XX", "default"].first { responses[$0] != nil }
         guard let key, var response = responses[key] else {
-            return ["status \(status) not documented for \(operation) (documented: \(operation.statuses.joined(separator: ", ")))"]
+            return [
+                "status \(status) not documented for \(operation) (documented: \(operation.statuses.joined(separator: ", ")))"
+            ]
         }
         if let reference = response["$ref"]?.string {
-            guard let resolved = checker.resolve(reference) else { return ["unresolvable response $ref \(reference) for \(operation)"] }
+            guard let resolved = checker.resolve(reference) else {
+                return ["unresolvable response $ref \(reference) for \(operation)"]
+            }
             response = resolved
         }
         let label = "\(method) \(bare) → \(status)"
         guard let content = response["content"]?.object, !content.isEmpty else {
             return body.isEmpty ? [] : ["\(label): documented without a body, got \(body.count) bytes"]
         }
-        let mediaType = (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let mediaType =
+            (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            ?? ""
         guard let media = content.first(where: { Self.mediaType(mediaType, matches: $0.key) })?.value else {
-            return ["\(label): Content-Type \(contentType ?? "none") not documented (documented: \(content.keys.sorted().joined(separator: ", ")))"]
+            return [
+                "\(label): Content-Type \(contentType ?? "none") not documented (documented: \(content.keys.sorted().joined(separator: ", ")))"
+            ]
         }
         guard Self.isJSON(mediaType) else { return [] }
         let value: JSONValue
@@ -121,7 +131,9 @@ public struct OpenAPIValidator: Sendable {
 
     /// The same for a reply of `GatewayClient`.
     public func violations(method: String, path: String, reply: GatewayClient.Reply) -> [String] {
-        violations(method: method, path: path, status: reply.status, contentType: reply.header("Content-Type"), body: reply.body)
+        violations(
+            method: method, path: path, status: reply.status, contentType: reply.header("Content-Type"),
+            body: reply.body)
     }
 
     static func pathOnly(_ path: String) -> String {

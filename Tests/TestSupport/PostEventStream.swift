@@ -16,25 +16,31 @@ public enum PostEventStream {
             let at = start.addingTimeInterval(Double(random.next() % 1_000) / 7)  // out of order on purpose
             let snapshot = PostSnapshot(
                 postId: post, userId: "u\(post)", productId: random.next() % 4 == 0 ? nil : "prod\(random.next() % 2)",
-                title: random.next() % 3 == 0 ? nil : "제목 \(index)", price: random.next() % 3 == 0 ? nil : Int(random.next() % 50_000),
+                title: random.next() % 3 == 0 ? nil : "제목 \(index)",
+                price: random.next() % 3 == 0 ? nil : Int(random.next() % 50_000),
                 files: [], hashTags: random.next() % 2 == 0 ? ["태그\(index % 3)", "Tag"] : [],
                 createdAt: start, updatedAt: at)
             switch random.next() % 10 {
             case 0...4: events.append(try event(PostCreated(post: snapshot), key: post, offset: index))
             case 5...7: events.append(try event(PostUpdated(post: snapshot), key: post, offset: index))
             default:
-                events.append(try event(PostDeleted(postId: post, userId: "u\(post)", productId: snapshot.productId, files: [], deletedAt: at),
-                                        key: post, offset: index))
+                events.append(
+                    try event(
+                        PostDeleted(
+                            postId: post, userId: "u\(post)", productId: snapshot.productId, files: [], deletedAt: at),
+                        key: post, offset: index))
             }
         }
         return events
     }
 
     public static func event<P: EventPayload>(_ payload: P, key: String, offset: Int) throws -> IncomingEvent {
-        let envelope = EventEnvelope(type: P.eventType.rawValue, aggregateId: key, producer: "test", requestId: nil, payload: payload)
-        return try IncomingEvent(message: KafkaConsumerMessage(
-            topic: Topic.posts, partition: 0, offset: Int64(offset), key: Array(key.utf8),
-            value: Array(try EventCoding.encoder().encode(envelope)), headers: [], timestamp: nil))
+        let envelope = EventEnvelope(
+            type: P.eventType.rawValue, aggregateId: key, producer: "test", requestId: nil, payload: payload)
+        return try IncomingEvent(
+            message: KafkaConsumerMessage(
+                topic: Topic.posts, partition: 0, offset: Int64(offset), key: Array(key.utf8),
+                value: Array(try EventCoding.encoder().encode(envelope)), headers: [], timestamp: nil))
     }
 
     /// Applies `stream` to two fresh schemas of the same migrations, as one batch in one transaction and event by
@@ -61,7 +67,9 @@ public enum PostEventStream {
                 }
             }
             var rows: [String] = []
-            for try await row in try await platform.postgres.query(query(schema), logger: TestEnvironment.logger).decode(String.self) {
+            for try await row in try await platform.postgres.query(query(schema), logger: TestEnvironment.logger)
+                .decode(String.self)
+            {
                 rows.append(row)
             }
             result.append(rows)

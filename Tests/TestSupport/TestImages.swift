@@ -3,6 +3,8 @@ import Foundation
 /// Image bytes the tests upload.
 public enum TestImages {
     /// A 1×1 PNG.
-    public static let png: [UInt8] = Array(Data(base64Encoded:
-        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
+    public static let png: [UInt8] = Array(
+        Data(
+            base64Encoded:
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
 }

@@ -27,14 +27,19 @@ public struct TestPlatform: Sendable {
     public static func with<T: Sendable>(_ body: @Sendable (TestPlatform) async throws -> T) async throws -> T {
         let schema = try SQLIdentifier(TestEnvironment.unique("pt_"))
         let postgres = PostgresClient(
-            configuration: try DatabaseConfiguration(url: try TestEnvironment.databaseURL(), maxConnections: 10).clientConfiguration,
+            configuration: try DatabaseConfiguration(url: try TestEnvironment.databaseURL(), maxConnections: 10)
+                .clientConfiguration,
             backgroundLogger: TestEnvironment.logger)
-        let producer = try KafkaProducer(configuration: try kafkaConfiguration(clientId: "platform-test"), logger: TestEnvironment.logger)
-        let platform = TestPlatform(postgres: postgres, producer: producer, schema: schema,
-                                    outbox: Outbox(schema: schema, producerName: "platform-test"),
-                                    brokers: try TestEnvironment.kafkaBrokers())
-        return try await withBackgroundWork([{ await postgres.run() }, { try await producer.run() }], name: "TestPlatform",
-                                            beforeCancel: { await producer.shutdown() }) {
+        let producer = try KafkaProducer(
+            configuration: try kafkaConfiguration(clientId: "platform-test"), logger: TestEnvironment.logger)
+        let platform = TestPlatform(
+            postgres: postgres, producer: producer, schema: schema,
+            outbox: Outbox(schema: schema, producerName: "platform-test"),
+            brokers: try TestEnvironment.kafkaBrokers())
+        return try await withBackgroundWork(
+            [{ await postgres.run() }, { try await producer.run() }], name: "TestPlatform",
+            beforeCancel: { await producer.shutdown() }
+        ) {
             try await Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema))
                 .migrate(client: postgres, logger: TestEnvironment.logger)
             return try await body(platform)
@@ -55,10 +60,15 @@ public struct TestPlatform: Sendable {
         until done: @escaping @Sendable ([KafkaConsumerMessage]) -> Bool
     ) async throws -> [KafkaConsumerMessage] {
         let consumer = try KafkaConsumer(
-            configuration: KafkaConfiguration(bootstrapServers: try TestEnvironment.kafkaBrokers(), clientId: "collector", properties: Self.fastConsumerProperties),
-            groupId: TestEnvironment.unique("collect-"), topics: [topic], offsetReset: .earliest, logger: TestEnvironment.logger)
+            configuration: KafkaConfiguration(
+                bootstrapServers: try TestEnvironment.kafkaBrokers(), clientId: "collector",
+                properties: Self.fastConsumerProperties),
+            groupId: TestEnvironment.unique("collect-"), topics: [topic], offsetReset: .earliest,
+            logger: TestEnvironment.logger)
         return try await withThrowingTaskGroup(of: [KafkaConsumerMessage]?.self) { group in
-            group.addTask { try await consumer.run(); return nil }
+            group.addTask {
+                try await consumer.run(); return nil
+            }
             group.addTask {
                 try await Task.sleep(for: guardTimeout)  // hang guard only
                 return nil

@@ -15,7 +15,8 @@ struct GatewayClient: Sendable {
         self.apiKey = apiKey
         var configuration = HTTPClient.Configuration()
         configuration.httpVersion = .http1Only
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
         // A request waiting for a pooled connection fails after `connect`: as long as the whole request may take, so that
         // queueing past the knee shows as latency rather than as errors.
         configuration.timeout = .init(connect: .seconds(30), read: .seconds(30))
@@ -24,7 +25,9 @@ struct GatewayClient: Sendable {
 
     func shutdown() async throws { try await http.shutdown() }
 
-    func request(_ method: HTTPMethod, _ path: String, token: String? = nil, json: [String: any Sendable]? = nil) throws -> HTTPClientRequest {
+    func request(_ method: HTTPMethod, _ path: String, token: String? = nil, json: [String: any Sendable]? = nil) throws
+        -> HTTPClientRequest
+    {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         request.headers.add(name: "SesacKey", value: apiKey)
@@ -37,7 +40,9 @@ struct GatewayClient: Sendable {
     }
 
     /// Sends the request and reads the whole reply.
-    func send(_ request: HTTPClientRequest, timeout: TimeAmount = .seconds(30)) async throws -> (status: Int, body: ByteBuffer) {
+    func send(_ request: HTTPClientRequest, timeout: TimeAmount = .seconds(30)) async throws -> (
+        status: Int, body: ByteBuffer
+    ) {
         let response = try await http.execute(request, timeout: timeout)
         let body = try await response.body.collect(upTo: 16 << 20)
         return (Int(response.status.code), body)
@@ -45,11 +50,15 @@ struct GatewayClient: Sendable {
 
     /// For the seeder: the reply as a JSON object; a status outside `accept` is an error naming the call.
     @discardableResult
-    func call(_ method: HTTPMethod, _ path: String, token: String? = nil, json: [String: any Sendable]? = nil,
-              accept: Set<Int> = [200]) async throws -> [String: Any] {
+    func call(
+        _ method: HTTPMethod, _ path: String, token: String? = nil, json: [String: any Sendable]? = nil,
+        accept: Set<Int> = [200]
+    ) async throws -> [String: Any] {
         let (status, body) = try await send(try request(method, path, token: token, json: json))
         let text = String(buffer: body)
-        guard accept.contains(status) else { throw BenchError("\(method) \(path) answered \(status): \(text.prefix(200))") }
+        guard accept.contains(status) else {
+            throw BenchError("\(method) \(path) answered \(status): \(text.prefix(200))")
+        }
         guard status == 200 else { return [:] }
         return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
     }

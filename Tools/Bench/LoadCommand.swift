@@ -17,15 +17,19 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Requests per second.") var rate: Double
     @Option(help: "Seconds measured.") var duration: Double = 30
     @Option(help: "Seconds at the same rate before measuring, not counted.") var warmup: Double = 5
-    @Option(help: "Shares of each operation (feed, timeline, create).") var mix = Mix(argument: "feed=60,timeline=30,create=10")!
+    @Option(help: "Shares of each operation (feed, timeline, create).") var mix = Mix(
+        argument: "feed=60,timeline=30,create=10")!
     @Option(help: "HTTP/1.1 connections to the gateway at most.") var connections = 64
     @Option(help: "limit of every read.") var pageSize = 10
-    @Option(help: "Requests in flight at most; beyond it a due request is counted as an error, not sent.") var maxInFlight = 4096
+    @Option(help: "Requests in flight at most; beyond it a due request is counted as an error, not sent.")
+    var maxInFlight = 4096
     @Option(help: "Random seed of the request sequence.") var seed: UInt64 = 2
     @Flag(help: "Print the table header before the row.") var header = false
 
     func validate() throws {
-        guard rate > 0, duration > 0, warmup >= 0 else { throw ValidationError("--rate and --duration must be positive") }
+        guard rate > 0, duration > 0, warmup >= 0 else {
+            throw ValidationError("--rate and --duration must be positive")
+        }
     }
 
     func run() async throws {
@@ -37,7 +41,10 @@ struct LoadCommand: AsyncParsableCommand {
         if header { print(LoadResult.header) }
         print(result.row)
         if !result.errors.isEmpty {
-            log("errors: " + result.errors.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+            log(
+                "errors: "
+                    + result.errors.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(
+                        separator: ", "))
         }
     }
 
@@ -63,7 +70,10 @@ struct LoadCommand: AsyncParsableCommand {
                 guard let request = try? factory.make(operation, using: &rng) else { continue }
                 guard sink.inFlight.add(1, ordering: .relaxed).newValue <= maxInFlight else {
                     sink.inFlight.subtract(1, ordering: .relaxed)
-                    sink.record(Sample(operation: operation, measured: measured, latency: 0, completedAt: due, error: "not sent (\(maxInFlight) in flight)"))
+                    sink.record(
+                        Sample(
+                            operation: operation, measured: measured, latency: 0, completedAt: due,
+                            error: "not sent (\(maxInFlight) in flight)"))
                     continue
                 }
                 group.addTask {
@@ -77,12 +87,16 @@ struct LoadCommand: AsyncParsableCommand {
                     }
                     let end = clock.now
                     sink.inFlight.subtract(1, ordering: .relaxed)
-                    sink.record(Sample(operation: operation, measured: measured, latency: due.duration(to: end).milliseconds, completedAt: end, error: failure))
+                    sink.record(
+                        Sample(
+                            operation: operation, measured: measured, latency: due.duration(to: end).milliseconds,
+                            completedAt: end, error: failure))
                 }
             }
         }
         let windowStart = start + interval * warmupCount
-        return LoadResult(target: rate, mix: mix, samples: sink.all.filter(\.measured), windowStart: windowStart, lateness: lateness)
+        return LoadResult(
+            target: rate, mix: mix, samples: sink.all.filter(\.measured), windowStart: windowStart, lateness: lateness)
     }
 }
 
@@ -126,11 +140,15 @@ struct LoadResult {
         let all = LatencySummary(ok.map(\.latency))
         func perOperation(_ operation: Operation) -> String {
             let summary = LatencySummary(ok.filter { $0.operation == operation }.map(\.latency))
-            return summary.count == 0 ? "–" : "\(formatMilliseconds(summary.percentile(50))) / \(formatMilliseconds(summary.percentile(99)))"
+            return summary.count == 0
+                ? "–" : "\(formatMilliseconds(summary.percentile(50))) / \(formatMilliseconds(summary.percentile(99)))"
         }
         let failed = samples.count - ok.count
-        let errorText = failed == 0 ? "0" : String(format: "%d (%.1f %%)", failed, 100 * Double(failed) / Double(max(1, samples.count)))
-        return "| \(Int(target)) | \(Int((Double(ok.count) / seconds).rounded())) | \(errorText) | \(formatMilliseconds(all.percentile(50))) | "
+        let errorText =
+            failed == 0
+            ? "0" : String(format: "%d (%.1f %%)", failed, 100 * Double(failed) / Double(max(1, samples.count)))
+        return
+            "| \(Int(target)) | \(Int((Double(ok.count) / seconds).rounded())) | \(errorText) | \(formatMilliseconds(all.percentile(50))) | "
             + "\(formatMilliseconds(all.percentile(90))) | \(formatMilliseconds(all.percentile(99))) | \(formatMilliseconds(all.max)) | "
             + "\(perOperation(.feed)) | \(perOperation(.timeline)) | \(perOperation(.create)) | "
             + "\(formatMilliseconds(LatencySummary(lateness).percentile(99))) |"

@@ -8,7 +8,7 @@ struct PostgresURL {
 
     init(_ text: String) throws {
         guard let url = URLComponents(string: text), ["postgres", "postgresql"].contains(url.scheme ?? ""),
-              let host = url.host, let user = url.user, !url.path.dropFirst().isEmpty
+            let host = url.host, let user = url.user, !url.path.dropFirst().isEmpty
         else { throw ValidationError("--database-url must look like postgres://user:password@host:port/database") }
         clientConfiguration = PostgresClient.Configuration(
             host: host, port: url.port ?? 5432, username: user, password: url.password,

@@ -17,7 +17,9 @@ struct WeightedPicker {
     private let cumulative: [Double]
     init(weights: [Double]) {
         var sum = 0.0
-        cumulative = weights.map { sum += $0; return sum }
+        cumulative = weights.map {
+            sum += $0; return sum
+        }
     }
     func pick(using rng: inout SplitMix64) -> Int {
         let target = Double.random(in: 0..<cumulative[cumulative.count - 1], using: &rng)

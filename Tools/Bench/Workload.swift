@@ -24,7 +24,9 @@ struct Mix: ExpressibleByArgument, CustomStringConvertible, Sendable {
         var shares: [(Operation, Int)] = []
         for part in argument.split(separator: ",") {
             let pair = part.split(separator: "=")
-            guard pair.count == 2, let operation = Operation(rawValue: String(pair[0])), let share = Int(pair[1]), share >= 0 else { return nil }
+            guard pair.count == 2, let operation = Operation(rawValue: String(pair[0])), let share = Int(pair[1]),
+                share >= 0
+            else { return nil }
             shares.append((operation, share))
         }
         guard shares.contains(where: { $0.1 > 0 }) else { return nil }
@@ -62,16 +64,20 @@ struct RequestFactory {
         let product = scenario.productId
         switch operation {
         case .feed:
-            return try api.request(.GET, "/v1/posts/feed/following?next=&limit=\(pageSize)&product_id=\(product)", token: viewer.token)
+            return try api.request(
+                .GET, "/v1/posts/feed/following?next=&limit=\(pageSize)&product_id=\(product)", token: viewer.token)
         case .timeline:
             let author = users[Int.random(in: 0..<users.count, using: &rng)]
-            return try api.request(.GET, "/v1/posts/users/\(author.id)?next=&limit=\(pageSize)&product_id=\(product)", token: viewer.token)
+            return try api.request(
+                .GET, "/v1/posts/users/\(author.id)?next=&limit=\(pageSize)&product_id=\(product)", token: viewer.token)
         case .create:
             sequence += 1
             let mention = users[Int.random(in: 0..<users.count, using: &rng)].nick
-            let content = "Load post \(sequence): reading in the park #bench\(Int.random(in: 0..<50, using: &rng)) #topic\(Int.random(in: 0..<200, using: &rng)) with @\(mention)"
-            return try api.request(.POST, "/v1/posts", token: viewer.token,
-                                   json: ["product_id": product, "title": "load", "content": content])
+            let content =
+                "Load post \(sequence): reading in the park #bench\(Int.random(in: 0..<50, using: &rng)) #topic\(Int.random(in: 0..<200, using: &rng)) with @\(mention)"
+            return try api.request(
+                .POST, "/v1/posts", token: viewer.token,
+                json: ["product_id": product, "title": "load", "content": content])
         }
     }
 }

@@ -9,7 +9,9 @@ struct DevBrokerCommand: ParsableCommand {
     )
 
     /// The system's topic catalog (one source of truth: `Topic.catalog` in SNSContract).
-    static let defaultTopics: [TopicSpec] = Topic.catalog.map { TopicSpec(name: $0.name, partitions: Int32($0.partitions)) }
+    static let defaultTopics: [TopicSpec] = Topic.catalog.map {
+        TopicSpec(name: $0.name, partitions: Int32($0.partitions))
+    }
 
     @Option(help: "Number of mock brokers.")
     var brokers: Int = 1
@@ -79,8 +81,8 @@ struct TopicSpec: ExpressibleByArgument, Sendable {
 
     init?(argument: String) {
         guard let colon = argument.lastIndex(of: ":"),
-              let partitions = Int32(argument[argument.index(after: colon)...]), partitions > 0,
-              colon != argument.startIndex
+            let partitions = Int32(argument[argument.index(after: colon)...]), partitions > 0,
+            colon != argument.startIndex
         else { return nil }
         self.init(name: String(argument[..<colon]), partitions: partitions)
     }

@@ -56,7 +56,9 @@ final class MockCluster {
     func setAllBrokers(up: Bool) {
         guard let cluster else { return }
         let err = up ? rd_kafka_mock_broker_set_up(cluster, -1) : rd_kafka_mock_broker_set_down(cluster, -1)
-        if err != RD_KAFKA_RESP_ERR_NO_ERROR { log("broker \(up ? "up" : "down") failed: \(String(cString: rd_kafka_err2str(err)))") }
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            log("broker \(up ? "up" : "down") failed: \(String(cString: rd_kafka_err2str(err)))")
+        }
     }
 
     func destroy() {

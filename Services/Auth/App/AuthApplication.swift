@@ -6,19 +6,22 @@ import SNSPlatform
 /// Builds the auth service: accounts, credentials, refresh-token sessions, JWKS (API conventions §2.1, §10.3), federated
 /// sign-in with Firebase, Apple and Kakao (decision 0012), and the
 /// profile's write model (nick, phone, birthday, image), edited through the internal `PUT /internal/v1/profile`.
-public func buildApplication(configuration: AuthConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+public func buildApplication(configuration: AuthConfiguration, logger: Logger) async throws -> some ApplicationProtocol
+{
     let mediaPaths = try MediaPathSigner(secret: configuration.mediaSigningKey)
     let platform = try await ServicePlatform(
         configuration: configuration.platform, schema: "auth", migrations: AuthMigrations.all, logger: logger)
     let signer = try await AccessTokenSigner(privateKeyPEM: configuration.jwtPrivateKeyPEM)
     guard platform.verifier.publicKeys.contains(where: { AccessTokenKeys.keyID(of: $0) == signer.keyID }) else {
-        throw ConfigurationError(variable: "SNS_JWT_PUBLIC_KEY", reason: "does not contain the public key of SNS_JWT_PRIVATE_KEY")
+        throw ConfigurationError(
+            variable: "SNS_JWT_PUBLIC_KEY", reason: "does not contain the public key of SNS_JWT_PRIVATE_KEY")
     }
     let hasher = PasswordHasher(cost: configuration.bcryptCost)
     let store = AccountStore(client: platform.postgres)
     let deps = AuthDependencies(
         configuration: configuration, store: store, identities: IdentityStore(client: platform.postgres),
-        identityProviders: IdentityProviders(configuration: configuration.federation), profiles: ProfileStore(client: platform.postgres),
+        identityProviders: IdentityProviders(configuration: configuration.federation),
+        profiles: ProfileStore(client: platform.postgres),
         rules: AccountRules(passwordMinLength: configuration.passwordMinLength),
         hasher: hasher, signer: signer, verifier: platform.verifier, mediaPaths: mediaPaths, outbox: platform.outbox,
         postgres: platform.postgres, dummyPasswordHash: try await hasher.dummyHash())
@@ -40,9 +43,10 @@ public func buildApplication(configuration: AuthConfiguration, logger: Logger) a
     router.post("/v1/users/login/apple", use: FederatedLoginHandler(deps: deps, provider: .apple).handle)
     router.post("/v1/users/login/kakao", use: FederatedLoginHandler(deps: deps, provider: .kakao).handle)
 
-    let authenticated = router.group().add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
-        try await store.isActive(userId: user.userId, sessionId: user.sessionId, logger: logger)
-    })
+    let authenticated = router.group().add(
+        middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
+            try await store.isActive(userId: user.userId, sessionId: user.sessionId, logger: logger)
+        })
     authenticated.get("/v1/users/withdraw", use: WithdrawHandler(deps: deps).handle)
     authenticated.post("/v1/users/logout", use: LogoutHandler(deps: deps).handle)
     authenticated.get("/withdraw", use: g0.withdraw)

@@ -25,9 +25,11 @@ public struct AuthConfiguration: Sendable {
     public static let serviceName = "auth"
     public static let defaultPort = 8101
 
-    public init(platform: PlatformConfiguration, jwtPrivateKeyPEM: String, mediaSigningKey: String,
-                accessTokenTTL: Duration = .seconds(600), refreshTokenTTL: Duration = .seconds(1_209_600), bcryptCost: Int = 10,
-                passwordMinLength: Int = 8, federation: FederationConfiguration = FederationConfiguration()) {
+    public init(
+        platform: PlatformConfiguration, jwtPrivateKeyPEM: String, mediaSigningKey: String,
+        accessTokenTTL: Duration = .seconds(600), refreshTokenTTL: Duration = .seconds(1_209_600), bcryptCost: Int = 10,
+        passwordMinLength: Int = 8, federation: FederationConfiguration = FederationConfiguration()
+    ) {
         self.platform = platform
         self.jwtPrivateKeyPEM = jwtPrivateKeyPEM
         self.mediaSigningKey = mediaSigningKey
@@ -39,7 +41,8 @@ public struct AuthConfiguration: Sendable {
     }
 
     public init(environment env: Environment = Environment()) throws {
-        self.platform = try PlatformConfiguration(serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
+        self.platform = try PlatformConfiguration(
+            serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
         self.jwtPrivateKeyPEM = try env.secret("SNS_JWT_PRIVATE_KEY")
         self.mediaSigningKey = try env.secret("SNS_MEDIA_SIGNING_KEY")
         _ = try MediaPathSigner(secret: mediaSigningKey)  // ≥ 32 characters, or exit 78 naming the variable

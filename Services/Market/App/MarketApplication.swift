@@ -5,7 +5,9 @@ import SNSPlatform
 
 /// Builds the market & payment verification service (API conventions §2.6, §10.10; decision 0007): payment validation
 /// with PortOne, payment history, PortOne's webhook, the background re-verifier, and the product read model.
-public func buildApplication(configuration: MarketConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+public func buildApplication(configuration: MarketConfiguration, logger: Logger) async throws
+    -> some ApplicationProtocol
+{
     try await MarketApplication(configuration: configuration, logger: logger).application
 }
 
@@ -19,22 +21,30 @@ public struct MarketApplication: Sendable {
     public init(configuration: MarketConfiguration, logger: Logger) async throws {
         let schema = try SQLIdentifier(configuration.schema)
         let platform = try await ServicePlatform(
-            configuration: configuration.platform, schema: schema.name, migrations: MarketMigrations.all(schema: schema), logger: logger)
+            configuration: configuration.platform, schema: schema.name,
+            migrations: MarketMigrations.all(schema: schema), logger: logger)
         let store = MarketStore(client: platform.postgres, schema: schema)
-        let portOne = PortOneClient(settings: .init(
-            baseURL: configuration.portOneURL, impKey: configuration.impKey, impSecret: configuration.impSecret,
-            timeout: configuration.portOneTimeout, attempts: configuration.portOneAttempts, retryBase: configuration.portOneRetryBase))
-        let verification = PaymentVerification(store: store, portOne: portOne, outbox: platform.outbox, postgres: platform.postgres)
+        let portOne = PortOneClient(
+            settings: .init(
+                baseURL: configuration.portOneURL, impKey: configuration.impKey, impSecret: configuration.impSecret,
+                timeout: configuration.portOneTimeout, attempts: configuration.portOneAttempts,
+                retryBase: configuration.portOneRetryBase))
+        let verification = PaymentVerification(
+            store: store, portOne: portOne, outbox: platform.outbox, postgres: platform.postgres)
         self.platform = platform
         self.configuration = configuration
-        self.deps = MarketDependencies(store: store, verification: verification, reverifyDelay: configuration.reverifyInterval)
-        self.reverifier = PaymentReverifier(verification: verification, store: store, interval: configuration.reverifyInterval,
-                                            maxAge: configuration.claimMaxAge, logger: platform.logger,
-                                            startGate: platform.startGate)
+        self.deps = MarketDependencies(
+            store: store, verification: verification, reverifyDelay: configuration.reverifyInterval)
+        self.reverifier = PaymentReverifier(
+            verification: verification, store: store, interval: configuration.reverifyInterval,
+            maxAge: configuration.claimMaxAge, logger: platform.logger,
+            startGate: platform.startGate)
     }
 
     /// One re-verification round, as the background worker runs it (`asOf`: treat retries scheduled before it as due).
-    public func reverifyOnce(asOf: Date = Date()) async throws -> (recorded: Int, rejected: Int, postponed: Int, expired: Int, cancels: Int) {
+    public func reverifyOnce(asOf: Date = Date()) async throws -> (
+        recorded: Int, rejected: Int, postponed: Int, expired: Int, cancels: Int
+    ) {
         let report = try await reverifier.runOnce(asOf: asOf)
         return (report.recorded, report.rejected, report.postponed, report.expired, report.cancelsDone)
     }
@@ -48,9 +58,10 @@ public struct MarketApplication: Sendable {
             let webhook = WebhookHandler(deps: deps)
             router.post("v1/payments/webhook", use: webhook.receive)
 
-            let api = router.group("v1").add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
-                try await store.isActive(userId: user.userId, logger: logger)
-            })
+            let api = router.group("v1").add(
+                middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
+                    try await store.isActive(userId: user.userId, logger: logger)
+                })
             let validation = ValidationHandler(deps: deps)
             let history = PaymentHistoryHandler(deps: deps)
             api.post("payments/validation", use: validation.validate)

@@ -40,14 +40,17 @@ public struct MarketConfiguration: Sendable {
     }
 
     public init(environment env: Environment = Environment()) throws {
-        self.platform = try PlatformConfiguration(serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
+        self.platform = try PlatformConfiguration(
+            serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
         self.portOneURL = try env.httpURL("SNS_PORTONE_URL", default: "https://api.iamport.kr")
         self.impKey = try env.string("SNS_PORTONE_IMP_KEY")
         self.impSecret = try env.secret("SNS_PORTONE_IMP_SECRET")
         self.portOneTimeout = .milliseconds(try env.int("SNS_PORTONE_TIMEOUT_MS", default: 5_000, range: 100...60_000))
         self.portOneAttempts = try env.int("SNS_PORTONE_ATTEMPTS", default: 3, range: 1...10)
-        self.reverifyInterval = .milliseconds(try env.int("SNS_PAYMENT_REVERIFY_INTERVAL_MS", default: 10_000, range: 100...3_600_000))
-        self.claimMaxAge = TimeInterval(try env.int("SNS_PAYMENT_CLAIM_MAX_AGE", default: 86_400, range: 60...2_592_000))
+        self.reverifyInterval = .milliseconds(
+            try env.int("SNS_PAYMENT_REVERIFY_INTERVAL_MS", default: 10_000, range: 100...3_600_000))
+        self.claimMaxAge = TimeInterval(
+            try env.int("SNS_PAYMENT_CLAIM_MAX_AGE", default: 86_400, range: 60...2_592_000))
     }
 
 }

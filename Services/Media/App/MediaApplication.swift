@@ -6,28 +6,34 @@ import SNSPlatform
 /// Builds the media service: streamed image uploads (post images, and profile images for the social service's
 /// profile edit), authenticated downloads, and garbage collection of files no post or profile references any
 /// more (API conventions §1.3, §8, §10.7; decision 0005).
-public func buildApplication(configuration: MediaConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+public func buildApplication(configuration: MediaConfiguration, logger: Logger) async throws -> some ApplicationProtocol
+{
     let signer = try MediaPathSigner(secret: configuration.signingKey)
     let root = MediaRoot(path: configuration.root)
     do {
         try await root.prepare()
     } catch {
-        throw ConfigurationError(variable: "SNS_MEDIA_ROOT", reason: "names a directory that cannot be created or written: \(error)")
+        throw ConfigurationError(
+            variable: "SNS_MEDIA_ROOT", reason: "names a directory that cannot be created or written: \(error)")
     }
     let schema = try SQLIdentifier(configuration.schema)
     let platform = try await ServicePlatform(
-        configuration: configuration.platform, schema: schema.name, migrations: MediaMigrations.all(schema: schema), logger: logger)
+        configuration: configuration.platform, schema: schema.name, migrations: MediaMigrations.all(schema: schema),
+        logger: logger)
     let catalog = MediaCatalog(schema: schema, client: platform.postgres)
-    let store = MediaStore(root: root, signer: signer, catalog: catalog, postgres: platform.postgres, outbox: platform.outbox)
+    let store = MediaStore(
+        root: root, signer: signer, catalog: catalog, postgres: platform.postgres, outbox: platform.outbox)
     let deps = MediaDependencies(
         configuration: configuration, receiver: MultipartReceiver(root: root, limits: configuration.uploadLimits),
-        rawReceiver: RawFileReceiver(root: root, maxFileBytes: configuration.maxFileBytes), store: store, catalog: catalog, root: root)
+        rawReceiver: RawFileReceiver(root: root, maxFileBytes: configuration.maxFileBytes), store: store,
+        catalog: catalog, root: root)
 
     let router = platform.makeRouter()
     // A withdrawn user's still-valid token is refused as soon as this service has the `user-withdrawn` event.
-    let authenticated = router.group().add(middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
-        try await !catalog.isWithdrawn(userId: user.userId, logger: logger)
-    })
+    let authenticated = router.group().add(
+        middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
+            try await !catalog.isWithdrawn(userId: user.userId, logger: logger)
+        })
     authenticated.post("/v1/posts/files", use: UploadHandler(deps: deps).handle)
     authenticated.get("/v1/uploads/**", use: DownloadHandler(deps: deps, routePrefix: "/v1/").handle)
     // G0 (2023) clients fetch `{base}/{path}` without the prefix (API conventions §1.3, decision 0011).
@@ -43,7 +49,9 @@ public func buildApplication(configuration: MediaConfiguration, logger: Logger) 
         catalog: catalog, root: root, postgres: platform.postgres, grace: configuration.gcGrace,
         batchSize: configuration.gcBatchSize, maxBatches: configuration.gcMaxBatchesPerPass, logger: platform.logger)
     let collection = MediaGarbageCollectionService(
-        collector: collector, interval: configuration.gcInterval, startGate: platform.startGate, logger: platform.logger)
+        collector: collector, interval: configuration.gcInterval, startGate: platform.startGate, logger: platform.logger
+    )
 
-    return platform.makeApplication(router: router, consumers: configuration.consumesEvents ? [references] : [], extraServices: [collection])
+    return platform.makeApplication(
+        router: router, consumers: configuration.consumesEvents ? [references] : [], extraServices: [collection])
 }

@@ -31,9 +31,11 @@ public struct MediaConfiguration: Sendable {
     public static let serviceName = "media"
     public static let defaultPort = 8103
 
-    public init(platform: PlatformConfiguration, root: String, signingKey: String, maxFileBytes: Int = 5 * 1024 * 1024,
-                maxFiles: Int = 5, gcGrace: Duration = .seconds(86_400), gcInterval: Duration = .seconds(600),
-                gcBatchSize: Int = 200, gcMaxBatchesPerPass: Int = 25, schema: String = "media") {
+    public init(
+        platform: PlatformConfiguration, root: String, signingKey: String, maxFileBytes: Int = 5 * 1024 * 1024,
+        maxFiles: Int = 5, gcGrace: Duration = .seconds(86_400), gcInterval: Duration = .seconds(600),
+        gcBatchSize: Int = 200, gcMaxBatchesPerPass: Int = 25, schema: String = "media"
+    ) {
         self.platform = platform
         self.root = root
         self.signingKey = signingKey
@@ -47,7 +49,8 @@ public struct MediaConfiguration: Sendable {
     }
 
     public init(environment env: Environment = Environment()) throws {
-        self.platform = try PlatformConfiguration(serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
+        self.platform = try PlatformConfiguration(
+            serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
         let root = try env.string("SNS_MEDIA_ROOT")
         self.root = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
         self.signingKey = try env.secret("SNS_MEDIA_SIGNING_KEY")

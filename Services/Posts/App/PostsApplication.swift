@@ -5,7 +5,8 @@ import SNSPlatform
 
 /// Builds the posts & feed service: posts, comments, likes, hashtags and feeds (API conventions §2.3, §2.4, §6),
 /// with read models of users, follows and purchases fed by events.
-public func buildApplication(configuration: PostsConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+public func buildApplication(configuration: PostsConfiguration, logger: Logger) async throws -> some ApplicationProtocol
+{
     let platform = try await ServicePlatform(
         configuration: configuration.platform, schema: "posts", migrations: PostsMigrations.all, logger: logger)
     let store = PostStore(client: platform.postgres)
@@ -44,8 +45,10 @@ public func buildApplication(configuration: PostsConfiguration, logger: Logger) 
     let g0Reads = ReadPostHandlers(deps: deps, format: .g0)
     let g0Comments = CommentHandlers(deps: deps, format: .g0)
     let g0Writes = G0PostWriteHandlers(
-        deps: deps, media: MediaClient(mediaURL: configuration.mediaURL, apiKey: configuration.platform.apiKey,
-                                       timeout: configuration.internalTimeout),
+        deps: deps,
+        media: MediaClient(
+            mediaURL: configuration.mediaURL, apiKey: configuration.platform.apiKey,
+            timeout: configuration.internalTimeout),
         maxFiles: configuration.maxInlineFiles, maxFileBytes: configuration.maxInlineFileBytes)
     g0.get(use: g0Reads.all)
     g0.post(use: g0Writes.create)

@@ -28,10 +28,12 @@ public struct PostsConfiguration: Sendable {
     }
 
     public init(environment env: Environment = Environment()) throws {
-        self.platform = try PlatformConfiguration(serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
+        self.platform = try PlatformConfiguration(
+            serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
         self.mediaSigningKey = try env.secret("SNS_MEDIA_SIGNING_KEY")
         _ = try MediaPathSigner(secret: mediaSigningKey)
         self.mediaURL = try env.httpURL("SNS_MEDIA_URL", default: "http://127.0.0.1:8103")
-        self.internalTimeout = .milliseconds(try env.int("SNS_INTERNAL_TIMEOUT_MS", default: 10_000, range: 100...120_000))
+        self.internalTimeout = .milliseconds(
+            try env.int("SNS_INTERNAL_TIMEOUT_MS", default: 10_000, range: 100...120_000))
     }
 }

@@ -25,8 +25,10 @@ struct ProfileService: Sendable {
     }
 
     /// Applies an edit through auth (and media for the image) and records the result locally.
-    func edit(_ update: InternalClient.ProfileUpdate, image: ByteBuffer?, token: String, trace: TraceContext,
-              logger: Logger) async throws {
+    func edit(
+        _ update: InternalClient.ProfileUpdate, image: ByteBuffer?, token: String, trace: TraceContext,
+        logger: Logger
+    ) async throws {
         var update = update
         if let image, image.readableBytes > 0 {
             update.profileImage = try await client.storeProfileImage(image, token: token, trace: trace, logger: logger)
@@ -38,7 +40,8 @@ struct ProfileService: Sendable {
                 profileImage: account.profileImage, at: account.updatedAt, on: connection, logger: logger)
             let s = schema
             try await connection.query(
-                "UPDATE \(table: s, "users") SET email = coalesce(email, \(account.email)) WHERE user_id = \(account.userId)", logger: logger)
+                "UPDATE \(table: s, "users") SET email = coalesce(email, \(account.email)) WHERE user_id = \(account.userId)",
+                logger: logger)
         }
     }
 }

@@ -5,17 +5,22 @@ import SNSPlatform
 
 /// Builds the social graph service: follows, profiles (reads, and edits carried out through auth and media),
 /// user search and rankings, with projections of user and post events (API conventions §2.2, §2.5; decision 0006).
-public func buildApplication(configuration: SocialConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+public func buildApplication(configuration: SocialConfiguration, logger: Logger) async throws
+    -> some ApplicationProtocol
+{
     let schema = try SQLIdentifier(configuration.schema)
     let platform = try await ServicePlatform(
-        configuration: configuration.platform, schema: schema.name, migrations: SocialMigrations.all(schema: schema), logger: logger)
+        configuration: configuration.platform, schema: schema.name, migrations: SocialMigrations.all(schema: schema),
+        logger: logger)
     let store = SocialStore(client: platform.postgres, schema: schema)
-    let client = InternalClient(authURL: configuration.authURL, mediaURL: configuration.mediaURL,
-                                apiKey: configuration.platform.apiKey, timeout: configuration.internalTimeout)
+    let client = InternalClient(
+        authURL: configuration.authURL, mediaURL: configuration.mediaURL,
+        apiKey: configuration.platform.apiKey, timeout: configuration.internalTimeout)
     let deps = SocialDependencies(
         store: store, outbox: platform.outbox, postgres: platform.postgres, schema: schema,
-        profiles: ProfileService(store: store, client: client, postgres: platform.postgres, schema: schema,
-                                 maxImageBytes: configuration.maxProfileImageBytes),
+        profiles: ProfileService(
+            store: store, client: client, postgres: platform.postgres, schema: schema,
+            maxImageBytes: configuration.maxProfileImageBytes),
         rankings: RankingQueries(client: platform.postgres, schema: schema))
 
     let router = platform.makeRouter()

@@ -24,8 +24,10 @@ public struct SocialConfiguration: Sendable {
     public static let serviceName = "social"
     public static let defaultPort = 8104
 
-    public init(platform: PlatformConfiguration, authURL: String, mediaURL: String,
-                internalTimeout: Duration = .seconds(10), schema: String = "social") {
+    public init(
+        platform: PlatformConfiguration, authURL: String, mediaURL: String,
+        internalTimeout: Duration = .seconds(10), schema: String = "social"
+    ) {
         self.platform = platform
         self.authURL = authURL
         self.mediaURL = mediaURL
@@ -34,10 +36,12 @@ public struct SocialConfiguration: Sendable {
     }
 
     public init(environment env: Environment = Environment()) throws {
-        self.platform = try PlatformConfiguration(serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
+        self.platform = try PlatformConfiguration(
+            serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
         self.authURL = try env.httpURL("SNS_AUTH_URL", default: "http://127.0.0.1:8101")
         self.mediaURL = try env.httpURL("SNS_MEDIA_URL", default: "http://127.0.0.1:8103")
-        self.internalTimeout = .milliseconds(try env.int("SNS_INTERNAL_TIMEOUT_MS", default: 10_000, range: 100...120_000))
+        self.internalTimeout = .milliseconds(
+            try env.int("SNS_INTERNAL_TIMEOUT_MS", default: 10_000, range: 100...120_000))
         self.schema = "social"
     }
 

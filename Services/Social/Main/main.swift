@@ -1,7 +1,7 @@
-import SocialService
 import Foundation
 import Logging
 import SNSPlatform
+import SocialService
 
 // The social graph service executable: read configuration (exit 78 naming a bad variable), run until SIGTERM.
 ConcurrencyExecutor.install(from: ProcessInfo.processInfo.environment)  // before any await

@@ -35,7 +35,8 @@ public enum EventType: String, Sendable, CaseIterable {
         switch self {
         case .userRegistered, .userUpdated, .userWithdrawn: Topic.users
         // A post's comments and likes share its topic and key, so they stay ordered with its deletion.
-        case .postCreated, .postUpdated, .postDeleted, .commentCreated, .commentDeleted, .postLiked, .postUnliked: Topic.posts
+        case .postCreated, .postUpdated, .postDeleted, .commentCreated, .commentDeleted, .postLiked, .postUnliked:
+            Topic.posts
         case .userFollowed, .userUnfollowed: Topic.follows
         case .purchaseCompleted: Topic.payments
         case .mediaStored: Topic.media

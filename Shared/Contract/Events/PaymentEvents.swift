@@ -12,8 +12,10 @@ public struct PurchaseCompleted: EventPayload, Equatable {
     public var price: Int
     public var paidAt: Date
 
-    public init(paymentId: String, impUid: String, merchantUid: String, buyerId: String, postId: String,
-                productName: String?, price: Int, paidAt: Date) {
+    public init(
+        paymentId: String, impUid: String, merchantUid: String, buyerId: String, postId: String,
+        productName: String?, price: Int, paidAt: Date
+    ) {
         self.paymentId = paymentId
         self.impUid = impUid
         self.merchantUid = merchantUid

@@ -13,8 +13,10 @@ public struct PostSnapshot: Codable, Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(postId: String, userId: String, productId: String?, title: String?, price: Int?, files: [String],
-                hashTags: [String], createdAt: Date, updatedAt: Date) {
+    public init(
+        postId: String, userId: String, productId: String?, title: String?, price: Int?, files: [String],
+        hashTags: [String], createdAt: Date, updatedAt: Date
+    ) {
         self.postId = postId
         self.userId = userId
         self.productId = productId
@@ -78,7 +80,9 @@ public struct CommentCreated: EventPayload, Equatable {
     public var productId: String?
     public var createdAt: Date
 
-    public init(commentId: String, postId: String, userId: String, postUserId: String, productId: String?, createdAt: Date) {
+    public init(
+        commentId: String, postId: String, userId: String, postUserId: String, productId: String?, createdAt: Date
+    ) {
         self.commentId = commentId
         self.postId = postId
         self.userId = userId
@@ -111,7 +115,8 @@ public struct CommentDeleted: EventPayload, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case commentId = "comment_id", postId = "post_id", userId = "user_id", productId = "product_id", deletedAt = "deleted_at"
+        case commentId = "comment_id", postId = "post_id", userId = "user_id", productId = "product_id", deletedAt =
+            "deleted_at"
     }
 }
 

@@ -12,7 +12,10 @@ public struct UserRegistered: EventPayload, Equatable {
     public var profileImage: String?
     public var registeredAt: Date
 
-    public init(userId: String, email: String, nick: String, phoneNum: String?, birthDay: String?, profileImage: String?, registeredAt: Date) {
+    public init(
+        userId: String, email: String, nick: String, phoneNum: String?, birthDay: String?, profileImage: String?,
+        registeredAt: Date
+    ) {
         self.userId = userId
         self.email = email
         self.nick = nick
@@ -54,7 +57,9 @@ public struct UserUpdated: EventPayload, Equatable {
     public var profileImage: String?
     public var updatedAt: Date
 
-    public init(userId: String, nick: String, phoneNum: String?, birthDay: String?, profileImage: String?, updatedAt: Date) {
+    public init(
+        userId: String, nick: String, phoneNum: String?, birthDay: String?, profileImage: String?, updatedAt: Date
+    ) {
         self.userId = userId
         self.nick = nick
         self.phoneNum = phoneNum

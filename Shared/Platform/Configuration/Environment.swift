@@ -32,7 +32,8 @@ public struct Environment: Sendable {
             throw ConfigurationError(variable: name, reason: "must be a whole number, got '\(raw)'")
         }
         guard range.contains(value) else {
-            throw ConfigurationError(variable: name, reason: "must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
+            throw ConfigurationError(
+                variable: name, reason: "must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
         }
         return value
     }
@@ -49,7 +50,8 @@ public struct Environment: Sendable {
     /// An http(s) base URL (default when unset), without a trailing slash.
     public func httpURL(_ name: String, default defaultValue: String) throws -> String {
         let raw = string(name, default: defaultValue)
-        guard let url = URL(string: raw), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+        guard let url = URL(string: raw), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil
+        else {
             throw ConfigurationError(variable: name, reason: "must be an http(s) URL")
         }
         return raw.hasSuffix("/") ? String(raw.dropLast()) : raw

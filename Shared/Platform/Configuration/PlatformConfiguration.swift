@@ -78,19 +78,24 @@ public struct PlatformConfiguration: Sendable {
             maxConnections: try env.int("SNS_DATABASE_MAX_CONNECTIONS", default: 10, range: 2...500)
         )
         self.kafkaBrokers = try env.string("SNS_KAFKA_BROKERS")
-        self.kafkaProperties = try Self.parseProperties(env.optionalString("SNS_KAFKA_PROPERTIES"), variable: "SNS_KAFKA_PROPERTIES")
+        self.kafkaProperties = try Self.parseProperties(
+            env.optionalString("SNS_KAFKA_PROPERTIES"), variable: "SNS_KAFKA_PROPERTIES")
         self.apiKey = try env.secret("SNS_API_KEY")
         self.jwtPublicKeyPEM = try env.secret("SNS_JWT_PUBLIC_KEY")
         let level = env.string("SNS_LOG_LEVEL", default: "info").lowercased()
         guard let logLevel = Logger.Level(rawValue: level) else {
-            throw ConfigurationError(variable: "SNS_LOG_LEVEL", reason: "must be one of trace, debug, info, notice, warning, error, critical")
+            throw ConfigurationError(
+                variable: "SNS_LOG_LEVEL", reason: "must be one of trace, debug, info, notice, warning, error, critical"
+            )
         }
         self.logLevel = logLevel
         self.consumerMaxAttempts = try env.int("SNS_CONSUMER_MAX_ATTEMPTS", default: 5, range: 1...100)
-        self.consumerRetryBase = .milliseconds(try env.int("SNS_CONSUMER_RETRY_BASE_MS", default: 200, range: 1...60_000))
+        self.consumerRetryBase = .milliseconds(
+            try env.int("SNS_CONSUMER_RETRY_BASE_MS", default: 200, range: 1...60_000))
         self.consumerBatchSize = try env.int("SNS_CONSUMER_BATCH_SIZE", default: 100, range: 1...10_000)
         self.outboxPollInterval = .milliseconds(try env.int("SNS_OUTBOX_POLL_MS", default: 1000, range: 10...60_000))
-        self.readYourWritesTimeout = .milliseconds(try env.int("SNS_READ_YOUR_WRITES_TIMEOUT_MS", default: 3000, range: 0...300_000))
+        self.readYourWritesTimeout = .milliseconds(
+            try env.int("SNS_READ_YOUR_WRITES_TIMEOUT_MS", default: 3000, range: 0...300_000))
     }
 
     /// `k=v;k=v` (the format of `SNS_KAFKA_PROPERTIES`); a malformed pair names `variable`.

@@ -133,7 +133,8 @@ public final class ProjectionBarrier: Service, Sendable {
         }
         await withGracefulShutdownHandler {
             await cancelWhenGracefulShutdown { await self.listen() }
-        } onGracefulShutdown: {}
+        } onGracefulShutdown: {
+        }
         listening.withLock { $0 = false }
     }
 
@@ -162,8 +163,9 @@ public final class ProjectionBarrier: Service, Sendable {
                 listening.withLock { $0 = false }
                 if Task.isCancelled { return }
                 failures += 1
-                logger.warning("LISTEN connection for read-your-writes lost; writes answer after their timeout until it is back",
-                               metadata: ["error": "\(error)"])
+                logger.warning(
+                    "LISTEN connection for read-your-writes lost; writes answer after their timeout until it is back",
+                    metadata: ["error": "\(error)"])
                 try? await Task.sleep(for: Backoff.delay(attempt: failures, base: .milliseconds(200), cap: .seconds(5)))
             }
         }
@@ -198,11 +200,17 @@ public final class ReadYourWritesTicket: Sendable {
     /// events. Call after the transaction committed.
     public func wait(logger: Logger) async {
         guard let barrier else { return }
-        let ids = eventIds.withLock { ids in defer { ids = [] }; return ids }
+        let ids = eventIds.withLock { ids in
+            defer { ids = [] }; return ids
+        }
         let late = await barrier.wait(for: ids)
         if !late.isEmpty {
-            logger.warning("answering before every projection applied this write (read-your-writes timeout)", metadata: [
-                "late_consumers": "\(late.sorted().joined(separator: ","))", "timeout_ms": "\(Int(barrier.timeout.milliseconds))"])
+            logger.warning(
+                "answering before every projection applied this write (read-your-writes timeout)",
+                metadata: [
+                    "late_consumers": "\(late.sorted().joined(separator: ","))",
+                    "timeout_ms": "\(Int(barrier.timeout.milliseconds))",
+                ])
         }
     }
 

@@ -42,7 +42,8 @@ public enum ReadYourWrites {
 
     static func parse(_ payload: String) -> (group: String, eventId: UUID)? {
         guard let space = payload.lastIndex(of: " "),
-              let eventId = UUID(uuidString: String(payload[payload.index(after: space)...])) else { return nil }
+            let eventId = UUID(uuidString: String(payload[payload.index(after: space)...]))
+        else { return nil }
         return (String(payload[..<space]), eventId)
     }
 }

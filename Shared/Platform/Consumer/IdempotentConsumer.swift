@@ -68,7 +68,8 @@ public final class IdempotentConsumer: Service, Sendable {
         logger[metadataKey: "consumer"] = .string(name)
         self.name = name
         self.schema = schema
-        self.consumer = try KafkaConsumer(configuration: kafka, groupId: name, topics: topics, offsetReset: .earliest, logger: logger)
+        self.consumer = try KafkaConsumer(
+            configuration: kafka, groupId: name, topics: topics, offsetReset: .earliest, logger: logger)
         self.client = client
         self.producer = producer
         self.handler = handler
@@ -105,11 +106,14 @@ public final class IdempotentConsumer: Service, Sendable {
                 } catch {
                     // e.g. the consumer closed meanwhile, or the partition was revoked in a rebalance: the next
                     // owner redelivers it, and the processed-event record makes that a no-op.
-                    logger.warning("offset commit failed; the messages may be redelivered", metadata: ["error": "\(error)"])
+                    logger.warning(
+                        "offset commit failed; the messages may be redelivered", metadata: ["error": "\(error)"])
                 }
             }
             if settled.count < batch.count {
-                logger.info("shutting down; messages left uncommitted for redelivery", metadata: ["count": "\(batch.count - settled.count)"])
+                logger.info(
+                    "shutting down; messages left uncommitted for redelivery",
+                    metadata: ["count": "\(batch.count - settled.count)"])
                 break
             }
         }
@@ -156,7 +160,8 @@ public final class IdempotentConsumer: Service, Sendable {
         let known = events.filter { $0.eventType != nil }
         let name = self.name, schema = self.schema, handler = self.handler, logger = self.logger
         var applied = try await client.transaction(logger: logger) { connection -> Set<UUID> in
-            let inserted = try await connection.query("""
+            let inserted = try await connection.query(
+                """
                 INSERT INTO \(table: schema, "processed_events") (consumer, event_id, topic, kafka_partition, kafka_offset)
                 SELECT \(name), e.event_id, e.topic, e.kafka_partition, e.kafka_offset
                 FROM unnest(\(known.map(\.metadata.eventId))::uuid[], \(known.map(\.message.topic))::text[],
@@ -169,19 +174,25 @@ public final class IdempotentConsumer: Service, Sendable {
             for try await id in inserted.decode(UUID.self) { fresh.insert(id) }
             var applied = Set<UUID>()
             // New events in partition order; the same event twice in one batch is applied once.
-            let toApply = known.filter { fresh.contains($0.metadata.eventId) && applied.insert($0.metadata.eventId).inserted }
+            let toApply = known.filter {
+                fresh.contains($0.metadata.eventId) && applied.insert($0.metadata.eventId).inserted
+            }
             if !toApply.isEmpty { try await handler.handle(batch: toApply, connection: connection, logger: logger) }
             // Writers wait for these events (read-your-writes): announced when this transaction commits.
-            let announcements = known.filter(\.isAwaited).map { ReadYourWrites.announcement(group: name, eventId: $0.metadata.eventId) }
+            let announcements = known.filter(\.isAwaited).map {
+                ReadYourWrites.announcement(group: name, eventId: $0.metadata.eventId)
+            }
             if !announcements.isEmpty {
                 try await connection.query(
-                    "SELECT pg_notify(\(ReadYourWrites.channel), a) FROM unnest(\(announcements)::text[]) AS a", logger: logger)
+                    "SELECT pg_notify(\(ReadYourWrites.channel), a) FROM unnest(\(announcements)::text[]) AS a",
+                    logger: logger)
             }
             return applied
         }
         return events.map { event in
             guard event.eventType != nil else {
-                logger.warning("skipping an event of a type this build does not know", metadata: ["event_type": "\(event.type)"])
+                logger.warning(
+                    "skipping an event of a type this build does not know", metadata: ["event_type": "\(event.type)"])
                 return .skipped(type: String(event.type.prefix(64)))
             }
             return applied.remove(event.metadata.eventId) != nil ? .applied : .duplicate
@@ -205,7 +216,8 @@ public final class IdempotentConsumer: Service, Sendable {
         var logger = self.logger
         logger[metadataKey: "event_id"] = .string(event.metadata.eventId.uuidString.lowercased())
         guard event.eventType != nil else {
-            logger.warning("skipping an event of a type this build does not know", metadata: ["event_type": "\(event.type)"])
+            logger.warning(
+                "skipping an event of a type this build does not know", metadata: ["event_type": "\(event.type)"])
             return .skipped(type: String(event.type.prefix(64)))
         }
         logger[metadataKey: "event_type"] = .string(event.type)
@@ -216,7 +228,7 @@ public final class IdempotentConsumer: Service, Sendable {
         while true {
             do {
                 return try await apply(event, logger: logger)
-            } catch where InfrastructureFailure.isTransient(error) {
+            } catch  where InfrastructureFailure.isTransient(error) {
                 // The database is unreachable, or the transaction lost a deadlock / serialization race:
                 // not the event's fault, so it never counts toward dead-lettering. Wait and try again.
                 outages += 1
@@ -226,7 +238,9 @@ public final class IdempotentConsumer: Service, Sendable {
                 attempt += 1
                 if attempt >= options.maxAttempts {
                     let reason = String(String(reflecting: error).prefix(1000))
-                    logger.error("event failed after retries; dead-lettering", metadata: ["attempts": "\(attempt)", "error": "\(reason)"])
+                    logger.error(
+                        "event failed after retries; dead-lettering",
+                        metadata: ["attempts": "\(attempt)", "error": "\(reason)"])
                     try await deadLetter(message, reason: reason, attempts: attempt)
                     return .deadLettered(reason: reason)
                 }
@@ -249,7 +263,8 @@ public final class IdempotentConsumer: Service, Sendable {
         let handler = self.handler
         let message = event.message
         return try await client.transaction(logger: logger) { connection -> Outcome in
-            let inserted = try await connection.query("""
+            let inserted = try await connection.query(
+                """
                 INSERT INTO \(table: schema, "processed_events") (consumer, event_id, topic, kafka_partition, kafka_offset)
                 VALUES (\(name), \(event.metadata.eventId), \(message.topic), \(Int(message.partition)), \(message.offset))
                 ON CONFLICT DO NOTHING
@@ -262,7 +277,8 @@ public final class IdempotentConsumer: Service, Sendable {
             // commits. A duplicate is announced too: its effect is there.
             if event.isAwaited {
                 let announcement = ReadYourWrites.announcement(group: name, eventId: event.metadata.eventId)
-                try await connection.query("SELECT pg_notify(\(ReadYourWrites.channel), \(announcement))", logger: logger)
+                try await connection.query(
+                    "SELECT pg_notify(\(ReadYourWrites.channel), \(announcement))", logger: logger)
             }
             return isNew ? .applied : .duplicate
         }
@@ -286,7 +302,8 @@ public final class IdempotentConsumer: Service, Sendable {
         headers.append(KafkaHeader(key: EventHeader.dlqOriginalOffset, string: String(message.offset)))
         headers.append(KafkaHeader(key: EventHeader.dlqAttempts, string: String(attempts)))
         headers.append(KafkaHeader(key: EventHeader.dlqFailedAt, string: APIDateFormat.string(from: Date())))
-        let parked = KafkaOutgoingMessage(topic: options.deadLetterTopic, key: message.key, value: message.value, headers: headers)
+        let parked = KafkaOutgoingMessage(
+            topic: options.deadLetterTopic, key: message.key, value: message.value, headers: headers)
         var failures = 0
         while true {
             do {

@@ -21,7 +21,8 @@ public struct IncomingEvent: Sendable {
     /// Decodes the payload; throws if the message does not hold a `P` (a poison message for this consumer).
     public func payload<P: EventPayload>(as type: P.Type = P.self) throws -> P {
         guard metadata.schemaVersion == P.schemaVersion else {
-            throw EventDecodingError.unsupportedSchemaVersion(type: metadata.type, version: metadata.schemaVersion, supported: P.schemaVersion)
+            throw EventDecodingError.unsupportedSchemaVersion(
+                type: metadata.type, version: metadata.schemaVersion, supported: P.schemaVersion)
         }
         return try EventCoding.decoder().decode(EventEnvelope<P>.self, from: Data(message.value)).payload
     }

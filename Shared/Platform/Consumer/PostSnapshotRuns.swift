@@ -11,11 +11,12 @@ public enum PostSnapshotRuns {
         var run: [PostSnapshot] = []
         var inRun = Set<String>()
         for event in events {
-            let snapshot: PostSnapshot? = switch event.eventType {
-            case .postCreated: try event.payload(as: PostCreated.self).post
-            case .postUpdated: try event.payload(as: PostUpdated.self).post
-            default: nil
-            }
+            let snapshot: PostSnapshot? =
+                switch event.eventType {
+                case .postCreated: try event.payload(as: PostCreated.self).post
+                case .postUpdated: try event.payload(as: PostUpdated.self).post
+                default: nil
+                }
             guard let snapshot else {
                 if !run.isEmpty { try await applyRun(run) }
                 run = []

@@ -15,9 +15,10 @@ public struct DatabaseConfiguration: Sendable {
 
     public init(url: String, variable: String = "SNS_DATABASE_URL", maxConnections: Int = 10) throws {
         guard let components = URLComponents(string: url),
-              let scheme = components.scheme, scheme == "postgres" || scheme == "postgresql"
+            let scheme = components.scheme, scheme == "postgres" || scheme == "postgresql"
         else {
-            throw ConfigurationError(variable: variable, reason: "must look like postgres://user:password@host:port/database")
+            throw ConfigurationError(
+                variable: variable, reason: "must look like postgres://user:password@host:port/database")
         }
         guard let host = components.host, !host.isEmpty else {
             throw ConfigurationError(variable: variable, reason: "has no host")

@@ -46,7 +46,8 @@ public struct Migrator: Sendable {
             let lockKey = "sns.migrate.\(schema.name)"
             try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey), 0))", logger: logger)
             try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: "\"\(schema.name)\"")", logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 CREATE TABLE IF NOT EXISTS \(table: schema, "schema_migrations") (
                     version integer PRIMARY KEY,
                     name text NOT NULL,
@@ -60,9 +61,11 @@ public struct Migrator: Sendable {
 
             var done: [Int] = []
             for migration in migrations where !applied.contains(migration.version) {
-                logger.info("applying migration", metadata: [
-                    "schema": "\(schema.name)", "version": "\(migration.version)", "name": "\(migration.name)",
-                ])
+                logger.info(
+                    "applying migration",
+                    metadata: [
+                        "schema": "\(schema.name)", "version": "\(migration.version)", "name": "\(migration.name)",
+                    ])
                 for statement in SQLScript.statements(migration.sql) {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
@@ -79,7 +82,9 @@ public struct Migrator: Sendable {
     func appliedVersions(client: PostgresClient, logger: Logger) async throws -> Set<Int> {
         let table = "\"\(schema.name)\".schema_migrations"
         var exists = false
-        for try await name in try await client.query("SELECT to_regclass(\(table))::text", logger: logger).decode(String?.self) {
+        for try await name in try await client.query("SELECT to_regclass(\(table))::text", logger: logger).decode(
+            String?.self)
+        {
             exists = name != nil
         }
         guard exists else { return [] }
@@ -95,32 +100,36 @@ public struct Migrator: Sendable {
 public enum PlatformMigrations {
     public static func all(schema: SQLIdentifier) -> [Migration] {
         [
-            Migration(version: 1, name: "platform_outbox", sql: """
-                CREATE TABLE \(schema.table("outbox")) (
-                    id bigserial PRIMARY KEY,
-                    event_id uuid NOT NULL UNIQUE,
-                    topic text NOT NULL,
-                    partition_key text NOT NULL,
-                    event_type text NOT NULL,
-                    payload jsonb NOT NULL,
-                    headers jsonb NOT NULL DEFAULT '{}'::jsonb,
-                    created_at timestamptz NOT NULL DEFAULT now(),
-                    published_at timestamptz
-                );
-                CREATE INDEX outbox_pending_idx ON \(schema.table("outbox")) (id) WHERE published_at IS NULL;
-                CREATE INDEX outbox_created_idx ON \(schema.table("outbox")) (created_at);
-                """),
-            Migration(version: 2, name: "platform_processed_events", sql: """
-                CREATE TABLE \(schema.table("processed_events")) (
-                    consumer text NOT NULL,
-                    event_id uuid NOT NULL,
-                    topic text NOT NULL,
-                    kafka_partition integer NOT NULL,
-                    kafka_offset bigint NOT NULL,
-                    processed_at timestamptz NOT NULL DEFAULT now(),
-                    PRIMARY KEY (consumer, event_id)
-                );
-                """),
+            Migration(
+                version: 1, name: "platform_outbox",
+                sql: """
+                    CREATE TABLE \(schema.table("outbox")) (
+                        id bigserial PRIMARY KEY,
+                        event_id uuid NOT NULL UNIQUE,
+                        topic text NOT NULL,
+                        partition_key text NOT NULL,
+                        event_type text NOT NULL,
+                        payload jsonb NOT NULL,
+                        headers jsonb NOT NULL DEFAULT '{}'::jsonb,
+                        created_at timestamptz NOT NULL DEFAULT now(),
+                        published_at timestamptz
+                    );
+                    CREATE INDEX outbox_pending_idx ON \(schema.table("outbox")) (id) WHERE published_at IS NULL;
+                    CREATE INDEX outbox_created_idx ON \(schema.table("outbox")) (created_at);
+                    """),
+            Migration(
+                version: 2, name: "platform_processed_events",
+                sql: """
+                    CREATE TABLE \(schema.table("processed_events")) (
+                        consumer text NOT NULL,
+                        event_id uuid NOT NULL,
+                        topic text NOT NULL,
+                        kafka_partition integer NOT NULL,
+                        kafka_offset bigint NOT NULL,
+                        processed_at timestamptz NOT NULL DEFAULT now(),
+                        PRIMARY KEY (consumer, event_id)
+                    );
+                    """),
         ]
     }
 }

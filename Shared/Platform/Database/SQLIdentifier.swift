@@ -9,10 +9,13 @@ public struct SQLIdentifier: Sendable, Hashable, CustomStringConvertible {
     public let name: String
 
     public init(_ name: String) throws {
-        let valid = !name.isEmpty && name.count <= 48
+        let valid =
+            !name.isEmpty && name.count <= 48
             && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
             && !(name.unicodeScalars.first.map { ("0"..."9").contains($0) } ?? true)
-        guard valid else { throw ConfigurationError(variable: "schema", reason: "'\(name)' is not a plain lower-case identifier") }
+        guard valid else {
+            throw ConfigurationError(variable: "schema", reason: "'\(name)' is not a plain lower-case identifier")
+        }
         self.name = name
     }
 

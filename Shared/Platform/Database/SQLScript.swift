@@ -24,7 +24,9 @@ public enum SQLScript {
                 continue
             }
             if c == "/" && next == "*" {
-                while index < chars.count && !(chars[index] == "*" && index + 1 < chars.count && chars[index + 1] == "/") {
+                while index < chars.count
+                    && !(chars[index] == "*" && index + 1 < chars.count && chars[index + 1] == "/")
+                {
                     current.append(chars[index]); index += 1
                 }
                 if index < chars.count { current.append("*"); current.append("/"); index += 2 }
@@ -48,7 +50,9 @@ public enum SQLScript {
                 for scalar in tag { current.append(scalar) }
                 index = tagEnd + 1
                 while index < chars.count {
-                    if chars[index] == "$" && index + tag.count <= chars.count && Array(chars[index..<index + tag.count]) == tag {
+                    if chars[index] == "$" && index + tag.count <= chars.count
+                        && Array(chars[index..<index + tag.count]) == tag
+                    {
                         for scalar in tag { current.append(scalar) }
                         index += tag.count
                         break
@@ -70,7 +74,9 @@ public enum SQLScript {
         while index < chars.count {
             let c = chars[index]
             if c == "$" { return index }
-            guard c == "_" || c.properties.isAlphabetic || (index > start + 1 && ("0"..."9").contains(c)) else { return nil }
+            guard c == "_" || c.properties.isAlphabetic || (index > start + 1 && ("0"..."9").contains(c)) else {
+                return nil
+            }
             index += 1
         }
         return nil

@@ -52,7 +52,8 @@ func withDeadline<Result: Sendable>(
                 timer: Task {
                     do { try await Task.sleep(for: timeout) } catch { return }
                     if race.settle() {
-                        logger.error("transaction exceeded its time limit; abandoning it", metadata: ["limit": "\(timeout)"])
+                        logger.error(
+                            "transaction exceeded its time limit; abandoning it", metadata: ["limit": "\(timeout)"])
                         continuation.resume(throwing: TransactionTimeout(limit: timeout))
                     }
                 })

@@ -10,17 +10,21 @@ public struct AccessLogMiddleware: RouterMiddleware {
 
     public init() {}
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
         let level: Logger.Level = SesacKeyMiddleware.operationalPaths.contains(request.uri.path) ? .debug : .info
-        context.logger.log(level: level, "request", metadata: [
-            "method": .string(request.method.rawValue),
-            "path": .string(request.uri.path),
-            "status": .stringConvertible(response.status.code),
-            "duration_ms": .stringConvertible((elapsed.milliseconds * 1000).rounded() / 1000),
-        ])
+        context.logger.log(
+            level: level, "request",
+            metadata: [
+                "method": .string(request.method.rawValue),
+                "path": .string(request.uri.path),
+                "status": .stringConvertible(response.status.code),
+                "duration_ms": .stringConvertible((elapsed.milliseconds * 1000).rounded() / 1000),
+            ])
         return response
     }
 }

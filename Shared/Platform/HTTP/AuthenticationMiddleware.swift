@@ -15,7 +15,9 @@ public struct AuthenticationMiddleware: RouterMiddleware {
         self.isActive = isActive
     }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         guard let token = Self.token(from: request) else {
             throw APIError.unauthorized("액세스 토큰이 없습니다. (missing access token)")
         }

@@ -45,7 +45,9 @@ public struct BufferedMultipartForm: Sendable {
         let collector = Collector()
         let parser = MultipartParser(boundary: boundary)
         parser.onHeader = { field, value in
-            if field.lowercased() == "content-disposition" { collector.name = HeaderParameters(value).parameters["name"] }
+            if field.lowercased() == "content-disposition" {
+                collector.name = HeaderParameters(value).parameters["name"]
+            }
         }
         parser.onBody = { chunk in collector.current.writeBuffer(&chunk) }
         parser.onPartComplete = {

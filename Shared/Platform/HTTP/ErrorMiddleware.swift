@@ -11,12 +11,15 @@ public struct ErrorMiddleware: RouterMiddleware {
 
     public init() {}
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as APIError {
             if error.status.code >= 500 {
-                context.logger.error("request failed", metadata: ["status": "\(error.status.code)", "error": "\(error.message)"])
+                context.logger.error(
+                    "request failed", metadata: ["status": "\(error.status.code)", "error": "\(error.message)"])
             }
             return APIError.response(status: error.status, message: error.message)
         } catch let error as HTTPError {
@@ -35,10 +38,12 @@ public struct ErrorMiddleware: RouterMiddleware {
         } catch let error as PSQLError where Self.isDataException(error) {
             // Class 22 (data exception): the input cannot be stored as given, e.g. a U+0000 in a JSON string or
             // a query value (PostgreSQL text cannot hold NUL) — the client's fault, never a 500.
-            context.logger.notice("rejected by the database as invalid data", metadata: ["sqlstate": "\(error.serverInfo?[.sqlState] ?? "")"])
+            context.logger.notice(
+                "rejected by the database as invalid data",
+                metadata: ["sqlstate": "\(error.serverInfo?[.sqlState] ?? "")"])
             let invalid = APIError.badRequest("잘못된 값입니다. (a value cannot be stored, e.g. it contains a NUL character)")
             return APIError.response(status: invalid.status, message: invalid.message)
-        } catch where InfrastructureFailure.isTransient(error) {
+        } catch  where InfrastructureFailure.isTransient(error) {
             context.logger.error("database unavailable", metadata: ["error": "\(String(reflecting: error))"])
             let failure = APIError.unavailable()
             return APIError.response(status: failure.status, message: failure.message)

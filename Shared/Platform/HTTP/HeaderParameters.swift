@@ -66,7 +66,8 @@ public struct HeaderParameters: Sendable, Equatable {
         let header = HeaderParameters(contentType)
         guard header.value == "multipart/form-data", let boundary = header.parameters["boundary"] else { return nil }
         guard (1...70).contains(boundary.utf8.count),
-              boundary.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }) else { return nil }
+            boundary.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") })
+        else { return nil }
         return boundary
     }
 }

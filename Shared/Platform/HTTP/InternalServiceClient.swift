@@ -48,7 +48,8 @@ public struct InternalServiceClient: Sendable {
             response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout.milliseconds)))
             answer = try await response.body.collect(upTo: 1 << 20)
         } catch {
-            logger.error("internal call failed", metadata: ["service": "\(service)", "path": "\(path)", "error": "\(error)"])
+            logger.error(
+                "internal call failed", metadata: ["service": "\(service)", "path": "\(path)", "error": "\(error)"])
             throw APIError.unavailable("\(service) 서비스에 연결할 수 없습니다. (\(service) unavailable, try again)")
         }
         let status = Int(response.status.code)
@@ -56,7 +57,9 @@ public struct InternalServiceClient: Sendable {
             do {
                 return try APIJSON.decoder().decode(T.self, from: Data(buffer: answer))
             } catch {
-                logger.error("internal call answered unexpectedly", metadata: ["service": "\(service)", "path": "\(path)", "error": "\(error)"])
+                logger.error(
+                    "internal call answered unexpectedly",
+                    metadata: ["service": "\(service)", "path": "\(path)", "error": "\(error)"])
                 throw APIError.unavailable()
             }
         }
@@ -64,7 +67,8 @@ public struct InternalServiceClient: Sendable {
             let message = (try? JSONDecoder().decode(MessageBody.self, from: Data(buffer: answer)))?.message ?? refusal
             throw APIError(status, message)
         }
-        logger.error("internal call failed", metadata: ["service": "\(service)", "path": "\(path)", "status": "\(status)"])
+        logger.error(
+            "internal call failed", metadata: ["service": "\(service)", "path": "\(path)", "status": "\(status)"])
         throw APIError.unavailable("\(service) 서비스가 일시적으로 응답하지 않습니다. (\(service) failed, try again)")
     }
 }

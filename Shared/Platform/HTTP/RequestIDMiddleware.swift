@@ -16,7 +16,9 @@ public struct RequestIDMiddleware: RouterMiddleware {
 
     public init() {}
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         var context = context
         let requestId = Self.acceptable(request.headers[.requestID]) ?? UUID().uuidString.lowercased()
         context.requestId = requestId
@@ -32,7 +34,7 @@ public struct RequestIDMiddleware: RouterMiddleware {
         guard let value else { return nil }
         let parts = value.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 4, [2, 32, 16, 2] == parts.map(\.count),
-              parts.allSatisfy({ $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) } })
+            parts.allSatisfy({ $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) } })
         else { return nil }
         return value
     }
@@ -40,7 +42,10 @@ public struct RequestIDMiddleware: RouterMiddleware {
     /// Only short ids of safe characters are taken over, so a client cannot inject into logs.
     static func acceptable(_ value: String?) -> String? {
         guard let value, !value.isEmpty, value.utf8.count <= 128,
-              value.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:".unicodeScalars.contains($0)) })
+            value.unicodeScalars.allSatisfy({
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:".unicodeScalars.contains($0))
+            })
         else { return nil }
         return value
     }

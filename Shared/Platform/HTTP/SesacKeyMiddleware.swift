@@ -16,7 +16,9 @@ public struct SesacKeyMiddleware: RouterMiddleware {
         self.exemptPaths = exemptPaths
     }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         if exemptPaths.contains(request.uri.path) {
             return try await next(request, context)
         }

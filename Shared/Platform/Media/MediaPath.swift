@@ -33,7 +33,9 @@ public struct MediaPath: Sendable, Hashable, CustomStringConvertible {
         let file = parts[2].split(separator: ".", omittingEmptySubsequences: false)
         guard file.count == 2, Self.allowedExtensions.contains(String(file[1])) else { return nil }
         let name = String(file[0])
-        guard name.utf8.count == 40, name.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
+        guard name.utf8.count == 40, name.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            return nil
+        }
         self.kind = kind
         self.name = name
         self.fileExtension = String(file[1])

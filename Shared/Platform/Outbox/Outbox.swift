@@ -31,10 +31,13 @@ public struct Outbox: Sendable {
 
     /// The Kafka message for a stored outbox row (the relay's and `sns-admin republish`'s one conversion):
     /// key = aggregate id, value = the envelope, headers from the row's JSON object, in a stable order.
-    public static func message(topic: String, partitionKey: String, payload: String, headersJSON: String) -> KafkaOutgoingMessage {
+    public static func message(topic: String, partitionKey: String, payload: String, headersJSON: String)
+        -> KafkaOutgoingMessage
+    {
         let headerMap = (try? JSONDecoder().decode([String: String].self, from: Data(headersJSON.utf8))) ?? [:]
         let headers = headerMap.sorted { $0.key < $1.key }.map { KafkaHeader(key: $0.key, string: $0.value) }
-        return KafkaOutgoingMessage(topic: topic, key: Array(partitionKey.utf8), value: Array(payload.utf8), headers: headers)
+        return KafkaOutgoingMessage(
+            topic: topic, key: Array(partitionKey.utf8), value: Array(payload.utf8), headers: headers)
     }
 
     /// The LISTEN/NOTIFY channel the relay waits on.
@@ -53,8 +56,9 @@ public struct Outbox: Sendable {
             aggregateId: aggregateId, producer: producerName, requestId: trace.requestId, payload: payload
         )
         let awaited = ticket?.expect(envelope.eventId, type: P.eventType) ?? false
-        try await append(envelope, topic: P.eventType.topic, traceparent: trace.traceparent, awaited: awaited,
-                         on: connection, logger: logger)
+        try await append(
+            envelope, topic: P.eventType.topic, traceparent: trace.traceparent, awaited: awaited,
+            on: connection, logger: logger)
         return envelope
     }
 
@@ -77,7 +81,8 @@ public struct Outbox: Sendable {
         let lockKey = "\(schema.name):\(envelope.aggregateId)"
         // One round trip: the lock first (the insert reads from it, so its id is drawn under the lock), then the
         // row, then the relay's wake-up (delivered at commit).
-        try await connection.query("""
+        try await connection.query(
+            """
             WITH aggregate_lock AS (SELECT pg_advisory_xact_lock(\(Self.aggregateLockClass), hashtext(\(lockKey)))),
             appended AS (
                 INSERT INTO \(table: schema, "outbox") (event_id, topic, partition_key, event_type, payload, headers)

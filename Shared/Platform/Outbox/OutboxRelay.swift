@@ -57,7 +57,8 @@ public final class OutboxRelay: Service, Sendable {
         self.pollInterval = pollInterval
         self.batchSize = batchSize
         self.startGate = startGate
-        self.publishedCounter = Counter(label: "sns_outbox_published_total", dimensions: [("schema", outbox.schema.name)])
+        self.publishedCounter = Counter(
+            label: "sns_outbox_published_total", dimensions: [("schema", outbox.schema.name)])
         self.lagGauge = Gauge(label: "sns_outbox_lag_seconds", dimensions: [("schema", outbox.schema.name)])
     }
 
@@ -91,9 +92,11 @@ public final class OutboxRelay: Service, Sendable {
             } catch {
                 failures += 1
                 let delay = Backoff.delay(attempt: failures, base: .milliseconds(200), cap: .seconds(10))
-                logger.warning("outbox relay batch failed; retrying", metadata: [
-                    "error": "\(String(reflecting: error))", "retry_in_ms": "\(Int(delay.milliseconds))",
-                ])
+                logger.warning(
+                    "outbox relay batch failed; retrying",
+                    metadata: [
+                        "error": "\(String(reflecting: error))", "retry_in_ms": "\(Int(delay.milliseconds))",
+                    ])
                 await wakeup.wait(timeout: delay)
             }
         }
@@ -118,7 +121,8 @@ public final class OutboxRelay: Service, Sendable {
                 return .standby
             }
 
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT id, topic, partition_key, payload::text, headers::text,
                        extract(epoch FROM clock_timestamp() - created_at)::float8
                 FROM \(table: schema, "outbox") WHERE published_at IS NULL ORDER BY id LIMIT \(batchSize)
@@ -126,9 +130,12 @@ public final class OutboxRelay: Service, Sendable {
             var ids: [Int64] = []
             var messages: [KafkaOutgoingMessage] = []
             var oldestAge = 0.0
-            for try await (id, topic, key, payload, headersJSON, age) in rows.decode((Int64, String, String, String, String, Double).self) {
+            for try await (id, topic, key, payload, headersJSON, age) in rows.decode(
+                (Int64, String, String, String, String, Double).self)
+            {
                 ids.append(id)
-                messages.append(Outbox.message(topic: topic, partitionKey: key, payload: payload, headersJSON: headersJSON))
+                messages.append(
+                    Outbox.message(topic: topic, partitionKey: key, payload: payload, headersJSON: headersJSON))
                 oldestAge = max(oldestAge, age)
             }
             lagGauge.record(oldestAge)
@@ -163,8 +170,10 @@ public final class OutboxRelay: Service, Sendable {
             } catch {
                 if wakeup.isFinished || Task.isCancelled { return }
                 failures += 1
-                logger.warning("outbox LISTEN connection lost; polling until it is back", metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: Backoff.delay(attempt: failures, base: .milliseconds(500), cap: .seconds(10)))
+                logger.warning(
+                    "outbox LISTEN connection lost; polling until it is back", metadata: ["error": "\(error)"])
+                try? await Task.sleep(
+                    for: Backoff.delay(attempt: failures, base: .milliseconds(500), cap: .seconds(10)))
             }
         }
     }

@@ -44,8 +44,9 @@ public struct BoundedShutdownService: Service {
             if await !outcome.wait(grace) {
                 task.cancel()
                 if await !outcome.wait(grace) {
-                    logger.error("a background service did not stop after cancellation; leaving it behind",
-                                 metadata: ["service": "\(name)", "grace": "\(grace)"])
+                    logger.error(
+                        "a background service did not stop after cancellation; leaving it behind",
+                        metadata: ["service": "\(name)", "grace": "\(grace)"])
                     return
                 }
             }

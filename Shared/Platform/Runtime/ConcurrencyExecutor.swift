@@ -18,6 +18,7 @@ public enum ConcurrencyExecutor {
     @discardableResult
     public static func install(from environment: [String: String]) -> String {
         if environment["SNS_CONCURRENCY_EXECUTOR"] == "pool" { return "pool" }
-        return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() ? "event-loops" : "pool"
+        return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+            ? "event-loops" : "pool"
     }
 }

@@ -27,9 +27,12 @@ public enum Observability {
     }
 
     static func sanitize(_ name: String) -> String {
-        String(name.unicodeScalars.map { scalar -> Character in
-            let ok = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" || scalar == ":"
-            return ok ? Character(scalar) : "_"
-        })
+        String(
+            name.unicodeScalars.map { scalar -> Character in
+                let ok =
+                    ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                    || scalar == "_" || scalar == ":"
+                return ok ? Character(scalar) : "_"
+            })
     }
 }

@@ -22,7 +22,9 @@ public struct ServicePlatform: Sendable {
 
     /// - Parameter migrations: the service's own migrations (versions ≥ 100); the platform's tables
     ///   (outbox, processed events) are added in front.
-    public init(configuration: PlatformConfiguration, schema: String, migrations: [Migration], logger: Logger) async throws {
+    public init(configuration: PlatformConfiguration, schema: String, migrations: [Migration], logger: Logger)
+        async throws
+    {
         _ = Observability.registry
         var logger = logger
         logger[metadataKey: "service"] = .string(configuration.serviceName)
@@ -30,9 +32,12 @@ public struct ServicePlatform: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.schema = schema
-        self.postgres = PostgresClient(configuration: configuration.database.clientConfiguration, backgroundLogger: logger)
-        self.producer = try KafkaProducer(configuration: Self.kafkaConfiguration(configuration, role: "producer"), logger: logger)
-        self.barrier = ProjectionBarrier(database: configuration.database, timeout: configuration.readYourWritesTimeout, logger: logger)
+        self.postgres = PostgresClient(
+            configuration: configuration.database.clientConfiguration, backgroundLogger: logger)
+        self.producer = try KafkaProducer(
+            configuration: Self.kafkaConfiguration(configuration, role: "producer"), logger: logger)
+        self.barrier = ProjectionBarrier(
+            database: configuration.database, timeout: configuration.readYourWritesTimeout, logger: logger)
         self.outbox = Outbox(schema: schema, producerName: configuration.serviceName, barrier: barrier)
         self.startGate = StartGate()
         self.relay = OutboxRelay(
@@ -60,31 +65,40 @@ public struct ServicePlatform: Sendable {
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ErrorMiddleware())
-        router.add(middleware: SesacKeyMiddleware(
-            apiKey: configuration.apiKey, exemptPaths: SesacKeyMiddleware.operationalPaths.union(sesacKeyExemptPaths)))
-        router.addOperationalRoutes(readiness: ReadinessCheck(startGate: startGate, postgres: postgres, producer: producer, logger: logger))
+        router.add(
+            middleware: SesacKeyMiddleware(
+                apiKey: configuration.apiKey,
+                exemptPaths: SesacKeyMiddleware.operationalPaths.union(sesacKeyExemptPaths)))
+        router.addOperationalRoutes(
+            readiness: ReadinessCheck(startGate: startGate, postgres: postgres, producer: producer, logger: logger))
         return router
     }
 
     /// An idempotent consumer in group `name` that stores processed events in this service's schema.
-    public func makeConsumer(name: String, topics: [String], handler: some EventHandler, properties: [String: String] = [:]) throws -> IdempotentConsumer {
+    public func makeConsumer(
+        name: String, topics: [String], handler: some EventHandler, properties: [String: String] = [:]
+    ) throws -> IdempotentConsumer {
         var kafka = Self.kafkaConfiguration(configuration, role: name)
         kafka.properties.merge(properties) { _, new in new }
         return try IdempotentConsumer(
             name: name, schema: schema, topics: topics, kafka: kafka, client: postgres, producer: producer,
             handler: handler,
-            options: .init(maxAttempts: configuration.consumerMaxAttempts, retryBase: configuration.consumerRetryBase,
-                           batchSize: configuration.consumerBatchSize),
+            options: .init(
+                maxAttempts: configuration.consumerMaxAttempts, retryBase: configuration.consumerRetryBase,
+                batchSize: configuration.consumerBatchSize),
             logger: logger, startGate: startGate)
     }
 
     /// The consumer that the system catalog lists for `service`. Replicas share one consumer group per schema: on
     /// the service's own schema that is the catalog's group; a test's private schema gets a group of its own, so it
     /// never takes partitions (and events) away from the stack's process.
-    public func makeConsumer(_ consumer: SystemCatalog.Consumer, of service: SystemCatalog.Service,
-                             handler: some EventHandler, properties: [String: String] = [:]) throws -> IdempotentConsumer {
-        try makeConsumer(name: service.group(consumer, onSchema: schema.name), topics: consumer.topics,
-                         handler: handler, properties: properties)
+    public func makeConsumer(
+        _ consumer: SystemCatalog.Consumer, of service: SystemCatalog.Service,
+        handler: some EventHandler, properties: [String: String] = [:]
+    ) throws -> IdempotentConsumer {
+        try makeConsumer(
+            name: service.group(consumer, onSchema: schema.name), topics: consumer.topics,
+            handler: handler, properties: properties)
     }
 
     /// The application: HTTP server plus background services. Shutdown (SIGTERM) runs in reverse order:
@@ -95,9 +109,12 @@ public struct ServicePlatform: Sendable {
     ) -> some ApplicationProtocol {
         var app = Application(
             router: router,
-            configuration: .init(address: .hostname(configuration.httpHost, port: configuration.httpPort), serverName: nil),
+            configuration: .init(
+                address: .hostname(configuration.httpHost, port: configuration.httpPort), serverName: nil),
             // The pool's run() was seen not to return after shutdown: bounded, so SIGTERM always ends the process.
-            services: [BoundedShutdownService(postgres, name: "postgres pool", logger: logger), producer, barrier, relay]
+            services: [
+                BoundedShutdownService(postgres, name: "postgres pool", logger: logger), producer, barrier, relay,
+            ]
                 + consumers + extraServices,
             logger: logger
         )

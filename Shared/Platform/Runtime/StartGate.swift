@@ -29,7 +29,9 @@ public final class StartGate: Sendable {
     /// service group shuts down gracefully.
     public func wait() async throws {
         if isOpen { return }
-        let id = state.withLock { state -> Int in state.nextId += 1; return state.nextId }
+        let id = state.withLock { state -> Int in
+            state.nextId += 1; return state.nextId
+        }
         try await cancelWhenGracefulShutdown {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in

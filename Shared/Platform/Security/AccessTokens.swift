@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import Synchronization
 import JWTKit
+import Synchronization
 
 /// Claims of an access token (ES256 JWT, signed by auth, verified locally by every service).
 public struct AccessTokenClaims: JWTPayload, Equatable {
@@ -33,10 +33,13 @@ public enum AccessTokenKeys {
     public static func publicKeys(pem: String) throws -> [ES256PublicKey] {
         let marker = "-----BEGIN PUBLIC KEY-----"
         let blocks = pem.components(separatedBy: marker).dropFirst().map { marker + $0 }
-        guard !blocks.isEmpty else { throw ConfigurationError(variable: "SNS_JWT_PUBLIC_KEY", reason: "holds no PEM public key") }
+        guard !blocks.isEmpty else {
+            throw ConfigurationError(variable: "SNS_JWT_PUBLIC_KEY", reason: "holds no PEM public key")
+        }
         return try blocks.map { block in
             do { return try ES256PublicKey(pem: block) } catch {
-                throw ConfigurationError(variable: "SNS_JWT_PUBLIC_KEY", reason: "is not an EC P-256 public key in PEM form")
+                throw ConfigurationError(
+                    variable: "SNS_JWT_PUBLIC_KEY", reason: "is not an EC P-256 public key in PEM form")
             }
         }
     }
@@ -97,8 +100,8 @@ public struct AccessTokenVerifier: Sendable {
             user = cached
         } else {
             guard let claims = try? await keys.verify(token, as: AccessTokenClaims.self),
-                  claims.iss.value == AccessTokenClaims.issuer,
-                  !claims.sub.value.isEmpty
+                claims.iss.value == AccessTokenClaims.issuer,
+                !claims.sub.value.isEmpty
             else { return .invalid }
             user = AuthenticatedUser(userId: claims.sub.value, sessionId: claims.sid, expiresAt: claims.exp.value)
             cache.remember(token, user: user, now: now)
@@ -116,7 +119,8 @@ public struct AccessTokenSigner: Sendable {
     public init(privateKeyPEM: String) async throws {
         let privateKey: ES256PrivateKey
         do { privateKey = try ES256PrivateKey(pem: privateKeyPEM) } catch {
-            throw ConfigurationError(variable: "SNS_JWT_PRIVATE_KEY", reason: "is not an EC P-256 private key in PEM form")
+            throw ConfigurationError(
+                variable: "SNS_JWT_PRIVATE_KEY", reason: "is not an EC P-256 private key in PEM form")
         }
         self.publicKey = privateKey.publicKey
         self.keyID = AccessTokenKeys.keyID(of: privateKey.publicKey)

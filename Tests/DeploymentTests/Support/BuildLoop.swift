@@ -14,8 +14,9 @@ struct BuildLoop: Equatable, CustomStringConvertible {
     func products() throws -> [String] { try Self.expand(list) }
 
     static func expand(_ list: String) throws -> [String] {
-        let shell = try ChildProcess.spawn("/bin/bash", arguments: ["-c", "cd \"$0\" && printf '%s\\n' \(list)", Repository.root.path],
-                                           environment: ["PATH": "/usr/bin:/bin"], standardOutput: .pipe)
+        let shell = try ChildProcess.spawn(
+            "/bin/bash", arguments: ["-c", "cd \"$0\" && printf '%s\\n' \(list)", Repository.root.path],
+            environment: ["PATH": "/usr/bin:/bin"], standardOutput: .pipe)
         let output = String(decoding: shell.standardOutput?.readAllRetryingInterrupts() ?? Data(), as: UTF8.self)
         guard shell.waitUntilExit() == .exited(0) else { throw ExpansionError(list: list) }
         return output.split(separator: "\n").map(String.init)

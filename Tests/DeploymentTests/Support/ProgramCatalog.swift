@@ -5,9 +5,11 @@ import SNSPlatform
 enum ProgramCatalog {
     /// Executable product → folders whose Swift sources read its environment. Services share the platform's
     /// configuration (Shared/Platform). A test fails when Package.swift gains a product missing here.
-    static let sources: [String: [String]] = Dictionary(uniqueKeysWithValues: services.map {
-        ($0, [serviceFolder($0), "Shared/Platform"])
-    }).merging([
+    static let sources: [String: [String]] = Dictionary(
+        uniqueKeysWithValues: services.map {
+            ($0, [serviceFolder($0), "Shared/Platform"])
+        }
+    ).merging([
         "sns-admin": ["Tools/Admin"],
         "sns-portone-test-server": ["Tools/PortOneTestServer"],
         "sns-idp-test-server": ["Tools/IdentityProviderTestServer"],
@@ -25,7 +27,8 @@ enum ProgramCatalog {
 
     /// Executables that no compose service runs, and why (decision 0009 says the same).
     static let notDeployed: [String: String] = [
-        "sns-dev-broker": "compose runs Apache Kafka; the in-memory dev broker stands in for it only where no Docker engine runs",
+        "sns-dev-broker":
+            "compose runs Apache Kafka; the in-memory dev broker stands in for it only where no Docker engine runs",
         "sns-bench": "the benchmark tool runs beside a stack (bench/README.md), not in it",
     ]
 
@@ -59,7 +62,8 @@ struct ConfigurationScan: Sendable {
     init(directories: [String]) throws {
         var reads: [String: Read] = [:]
         var literals: Set<String> = []
-        let environmentCall = #"\benv(?:ironment)?\.(string|secret|int|bool|httpURL|optionalString)\(\s*"(SNS_[A-Z0-9_]+)"\s*(\))?"#
+        let environmentCall =
+            #"\benv(?:ironment)?\.(string|secret|int|bool|httpURL|optionalString)\(\s*"(SNS_[A-Z0-9_]+)"\s*(\))?"#
         let dictionaryRead = #"environment\["(SNS_[A-Z0-9_]+)"\]"#
         for directory in directories {
             for file in Repository.files(under: directory, suffix: ".swift") {
@@ -67,8 +71,9 @@ struct ConfigurationScan: Sendable {
                 for match in Pattern.matches(environmentCall, in: text) {
                     guard let method = match[0], let name = match[1] else { continue }
                     let required = method == "secret" || (method == "string" && match[2] != nil)
-                    let read = Read(name: name, required: required || reads[name]?.required == true,
-                                    secret: method == "secret" || reads[name]?.secret == true)
+                    let read = Read(
+                        name: name, required: required || reads[name]?.required == true,
+                        secret: method == "secret" || reads[name]?.secret == true)
                     reads[name] = read
                 }
                 for name in Pattern.captures(dictionaryRead, in: text) where reads[name] == nil {

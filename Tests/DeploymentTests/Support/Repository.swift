@@ -20,7 +20,9 @@ enum Repository {
     /// Repository-relative paths of the files under `directory` whose names end in `suffix`, sorted.
     static func files(under directory: String, suffix: String) -> [String] {
         let base = url(directory)
-        guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
+        guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else {
+            return []
+        }
         var paths: [String] = []
         for case let file as URL in enumerator where file.lastPathComponent.hasSuffix(suffix) {
             paths.append(directory + "/" + file.path.dropFirst(base.path.count + 1))
@@ -45,7 +47,8 @@ enum Pattern {
     /// `text` with every match replaced by `template`.
     static func replacing(_ pattern: String, in text: String, with template: String) -> String {
         let expression = try! NSRegularExpression(pattern: pattern)
-        return expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
+        return expression.stringByReplacingMatches(
+            in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
     }
 
     /// The first capture group of every match.

@@ -13,19 +13,24 @@ extension FaultToleranceTests {
     @Test func aPoisonEventIsDeadLetteredTheRestFlowsAndDlqRetryAppliesItOnceFixed() async throws {
         try await MiniStack.with(["posts", "social", "market"]) { stack in
             try await stack.installEffectAudit()
-            try await stack.execute("ALTER TABLE social.posts ADD CONSTRAINT fault_test_bug CHECK (product_id <> 'ft_poison')")
+            try await stack.execute(
+                "ALTER TABLE social.posts ADD CONSTRAINT fault_test_bug CHECK (product_id <> 'ft_poison')")
             let token = try await stack.token(for: ObjectID.generate())
             let poison = try #require(await stack.createPost(token: token, title: "poison", productId: "ft_poison"))
             for index in 0..<5 { #expect(await stack.createPost(token: token, title: "after-\(index)") != nil) }
 
             try await stack.waitDrained()
             let stored = try await stack.storedPosts()
-            #expect(try await stack.postsSeen(by: "social-projections") == stored.subtracting([poison]), "everything but the poison flowed")
+            #expect(
+                try await stack.postsSeen(by: "social-projections") == stored.subtracting([poison]),
+                "everything but the poison flowed")
             #expect(try await stack.postsSeen(by: "market-products") == stored)
 
             let listing = try await stack.runAdmin(["dlq", "list", "--consumer", "social-projections", "--json"])
             #expect(listing.status == 0, "\(listing.stderr)")
-            let letters = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [[String: Any]], "\(listing.stdout)")
+            let letters = try #require(
+                try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [[String: Any]],
+                "\(listing.stdout)")
             #expect(letters.count == 1)
             let letter = try #require(letters.first)
             #expect(letter["key"] as? String == poison)
@@ -40,7 +45,9 @@ extension FaultToleranceTests {
             try await stack.waitDrained()
             try await expectEveryPostAppliedOnce(stack, stored: stored)
             let after = try await stack.runAdmin(["dlq", "list", "--consumer", "social-projections", "--json"])
-            #expect((try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [Any])?.isEmpty == true, "\(after.stdout)")
+            #expect(
+                (try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [Any])?.isEmpty == true,
+                "\(after.stdout)")
         }
     }
 
@@ -57,14 +64,25 @@ extension FaultToleranceTests {
             }
             for (index, post) in posts.enumerated() {
                 let token = tokens[(index + 1) % 3]
-                #expect(try await stack.send("posts", "POST", "/v1/posts/\(post)/like", token: token, json: #"{"like_status":true}"#).status == 200)
-                #expect(try await stack.send("posts", "POST", "/v1/posts/\(post)/comments", token: token, json: #"{"content":"c\#(index)"}"#).status == 200)
+                #expect(
+                    try await stack.send(
+                        "posts", "POST", "/v1/posts/\(post)/like", token: token, json: #"{"like_status":true}"#
+                    ).status == 200)
+                #expect(
+                    try await stack.send(
+                        "posts", "POST", "/v1/posts/\(post)/comments", token: token, json: #"{"content":"c\#(index)"}"#
+                    ).status == 200)
             }
-            #expect(try await stack.send("posts", "POST", "/v1/posts/\(posts[0])/like", token: tokens[1], json: #"{"like_status":false}"#).status == 200)
+            #expect(
+                try await stack.send(
+                    "posts", "POST", "/v1/posts/\(posts[0])/like", token: tokens[1], json: #"{"like_status":false}"#
+                ).status == 200)
             try await stack.waitDrained(groups: ["social-projections"])
             let before = try await stack.rebuildSummary("social")
             // Nine posts, nine comments and nine likes (one of them since taken back: its row says so).
-            #expect(before.rows["social.posts"] == 9 && before.rows["social.comments"] == 9 && before.rows["social.likes"] == 9, "\(before.rows)")
+            #expect(
+                before.rows["social.posts"] == 9 && before.rows["social.comments"] == 9
+                    && before.rows["social.likes"] == 9, "\(before.rows)")
 
             await stack.stop("social")
             let rebuild = try await stack.runAdmin(["rebuild", "social", "--json", "--join-timeout", "30"])

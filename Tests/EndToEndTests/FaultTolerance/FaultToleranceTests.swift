@@ -27,7 +27,9 @@ struct FaultToleranceTests {
                     group.addTask {
                         // Each client writes until the service stops answering (bounded in case it never does).
                         for index in 0..<400 {
-                            guard let postId = await stack.createPost(token: writers[worker % writers.count], title: "w\(worker)-\(index)")
+                            guard
+                                let postId = await stack.createPost(
+                                    token: writers[worker % writers.count], title: "w\(worker)-\(index)")
                             else { return }
                             acknowledged.append(postId)
                         }
@@ -52,8 +54,9 @@ struct FaultToleranceTests {
 
             try await stack.waitDrained()
             try await expectEveryPostAppliedOnce(stack, stored: stored)
-            print("fault test: writer killed after \(acked.count) acknowledged posts; \(stored.count) stored; "
-                  + "\(try await stack.publishedPostEvents()) post events on the broker")
+            print(
+                "fault test: writer killed after \(acked.count) acknowledged posts; \(stored.count) stored; "
+                    + "\(try await stack.publishedPostEvents()) post events on the broker")
         }
     }
 
@@ -142,7 +145,8 @@ struct FaultToleranceTests {
                 try await lock.query("LOCK TABLE social.posts IN EXCLUSIVE MODE", logger: TestEnvironment.logger)
                 let postId = await stack.createPost(token: token, title: "held")
                 try await eventually("social's consumer blocked inside its transaction", guard: 120) {
-                    try await stack.integer("""
+                    try await stack.integer(
+                        """
                         SELECT count(*)::int FROM pg_locks WHERE relation = 'social.posts'::regclass AND NOT granted
                         """) > 0
                 }
@@ -154,31 +158,41 @@ struct FaultToleranceTests {
             try await eventually("social's effect committed", guard: 60) {
                 try await stack.effectApplications()["social-projections"]?[held] == 1
             }
-            #expect(try await stack.integer("""
-                SELECT count(*)::int FROM social.processed_events p JOIN posts.outbox o ON o.event_id = p.event_id
-                WHERE p.consumer = 'social-projections' AND o.partition_key = \(held)
-                """) == 1, "its processed record committed with the effect")
+            #expect(
+                try await stack.integer(
+                    """
+                    SELECT count(*)::int FROM social.processed_events p JOIN posts.outbox o ON o.event_id = p.event_id
+                    WHERE p.consumer = 'social-projections' AND o.partition_key = \(held)
+                    """) == 1, "its processed record committed with the effect")
             await stack.kill9("social")
 
             try await stack.brokerOutage(false)
             try await stack.restart("social")
             try await stack.waitDrained(groups: groups)
-            let duplicates = try await stack.metric("social", #"sns_consumer_duplicates_total{consumer="social-projections"}"#)
+            let duplicates = try await stack.metric(
+                "social", #"sns_consumer_duplicates_total{consumer="social-projections"}"#)
             #expect(duplicates >= 1, "the restarted consumer received the event again and skipped it")
             #expect(try await stack.effectApplications()["social-projections"]?[held] == 1, "applied once")
         }
     }
 
     /// Every stored post reached every consumer, and each consumer's effect ran exactly once for each.
-    func expectEveryPostAppliedOnce(_ stack: MiniStack, stored: Set<String>, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func expectEveryPostAppliedOnce(
+        _ stack: MiniStack, stored: Set<String>, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let applications = try await stack.effectApplications()
         for consumer in MiniStack.postConsumers {
             let seen = try await stack.postsSeen(by: consumer)
-            #expect(seen == stored, "\(consumer) has every post (missing \(stored.subtracting(seen).count))", sourceLocation: sourceLocation)
+            #expect(
+                seen == stored, "\(consumer) has every post (missing \(stored.subtracting(seen).count))",
+                sourceLocation: sourceLocation)
             let counts = applications[consumer] ?? [:]
             let twice = counts.filter { $0.value != 1 }
-            #expect(Set(counts.keys) == stored, "\(consumer)'s effect ran for every post", sourceLocation: sourceLocation)
-            #expect(twice.isEmpty, "\(consumer) applied \(twice.count) events more than once: \(twice)", sourceLocation: sourceLocation)
+            #expect(
+                Set(counts.keys) == stored, "\(consumer)'s effect ran for every post", sourceLocation: sourceLocation)
+            #expect(
+                twice.isEmpty, "\(consumer) applied \(twice.count) events more than once: \(twice)",
+                sourceLocation: sourceLocation)
         }
     }
 }

@@ -15,12 +15,14 @@ extension MiniStack {
     /// consumer's own transaction. A count of 2 would mean an event was applied twice. The trigger exists
     /// only in this private database.
     func installEffectAudit(consumers: [String] = postConsumers) async throws {
-        try await execute("""
+        try await execute(
+            """
             CREATE TABLE public.effect_audit (
                 consumer text NOT NULL, post_id text NOT NULL, applications integer NOT NULL,
                 PRIMARY KEY (consumer, post_id))
             """)
-        try await execute("""
+        try await execute(
+            """
             CREATE FUNCTION public.audit_effect() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
                 INSERT INTO public.effect_audit VALUES (TG_ARGV[0], NEW.post_id, 1)
@@ -29,26 +31,35 @@ extension MiniStack {
             END $$
             """)
         if consumers.contains("social-projections") {
-            try await execute("CREATE TRIGGER effect_audit BEFORE INSERT ON social.posts FOR EACH ROW EXECUTE FUNCTION public.audit_effect('social-projections')")
+            try await execute(
+                "CREATE TRIGGER effect_audit BEFORE INSERT ON social.posts FOR EACH ROW EXECUTE FUNCTION public.audit_effect('social-projections')"
+            )
         }
         if consumers.contains("market-products") {
-            try await execute("CREATE TRIGGER effect_audit BEFORE INSERT ON market.products FOR EACH ROW EXECUTE FUNCTION public.audit_effect('market-products')")
+            try await execute(
+                "CREATE TRIGGER effect_audit BEFORE INSERT ON market.products FOR EACH ROW EXECUTE FUNCTION public.audit_effect('market-products')"
+            )
         }
     }
 
     /// `POST /v1/posts` as the user; the new post's id when the service answered 200, nil for any other
     /// answer or none (a killed or unreachable process).
     func createPost(token: String, title: String, productId: String = "ft_market") async -> String? {
-        guard let reply = try? await send("posts", "POST", "/v1/posts", token: token, json: """
-                  {"title":"\(title)","content":"fault test #ft","product_id":"\(productId)","price":1000}
-                  """),
-              reply.status == 200
+        guard
+            let reply = try? await send(
+                "posts", "POST", "/v1/posts", token: token,
+                json: """
+                    {"title":"\(title)","content":"fault test #ft","product_id":"\(productId)","price":1000}
+                    """),
+            reply.status == 200
         else { return nil }
         return try? reply.json.string("post_id")
     }
 
     /// A request to one service as the user, with `SesacKey`.
-    func send(_ service: String, _ method: String, _ path: String, token: String, json: String? = nil) async throws -> GatewayClient.Reply {
+    func send(_ service: String, _ method: String, _ path: String, token: String, json: String? = nil) async throws
+        -> GatewayClient.Reply
+    {
         try await client(service).send(method, path, json: json, headers: ["Authorization": token])
     }
 
@@ -60,12 +71,16 @@ extension MiniStack {
 
     func strings(_ query: PostgresQuery) async throws -> [String] {
         var values: [String] = []
-        for try await value in try await postgres.query(query, logger: TestEnvironment.logger).decode(String.self) { values.append(value) }
+        for try await value in try await postgres.query(query, logger: TestEnvironment.logger).decode(String.self) {
+            values.append(value)
+        }
         return values
     }
 
     func integer(_ query: PostgresQuery) async throws -> Int {
-        for try await value in try await postgres.query(query, logger: TestEnvironment.logger).decode(Int.self) { return value }
+        for try await value in try await postgres.query(query, logger: TestEnvironment.logger).decode(Int.self) {
+            return value
+        }
         return 0
     }
 
@@ -75,7 +90,9 @@ extension MiniStack {
     /// `post-created` outbox rows per post.
     func outboxRows() async throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        for key in try await strings("SELECT partition_key FROM posts.outbox WHERE event_type = 'post-created'") { counts[key, default: 0] += 1 }
+        for key in try await strings("SELECT partition_key FROM posts.outbox WHERE event_type = 'post-created'") {
+            counts[key, default: 0] += 1
+        }
         return counts
     }
 
@@ -95,7 +112,8 @@ extension MiniStack {
     /// How often each consumer's effect ran, per post.
     func effectApplications() async throws -> [String: [String: Int]] {
         var result: [String: [String: Int]] = [:]
-        let rows = try await postgres.query("SELECT consumer, post_id, applications FROM public.effect_audit", logger: TestEnvironment.logger)
+        let rows = try await postgres.query(
+            "SELECT consumer, post_id, applications FROM public.effect_audit", logger: TestEnvironment.logger)
         for try await (consumer, postId, applications) in rows.decode((String, String, Int).self) {
             result[consumer, default: [:]][postId] = applications
         }
@@ -111,7 +129,8 @@ extension MiniStack {
         let admin = try brokerAdmin()
         let high = try await admin.watermarks(topic: Topic.posts).mapValues(\.high)
         for group in groups {
-            let committed = try await admin.committedOffsets(group: group, topic: Topic.posts, partitions: Int32(high.count))
+            let committed = try await admin.committedOffsets(
+                group: group, topic: Topic.posts, partitions: Int32(high.count))
             for (partition, end) in high where (committed[partition] ?? 0) < end { return false }
         }
         return true
@@ -135,9 +154,9 @@ extension MiniStack {
     func rebuildSummary(_ projection: String) async throws -> (rows: [String: Int], checksum: String) {
         let run = try await runAdmin(["rebuild", projection, "--dry-run", "--json"])
         guard run.status == 0,
-              let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
-              let before = json["before"] as? [String: Any],
-              let rows = before["rows"] as? [String: Int], let checksum = before["checksum"] as? String
+            let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+            let before = json["before"] as? [String: Any],
+            let rows = before["rows"] as? [String: Int], let checksum = before["checksum"] as? String
         else { throw MiniStackError("rebuild --dry-run: \(run.stdout) \(run.stderr)") }
         return (rows, checksum)
     }

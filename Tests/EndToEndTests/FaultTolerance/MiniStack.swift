@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
 import PostgresNIO
 import SNSKafka
 import SNSPlatform
 import SNSTestSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A private copy of the event pipeline for the fault-tolerance tests, made of real processes: its own
 /// database on the test PostgreSQL cluster (the services' schemas are fixed, so a private database is what
@@ -29,8 +30,10 @@ actor MiniStack {
     private var admin: KafkaAdmin?
     private let signer: AccessTokenSigner
 
-    private init(databaseName: String, databaseURL: String, directory: URL, postgres: PostgresClient, apiKey: String,
-                 broker: ChildProcess, brokerAddress: String, signer: AccessTokenSigner) {
+    private init(
+        databaseName: String, databaseURL: String, directory: URL, postgres: PostgresClient, apiKey: String,
+        broker: ChildProcess, brokerAddress: String, signer: AccessTokenSigner
+    ) {
         self.databaseName = databaseName
         self.databaseURL = databaseURL
         self.directory = directory
@@ -43,7 +46,9 @@ actor MiniStack {
 
     /// Creates the database and broker, starts `services` (in order) and waits until each is ready, runs
     /// `body`, then kills everything and drops the database — also when `body` throws.
-    static func with<T: Sendable>(_ services: [String], _ body: @Sendable (MiniStack) async throws -> T) async throws -> T {
+    static func with<T: Sendable>(_ services: [String], _ body: @Sendable (MiniStack) async throws -> T) async throws
+        -> T
+    {
         let name = TestEnvironment.unique("ft_")
         _ = try await TestEnvironment.withDatabase { db in
             // The name is ours (letters and digits), not input; CREATE DATABASE takes no bind parameters.
@@ -57,16 +62,18 @@ actor MiniStack {
         let root = ProcessInfo.processInfo.environment["SNS_TEST_STATE_DIR"] ?? NSTemporaryDirectory()
         let directory = URL(fileURLWithPath: root).appendingPathComponent("fault").appendingPathComponent(name)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let postgres = PostgresClient(configuration: try DatabaseConfiguration(url: url, maxConnections: 4).clientConfiguration,
-                                      backgroundLogger: TestEnvironment.logger)
+        let postgres = PostgresClient(
+            configuration: try DatabaseConfiguration(url: url, maxConnections: 4).clientConfiguration,
+            backgroundLogger: TestEnvironment.logger)
         let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
 
         return try await withBackgroundWork([{ await postgres.run() }], name: "MiniStack") {
             var started: MiniStack?
             do {
                 let (broker, address) = try await startBroker(in: directory, generation: 0)
-                let stack = MiniStack(databaseName: name, databaseURL: url, directory: directory, postgres: postgres,
-                                      apiKey: try TestEnvironment.apiKey(), broker: broker, brokerAddress: address, signer: signer)
+                let stack = MiniStack(
+                    databaseName: name, databaseURL: url, directory: directory, postgres: postgres,
+                    apiKey: try TestEnvironment.apiKey(), broker: broker, brokerAddress: address, signer: signer)
                 started = stack
                 for service in services { try await stack.start(service) }
                 for service in services { try await stack.waitReady(service) }
@@ -96,7 +103,9 @@ actor MiniStack {
 
     private static func dropDatabase(_ name: String) async {
         _ = try? await TestEnvironment.withDatabase { db in
-            try await db.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: TestEnvironment.logger)
+            try await db.query(
+                PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: TestEnvironment.logger
+            )
         }
     }
 
@@ -114,8 +123,9 @@ actor MiniStack {
     private static func startBroker(in directory: URL, generation: Int) async throws -> (ChildProcess, String) {
         let addressFile = directory.appendingPathComponent("broker-\(generation).addr").path
         let log = logPath(directory, "broker")
-        let process = try ChildProcess.spawn(try binary("sns-dev-broker").path, arguments: ["--address-file", addressFile],
-                                             environment: ["PATH": "/usr/bin:/bin"], standardOutput: .file(log), standardError: .file(log))
+        let process = try ChildProcess.spawn(
+            try binary("sns-dev-broker").path, arguments: ["--address-file", addressFile],
+            environment: ["PATH": "/usr/bin:/bin"], standardOutput: .file(log), standardError: .file(log))
         try await eventually("dev broker address", guard: 30) {
             guard process.isRunning else { throw MiniStackError("the dev broker exited at start") }
             return FileManager.default.fileExists(atPath: addressFile)
@@ -176,8 +186,9 @@ actor MiniStack {
         let port = try ports[service] ?? Self.freePort()
         ports[service] = port
         let log = Self.logPath(directory, service)
-        let process = try ChildProcess.spawn(try Self.binary(service).path, environment: try environment(for: service, port: port),
-                                             standardOutput: .file(log), standardError: .file(log))
+        let process = try ChildProcess.spawn(
+            try Self.binary(service).path, environment: try environment(for: service, port: port),
+            standardOutput: .file(log), standardError: .file(log))
         processes[service] = process
     }
 
@@ -221,7 +232,8 @@ actor MiniStack {
 
     /// Runs `sns-admin` against this stack.
     func runAdmin(_ arguments: [String]) async throws -> AdminRun {
-        try await AdminProcess.run(arguments, databaseURL: databaseURL, brokers: brokerAddress, kafkaProperties: Self.kafkaProperties)
+        try await AdminProcess.run(
+            arguments, databaseURL: databaseURL, brokers: brokerAddress, kafkaProperties: Self.kafkaProperties)
     }
 
     // MARK: The broker
@@ -250,8 +262,10 @@ actor MiniStack {
     /// The admin client of the current broker.
     func brokerAdmin() throws -> KafkaAdmin {
         if let admin { return admin }
-        let created = try KafkaAdmin(configuration: KafkaConfiguration(bootstrapServers: brokerAddress, clientId: "fault-tests", properties: [:]),
-                                     logger: TestEnvironment.logger)
+        let created = try KafkaAdmin(
+            configuration: KafkaConfiguration(
+                bootstrapServers: brokerAddress, clientId: "fault-tests", properties: [:]),
+            logger: TestEnvironment.logger)
         admin = created
         return created
     }
@@ -266,10 +280,13 @@ actor MiniStack {
     }
 
     private func logTails() -> String {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.filter { $0.hasSuffix(".log") }.sorted() ?? []
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.filter { $0.hasSuffix(".log") }
+            .sorted() ?? []
         return names.map { name in
             let text = (try? String(contentsOfFile: directory.appendingPathComponent(name).path, encoding: .utf8)) ?? ""
-            return "== \(name)\n" + text.split(separator: "\n", omittingEmptySubsequences: false).suffix(25).joined(separator: "\n")
+            return "== \(name)\n"
+                + text.split(separator: "\n", omittingEmptySubsequences: false).suffix(25).joined(separator: "\n")
         }.joined(separator: "\n")
     }
 
@@ -288,8 +305,10 @@ actor MiniStack {
 
     func token(for userId: String) async throws -> String {
         let now = Date()
-        return try await signer.sign(AccessTokenClaims(userId: userId, sessionId: nil, issuedAt: now.addingTimeInterval(-1),
-                                                       expiresAt: now.addingTimeInterval(3600)))
+        return try await signer.sign(
+            AccessTokenClaims(
+                userId: userId, sessionId: nil, issuedAt: now.addingTimeInterval(-1),
+                expiresAt: now.addingTimeInterval(3600)))
     }
 
     /// `GET` status, or nil when nothing answered.
@@ -333,7 +352,9 @@ actor MiniStack {
     /// Whether a TCP connection to the first `host:port` of a bootstrap list is accepted.
     static func acceptsConnections(_ bootstraps: String) -> Bool {
         let first = bootstraps.split(separator: ",").first.map(String.init) ?? bootstraps
-        guard let colon = first.lastIndex(of: ":"), let port = UInt16(first[first.index(after: colon)...]) else { return false }
+        guard let colon = first.lastIndex(of: ":"), let port = UInt16(first[first.index(after: colon)...]) else {
+            return false
+        }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -342,7 +363,9 @@ actor MiniStack {
         address.sin_addr.s_addr = inet_addr(String(first[..<colon]))
         address.sin_port = port.bigEndian
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
     }
 }

@@ -11,27 +11,35 @@ struct InternalPostImagesTests {
         let gateway = try GatewayClient()
         let services = try ServiceAddresses()
         let name = TestEnvironment.unique("g0i")
-        #expect(try await gateway.send("POST", "/join", json: #"{"email":"\#(name)@example.com","password":"password123","nick":"\#(name)"}"#).status == 200)
-        let login = try await gateway.send("POST", "/login", json: #"{"email":"\#(name)@example.com","password":"password123"}"#)
+        #expect(
+            try await gateway.send(
+                "POST", "/join", json: #"{"email":"\#(name)@example.com","password":"password123","nick":"\#(name)"}"#
+            ).status == 200)
+        let login = try await gateway.send(
+            "POST", "/login", json: #"{"email":"\#(name)@example.com","password":"password123"}"#)
         let token = try #require(try login.json.string("token"))
 
-        let outside = try await gateway.send("POST", "/internal/v1/post-images", body: Data(TestImages.png), contentType: "image/png",
-                                             headers: ["Authorization": token])
+        let outside = try await gateway.send(
+            "POST", "/internal/v1/post-images", body: Data(TestImages.png), contentType: "image/png",
+            headers: ["Authorization": token])
         #expect(outside.status == 444)
 
-        let stored = try await services.send("POST", "\(services.media)/internal/v1/post-images", body: Data(TestImages.png),
-                                             contentType: "application/octet-stream", token: token, apiKey: gateway.apiKey)
+        let stored = try await services.send(
+            "POST", "\(services.media)/internal/v1/post-images", body: Data(TestImages.png),
+            contentType: "application/octet-stream", token: token, apiKey: gateway.apiKey)
         #expect(stored.status == 200, "\(stored.text)")
         #expect(try stored.json.keys == ["path"])
         let path = try #require(try stored.json.string("path"))
         #expect(path.hasPrefix("uploads/posts/") && path.hasSuffix(".png"))
-        let notImage = try await services.send("POST", "\(services.media)/internal/v1/post-images", body: Data("text".utf8),
-                                               contentType: "application/octet-stream", token: token, apiKey: gateway.apiKey)
+        let notImage = try await services.send(
+            "POST", "\(services.media)/internal/v1/post-images", body: Data("text".utf8),
+            contentType: "application/octet-stream", token: token, apiKey: gateway.apiKey)
         #expect(notImage.status == 400)
 
         // The path is the author's: a post accepts it (G1 JSON here), the same as an upload of POST /v1/posts/files.
-        let post = try await gateway.send("POST", "/v1/posts", json: #"{"product_id":"\#(name)","files":["\#(path)"]}"#,
-                                          headers: ["Authorization": token])
+        let post = try await gateway.send(
+            "POST", "/v1/posts", json: #"{"product_id":"\#(name)","files":["\#(path)"]}"#,
+            headers: ["Authorization": token])
         #expect(post.status == 200, "\(post.text)")
         #expect(try post.json["files"] as? [String] == [path])
         #expect(try await gateway.send("GET", "/\(path)", headers: ["Authorization": token]).body == TestImages.png)

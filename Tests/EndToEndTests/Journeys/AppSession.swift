@@ -21,7 +21,10 @@ actor AppSession {
     private(set) var refreshes = 0
     private(set) var logins = 0
 
-    private init(gateway: GatewayClient, email: String, password: String, userId: String, nick: String, access: String, refresh: String) {
+    private init(
+        gateway: GatewayClient, email: String, password: String, userId: String, nick: String, access: String,
+        refresh: String
+    ) {
         self.gateway = gateway
         self.email = email
         self.password = password
@@ -32,39 +35,48 @@ actor AppSession {
     }
 
     /// The sign-up screen: email check, join, then the login the apps do right after.
-    static func signUp(_ gateway: GatewayClient, nick: String = TestEnvironment.unique("app")) async throws -> AppSession {
+    static func signUp(_ gateway: GatewayClient, nick: String = TestEnvironment.unique("app")) async throws
+        -> AppSession
+    {
         let email = "\(nick)@example.com"
         let password = "password123"
         let check = try await gateway.send("POST", "/v1/validation/email", json: #"{"email":"\#(email)"}"#)
         #expect(check.status == 200, "\(check.text)")
-        let joined = try await gateway.send("POST", "/v1/users/join", json: #"{"email":"\#(email)","password":"\#(password)","nick":"\#(nick)"}"#)
+        let joined = try await gateway.send(
+            "POST", "/v1/users/join", json: #"{"email":"\#(email)","password":"\#(password)","nick":"\#(nick)"}"#)
         #expect(joined.status == 200, "\(joined.text)")
-        let login = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+        let login = try await gateway.send(
+            "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
         #expect(login.status == 200, "\(login.text)")
         let json = try login.json
-        return AppSession(gateway: gateway, email: email, password: password,
-                          userId: try #require(json.string("user_id")), nick: try #require(json.string("nick")),
-                          access: try #require(json.string("accessToken")), refresh: try #require(json.string("refreshToken")))
+        return AppSession(
+            gateway: gateway, email: email, password: password,
+            userId: try #require(json.string("user_id")), nick: try #require(json.string("nick")),
+            access: try #require(json.string("accessToken")), refresh: try #require(json.string("refreshToken")))
     }
 
     /// An authenticated JSON request through the interceptor.
     func send(_ method: String, _ path: String, json: String? = nil) async throws -> GatewayClient.Reply {
-        try await intercepted { token in try await self.gateway.send(method, path, json: json, headers: ["Authorization": token]) }
+        try await intercepted { token in
+            try await self.gateway.send(method, path, json: json, headers: ["Authorization": token])
+        }
     }
 
     /// A multipart request (uploads, profile edit) through the interceptor.
     func send(_ method: String, _ path: String, body: Data, contentType: String) async throws -> GatewayClient.Reply {
         try await intercepted { token in
-            try await self.gateway.send(method, path, body: body, contentType: contentType, headers: ["Authorization": token])
+            try await self.gateway.send(
+                method, path, body: body, contentType: contentType, headers: ["Authorization": token])
         }
     }
 
     /// `POST /v1/posts/files` with one `files` part per image, as Alamofire builds it.
     func upload(_ images: [[UInt8]]) async throws -> [String] {
         let reply = try await intercepted { token in
-            try await self.gateway.upload("/v1/posts/files", field: "files",
-                                          files: images.enumerated().map { ("image\($0.offset)", "image/png", $0.element) },
-                                          headers: ["Authorization": token])
+            try await self.gateway.upload(
+                "/v1/posts/files", field: "files",
+                files: images.enumerated().map { ("image\($0.offset)", "image/png", $0.element) },
+                headers: ["Authorization": token])
         }
         #expect(reply.status == 200, "\(reply.text)")
         return try #require(try reply.json["files"] as? [String])
@@ -72,13 +84,18 @@ actor AppSession {
 
     /// An image GET the way Kingfisher does it in the apps: `{host}/v1/{path}` with both headers.
     func image(_ path: String) async throws -> GatewayClient.Reply {
-        try await intercepted { token in try await self.gateway.send("GET", "/v1/\(path)", headers: ["Authorization": token]) }
+        try await intercepted { token in
+            try await self.gateway.send("GET", "/v1/\(path)", headers: ["Authorization": token])
+        }
     }
 
-    private func intercepted(_ request: @Sendable (String) async throws -> GatewayClient.Reply) async throws -> GatewayClient.Reply {
+    private func intercepted(_ request: @Sendable (String) async throws -> GatewayClient.Reply) async throws
+        -> GatewayClient.Reply
+    {
         let first = try await request(accessToken)
         guard first.status == 419 else { return first }
-        let renewed = try await gateway.send("GET", "/v1/auth/refresh", headers: ["Authorization": accessToken, "Refresh": refreshToken])
+        let renewed = try await gateway.send(
+            "GET", "/v1/auth/refresh", headers: ["Authorization": accessToken, "Refresh": refreshToken])
         switch renewed.status {
         case 200:
             refreshes += 1
@@ -93,7 +110,8 @@ actor AppSession {
     }
 
     private func logIn() async throws {
-        let login = try await gateway.send("POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+        let login = try await gateway.send(
+            "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
         #expect(login.status == 200, "\(login.text)")
         logins += 1
         accessToken = try #require(try login.json.string("accessToken"))
@@ -108,9 +126,11 @@ actor AppSession {
     /// the stack's key, as auth would have issued it earlier).
     func letAccessTokenExpire() async throws {
         let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-        accessToken = try await signer.sign(AccessTokenClaims(userId: userId, sessionId: Self.sessionId(in: accessToken),
-                                                              issuedAt: Date().addingTimeInterval(-700),
-                                                              expiresAt: Date().addingTimeInterval(-100)))
+        accessToken = try await signer.sign(
+            AccessTokenClaims(
+                userId: userId, sessionId: Self.sessionId(in: accessToken),
+                issuedAt: Date().addingTimeInterval(-700),
+                expiresAt: Date().addingTimeInterval(-100)))
     }
 
     /// The refresh token's 14 days pass: its session's expiry is moved into the past in auth's database.
@@ -120,8 +140,9 @@ actor AppSession {
             return
         }
         _ = try await TestEnvironment.withDatabase { db in
-            try await db.query("UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                               logger: TestEnvironment.logger)
+            try await db.query(
+                "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
+                logger: TestEnvironment.logger)
         }
     }
 }
@@ -134,7 +155,8 @@ extension AppSession {
         var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
         guard let data = Data(base64Encoded: payload),
-              let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
         return claims["sid"] as? String
     }
 }

@@ -19,16 +19,24 @@ struct BestMomentG0JourneyTests {
         // The feed fills: G1 posts and G0 moments interleaved, then the moment with two inline images.
         var expected: [String] = []
         for index in 0..<6 {
-            let g1 = try await modern.send("POST", "/v1/posts", json: ##"{"title":"G1 \##(index)","content":"#순간","product_id":"\##(feed)"}"##)
+            let g1 = try await modern.send(
+                "POST", "/v1/posts", json: ##"{"title":"G1 \##(index)","content":"#순간","product_id":"\##(feed)"}"##)
             expected.append(try #require(try g1.json.string("post_id")))
-            let g0 = try await photographer.send("POST", "/post", form: .g0Post(["title": "G0 \(index)", "content": "#순간", "product_id": feed]))
+            let g0 = try await photographer.send(
+                "POST", "/post", form: .g0Post(["title": "G0 \(index)", "content": "#순간", "product_id": feed]))
             #expect(g0.status == 200, "\(g0.text)")
             expected.append(try #require(try g0.json.string("_id")))
         }
-        let moment = try await photographer.send("POST", "/post", form: .g0Post(
-            ["title": "노을", "content": "오늘의 #순간 #노을", "product_id": feed], images: [TestImages.png, TestImages.png]))
+        let moment = try await photographer.send(
+            "POST", "/post",
+            form: .g0Post(
+                ["title": "노을", "content": "오늘의 #순간 #노을", "product_id": feed], images: [TestImages.png, TestImages.png])
+        )
         #expect(moment.status == 200, "\(moment.text)")
-        #expect(try moment.json.keys == ["likes", "image", "hashTags", "comments", "_id", "creator", "time", "title", "content", "product_id"])
+        #expect(
+            try moment.json.keys == [
+                "likes", "image", "hashTags", "comments", "_id", "creator", "time", "title", "content", "product_id",
+            ])
         let momentId = try #require(try moment.json.string("_id"))
         let images = try #require(try moment.json["image"] as? [String])
         #expect(images.count == 2)
@@ -52,10 +60,20 @@ struct BestMomentG0JourneyTests {
             let posts = items(page)
             #expect(posts.count <= 10)
             for post in posts {
-                #expect(Set(post.keys).isSuperset(of: ["likes", "image", "hashTags", "comments", "_id", "creator", "time", "product_id"]))
-                let optional: Set<String> = ["title", "content", "content1", "content2", "content3", "content4", "content5"]
-                #expect(Set(post.keys).isSubset(of: optional.union(["likes", "image", "hashTags", "comments", "_id", "creator", "time", "product_id"])),
-                        "only G0 keys in a G0 post (no post_id, files, createdAt, likes2, buyers, price): \(post.keys.sorted())")
+                #expect(
+                    Set(post.keys).isSuperset(of: [
+                        "likes", "image", "hashTags", "comments", "_id", "creator", "time", "product_id",
+                    ]))
+                let optional: Set<String> = [
+                    "title", "content", "content1", "content2", "content3", "content4", "content5",
+                ]
+                #expect(
+                    Set(post.keys).isSubset(
+                        of: optional.union([
+                            "likes", "image", "hashTags", "comments", "_id", "creator", "time", "product_id",
+                        ])),
+                    "only G0 keys in a G0 post (no post_id, files, createdAt, likes2, buyers, price): \(post.keys.sorted())"
+                )
             }
             seen += posts.compactMap { $0["_id"] as? String }
             let next = try #require(try page.json.string("next_cursor"))
@@ -75,7 +93,8 @@ struct BestMomentG0JourneyTests {
         #expect(try await viewer.send("GET", "/post/\(momentId)").json["likes"] as? [String] == [])
 
         // Comment, then delete it.
-        let comment = try await viewer.send("POST", "/post/\(momentId)/comment", json: #"{"content":"%EB%A9%8B%EC%A0%B8%EC%9A%94"}"#)
+        let comment = try await viewer.send(
+            "POST", "/post/\(momentId)/comment", json: #"{"content":"%EB%A9%8B%EC%A0%B8%EC%9A%94"}"#)
         #expect(comment.status == 200, "\(comment.text)")
         let commentId = try #require(try comment.json.string("_id"))
         #expect(((try comment.json["creator"]) as? [String: Any])?["_id"] as? String == viewerId)

@@ -14,7 +14,8 @@ struct BestMomentJourneyTests {
         var posted: [String] = []
         for index in 0..<12 {
             for author in authors {
-                let reply = try await author.send("POST", "/v1/posts", json: #"{"content":"순간 \#(index) #bestmoment","product_id":"\#(feed)"}"#)
+                let reply = try await author.send(
+                    "POST", "/v1/posts", json: #"{"content":"순간 \#(index) #bestmoment","product_id":"\#(feed)"}"#)
                 posted.append(try #require(try reply.json.string("post_id")))
             }
         }

@@ -10,16 +10,30 @@ struct FreeBoardJourneyTests {
     @Test func profilesWithCountsAndRankings() async throws {
         let gateway = try GatewayClient()
         let board = TestEnvironment.unique("uriBoard_")
-        let (ann, ben, cat) = (try await AppSession.signUp(gateway), try await AppSession.signUp(gateway), try await AppSession.signUp(gateway))
+        let (ann, ben, cat) = (
+            try await AppSession.signUp(gateway), try await AppSession.signUp(gateway),
+            try await AppSession.signUp(gateway)
+        )
         let (annId, benId, catId) = (await ann.userId, await ben.userId, await cat.userId)
 
-        let popular = try #require(try await ann.send("POST", "/v1/posts", json: #"{"title":"질문","content":"스위프트 6 써보신 분? #swift","product_id":"\#(board)"}"#).json.string("post_id"))
-        let second = try #require(try await ann.send("POST", "/v1/posts", json: #"{"title":"후기","content":"써봤어요","product_id":"\#(board)"}"#).json.string("post_id"))
-        let bens = try #require(try await ben.send("POST", "/v1/posts", json: #"{"title":"잡담","content":"점심 뭐 먹지","product_id":"\#(board)"}"#).json.string("post_id"))
+        let popular = try #require(
+            try await ann.send(
+                "POST", "/v1/posts", json: #"{"title":"질문","content":"스위프트 6 써보신 분? #swift","product_id":"\#(board)"}"#
+            ).json.string("post_id"))
+        let second = try #require(
+            try await ann.send("POST", "/v1/posts", json: #"{"title":"후기","content":"써봤어요","product_id":"\#(board)"}"#)
+                .json.string("post_id"))
+        let bens = try #require(
+            try await ben.send(
+                "POST", "/v1/posts", json: #"{"title":"잡담","content":"점심 뭐 먹지","product_id":"\#(board)"}"#
+            ).json.string("post_id"))
         for member in [ben, cat] {
-            #expect(try await member.send("POST", "/v1/posts/\(popular)/like", json: #"{"like_status":true}"#).status == 200)
+            #expect(
+                try await member.send("POST", "/v1/posts/\(popular)/like", json: #"{"like_status":true}"#).status == 200
+            )
         }
-        #expect(try await cat.send("POST", "/v1/posts/\(popular)/comments", json: #"{"content":"네 좋아요"}"#).status == 200)
+        #expect(
+            try await cat.send("POST", "/v1/posts/\(popular)/comments", json: #"{"content":"네 좋아요"}"#).status == 200)
         #expect(try await ann.send("POST", "/v1/posts/\(bens)/like", json: #"{"like_status":true}"#).status == 200)
 
         // Follows (each user becomes known to the social graph through their sign-up event first).
@@ -32,16 +46,19 @@ struct FreeBoardJourneyTests {
 
         try await eventually("ann's profile, as cat sees it") {
             let profile = try await cat.send("GET", "/v1/users/\(annId)/profile").json
-            let followers = Set((profile["followers"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String })
+            let followers = Set(
+                (profile["followers"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String })
             let following = (profile["following"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String }
             return followers == [benId, catId] && following == [benId]
                 && Set(profile["posts"] as? [String] ?? []) == [popular, second]
-                && profile["postCount"] as? Int == 2 && profile["followerCount"] as? Int == 2 && profile["followingCount"] as? Int == 1
+                && profile["postCount"] as? Int == 2 && profile["followerCount"] as? Int == 2
+                && profile["followingCount"] as? Int == 1
         }
         let catEmail = await cat.email
         try await eventually("cat's own profile counts what cat did") {
             let mine = try await cat.send("GET", "/v1/users/me/profile").json
-            return mine["email"] as? String == catEmail && mine["commentCount"] as? Int == 1 && mine["likeCount"] as? Int == 1
+            return mine["email"] as? String == catEmail && mine["commentCount"] as? Int == 1
+                && mine["likeCount"] as? Int == 1
                 && mine["followingCount"] as? Int == 1
         }
         try await eventually("the board's rankings") {

@@ -16,11 +16,17 @@ struct MobbieG0JourneyTests {
         let memberId = await member.userId
 
         // Write a post: content, content1 = anonymous nickname, two images inline (`file` twice).
-        let written = try await member.send("POST", "/post", form: .g0Post(
-            ["product_id": feed, "content": "오늘 본 영화 #mobbie", "content1": "익명의수달"], images: [TestImages.png, TestImages.png]))
+        let written = try await member.send(
+            "POST", "/post",
+            form: .g0Post(
+                ["product_id": feed, "content": "오늘 본 영화 #mobbie", "content1": "익명의수달"],
+                images: [TestImages.png, TestImages.png]))
         #expect(written.status == 200, "\(written.text)")
         let post = try written.json
-        #expect(post.keys == ["likes", "image", "hashTags", "comments", "_id", "creator", "time", "content", "content1", "product_id"])
+        #expect(
+            post.keys == [
+                "likes", "image", "hashTags", "comments", "_id", "creator", "time", "content", "content1", "product_id",
+            ])
         let postId = try #require(post.string("_id"))
         let images = try #require(post["image"] as? [String])
         #expect(images.count == 2 && images.allSatisfy { $0.hasPrefix("uploads/posts/") })
@@ -36,11 +42,13 @@ struct MobbieG0JourneyTests {
         let other = try await G0AppSession.signUp(gateway)
         var expected = [postId]
         for index in 0..<22 {
-            let reply = try await other.send("POST", "/post", form: .g0Post(["product_id": feed, "content": "글 \(index)", "content1": "익명\(index)"]))
+            let reply = try await other.send(
+                "POST", "/post", form: .g0Post(["product_id": feed, "content": "글 \(index)", "content1": "익명\(index)"]))
             expected.append(try #require(try reply.json.string("_id")))
         }
         let modern = try await AppSession.signUp(gateway)
-        let g1Post = try await modern.send("POST", "/v1/posts", json: #"{"content":"G1에서 쓴 글","product_id":"\#(feed)","content1":"현대인"}"#)
+        let g1Post = try await modern.send(
+            "POST", "/v1/posts", json: #"{"content":"G1에서 쓴 글","product_id":"\#(feed)","content1":"현대인"}"#)
         expected.append(try #require(try g1Post.json.string("post_id")))
 
         // The feed screen: next="" first, then next_cursor until "0", 20 at a time.
@@ -102,7 +110,10 @@ struct MobbieG0JourneyTests {
         }
         let profile = try await member.send("GET", "/profile/me").json
         #expect(profile.string("_id") == memberId)
-        #expect(profile.keys.isSubset(of: ["posts", "followers", "following", "_id", "email", "nick", "phoneNum", "birthDay", "profile"]))
+        #expect(
+            profile.keys.isSubset(of: [
+                "posts", "followers", "following", "_id", "email", "nick", "phoneNum", "birthDay", "profile",
+            ]))
 
         // Ten minutes later: 419 → GET /refresh → retry, inside the interceptor.
         try await member.letAccessTokenExpire()
@@ -115,7 +126,9 @@ struct MobbieG0JourneyTests {
         #expect(withdrawn.status == 200, "\(withdrawn.text)")
         #expect(try withdrawn.json.keys == ["_id", "email", "nick"])
         #expect(try withdrawn.json.string("_id") == memberId)
-        #expect(try await gateway.send("POST", "/login", json: #"{"email":"\#(member.email)","password":"password123"}"#).status == 401)
+        #expect(
+            try await gateway.send("POST", "/login", json: #"{"email":"\#(member.email)","password":"password123"}"#)
+                .status == 401)
         try await eventually("the withdrawn member's post disappears and their token is refused") {
             let gone = try await other.send("GET", "/post/\(postId)").status
             let refused = try await member.send("GET", "/post?next=").status

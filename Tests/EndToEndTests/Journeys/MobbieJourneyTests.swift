@@ -28,7 +28,8 @@ struct MobbieJourneyTests {
         let images = try await member.upload(Array(repeating: TestImages.png, count: 4))
         #expect(images.count == 4)
         let imagesJSON = String(decoding: try JSONSerialization.data(withJSONObject: images), as: UTF8.self)
-        let shared = try await member.send("POST", "/v1/posts", json: #"{"content":"사진 네 장","product_id":"\#(app)","files":\#(imagesJSON)}"#)
+        let shared = try await member.send(
+            "POST", "/v1/posts", json: #"{"content":"사진 네 장","product_id":"\#(app)","files":\#(imagesJSON)}"#)
         let sharedId = try #require(try shared.json.string("post_id"))
         #expect(try shared.json["files"] as? [String] == images)
 
@@ -46,6 +47,9 @@ struct MobbieJourneyTests {
         let outsider = try await gateway.send("GET", "/v1/\(images[0])")
         #expect(outsider.status == 401, "an image is not served without a token")
         let timeline = try await friend.send("GET", "/v1/posts/users/\(memberId)?next=&limit=10&product_id=\(app)")
-        #expect(items(timeline).compactMap { $0["post_id"] as? String } == [sharedId, try #require(try text.json.string("post_id"))])
+        #expect(
+            items(timeline).compactMap { $0["post_id"] as? String } == [
+                sharedId, try #require(try text.json.string("post_id")),
+            ])
     }
 }

@@ -21,9 +21,11 @@ struct SnapBookJourneyTests {
         #expect(files.count == 2)
         let tag = TestEnvironment.unique("책")
         let filesJSON = String(decoding: try JSONSerialization.data(withJSONObject: files), as: UTF8.self)
-        let review = try await writer.send("POST", "/v1/posts", json: """
-            {"title":"데미안","content":"다시 읽어도 좋은 책 #\(tag) #독서","content1":"9788937460449","product_id":"snapBook","files":\(filesJSON)}
-            """)
+        let review = try await writer.send(
+            "POST", "/v1/posts",
+            json: """
+                {"title":"데미안","content":"다시 읽어도 좋은 책 #\(tag) #독서","content1":"9788937460449","product_id":"snapBook","files":\(filesJSON)}
+                """)
         #expect(review.status == 200, "\(review.text)")
         let post = try review.json
         let postId = try #require(post.string("post_id"))
@@ -53,9 +55,11 @@ struct SnapBookJourneyTests {
         }
 
         // The writer sells a used copy; the reader buys it.
-        let listing = try await writer.send("POST", "/v1/posts", json: #"""
-            {"title":"데미안 (중고)","content":"밑줄 없음 #중고책","product_id":"snapBook_market","price":8000}
-            """#)
+        let listing = try await writer.send(
+            "POST", "/v1/posts",
+            json: #"""
+                {"title":"데미안 (중고)","content":"밑줄 없음 #중고책","product_id":"snapBook_market","price":8000}
+                """#)
         let bookId = try #require(try listing.json.string("post_id"))
         let market = try await reader.send("GET", "/v1/posts?next=&limit=50&product_id=snapBook_market")
         #expect(items(market).contains { $0["post_id"] as? String == bookId && $0["price"] as? Int == 8000 })
@@ -64,11 +68,14 @@ struct SnapBookJourneyTests {
             return try await reader.send("POST", "/v1/payments/validation", json: probe).status == 400
         }
         let apiKey = try TestEnvironment.apiKey()
-        let paid = try await sandbox.send("POST", "/__sandbox/payments", json: """
-            {"merchant_uid":"ios_\(apiKey)_\(Int(Date().timeIntervalSince1970 * 1000))_\(TestEnvironment.unique(""))","amount":8000,"name":"데미안 (중고)"}
-            """)
+        let paid = try await sandbox.send(
+            "POST", "/__sandbox/payments",
+            json: """
+                {"merchant_uid":"ios_\(apiKey)_\(Int(Date().timeIntervalSince1970 * 1000))_\(TestEnvironment.unique(""))","amount":8000,"name":"데미안 (중고)"}
+                """)
         let impUid = try #require(try paid.json.string("imp_uid"))
-        let validated = try await reader.send("POST", "/v1/payments/validation", json: #"{"imp_uid":"\#(impUid)","post_id":"\#(bookId)"}"#)
+        let validated = try await reader.send(
+            "POST", "/v1/payments/validation", json: #"{"imp_uid":"\#(impUid)","post_id":"\#(bookId)"}"#)
         #expect(validated.status == 200, "\(validated.text)")
         #expect(try validated.json["price"] as? Int == 8000)
         let history = try await reader.send("GET", "/v1/payments/me")

@@ -219,9 +219,11 @@ enum BestMomentTwin {
                 return [("Authorization", token), ("Content-Type", "multipart/form-data"), ("SesacKey", secretKey)]
             case .refresh(let token, let refresh):
                 return [("Authorization", token), ("SesacKey", secretKey), ("Refresh", refresh)]
-            case .deleteAccount(let token), .readPost(let token, _, _, _), .like(let token, _), .removePost(let token, _),
-                 .removeComment(let token, _, _), .getLikes(let token, _, _), .getProfile(let token), .unFollower(let token, _),
-                 .follow(let token, _), .anotherGetProfile(let token, _):
+            case .deleteAccount(let token), .readPost(let token, _, _, _), .like(let token, _),
+                .removePost(let token, _),
+                .removeComment(let token, _, _), .getLikes(let token, _, _), .getProfile(let token),
+                .unFollower(let token, _),
+                .follow(let token, _), .anotherGetProfile(let token, _):
                 return [("Authorization", token), ("SesacKey", secretKey)]
             case .commentPost(let token, _, _):
                 return [("Authorization", token), ("Content-Type", "application/json"), ("SesacKey", secretKey)]
@@ -251,7 +253,8 @@ enum BestMomentTwin {
                 return ["next": next, "limit": limit, "product_id": productID]
             case .getLikes(_, let next, let limit):
                 return ["next": next, "limit": limit]
-            case .refresh, .deleteAccount, .like, .removePost, .removeComment, .getProfile, .follow, .unFollower, .anotherGetProfile:
+            case .refresh, .deleteAccount, .like, .removePost, .removeComment, .getProfile, .follow, .unFollower,
+                .anotherGetProfile:
                 return nil
             case .commentPost(_, _, let content):
                 return ["content": content]
@@ -268,8 +271,9 @@ enum BestMomentTwin {
         func asURLRequest(secretKey: String) throws -> TwinRequest {
             var request = TwinRequest(method, "/" + path, headers: header(secretKey: secretKey))
             switch self {
-            case .addPost, .refresh, .like, .removePost, .readPost, .removeComment, .getLikes, .getProfile, .putProfile, .follow,
-                 .unFollower, .modifyPost, .anotherGetProfile:
+            case .addPost, .refresh, .like, .removePost, .readPost, .removeComment, .getLikes, .getProfile, .putProfile,
+                .follow,
+                .unFollower, .modifyPost, .anotherGetProfile:
                 if let query, method == "GET" || method == "DELETE" {
                     request.query = TwinQuery.alamofire(query.map { ($0.key, $0.value) })
                 }
@@ -359,7 +363,8 @@ enum BestMomentTwin {
         /// `responseDecodable(of: RefreshResponse.self)`: a decoded `{token}` is stored and the request retried;
         /// any failure (409, 418, 401, …) sets `backToRoot(false)` and makes `LoginViewController` the root.
         private func renew() async throws -> Bool {
-            let request = try Router.refresh(access: storedAccessToken, refresh: storedRefreshToken).asURLRequest(secretKey: client.apiKey)
+            let request = try Router.refresh(access: storedAccessToken, refresh: storedRefreshToken).asURLRequest(
+                secretKey: client.apiKey)
             let reply = try await client.send(request)
             refreshStatuses.append(reply.status)
             if (200..<300).contains(reply.status) {
@@ -377,20 +382,25 @@ enum BestMomentTwin {
 
         /// `validate(statusCode: 200...300)` then `responseDecodable(of: T.self)`: a 2xx that does not decode fails
         /// the test (the app's observable would never emit); any other status is a failure.
-        private func outcome<T: Decodable & Sendable>(_ reply: GatewayClient.Reply, _ type: T.Type) throws -> Outcome<T> {
+        private func outcome<T: Decodable & Sendable>(_ reply: GatewayClient.Reply, _ type: T.Type) throws -> Outcome<T>
+        {
             if (200...300).contains(reply.status) { return .success(try client.decode(type, from: reply)) }
             return .failure(status: reply.status, body: reply.text)
         }
 
         // Best Moment: APIManager.requestAPIFunction(type:api:section:)
-        func requestAPIFunction<T: Decodable & Sendable>(_ type: T.Type, _ api: (String) -> Router) async throws -> Outcome<T> {
+        func requestAPIFunction<T: Decodable & Sendable>(_ type: T.Type, _ api: (String) -> Router) async throws
+            -> Outcome<T>
+        {
             let request = try api(storedAccessToken).asURLRequest(secretKey: client.apiKey)
             return try outcome(try await intercepted(request), type)
         }
 
         /// The three uploads: one `text/plain` part per router query item (in the dictionary's order), then the
         /// image (if any) as `"\(api.path).jpg"`, `image/jpg`, under `fileField`.
-        private func upload<T: Decodable & Sendable>(_ api: Router, fileField: String, imageData: [UInt8]?, as type: T.Type) async throws -> Outcome<T> {
+        private func upload<T: Decodable & Sendable>(
+            _ api: Router, fileField: String, imageData: [UInt8]?, as type: T.Type
+        ) async throws -> Outcome<T> {
             var form = TwinMultipart()
             for (key, value) in api.query ?? [:] {
                 form.text(key, value, mimeType: "text/plain")
@@ -400,28 +410,36 @@ enum BestMomentTwin {
             }
             var request = try api.asURLRequest(secretKey: client.apiKey)
             request.query = nil
-            request.headers = request.headers.filter { $0.0.lowercased() != "content-type" } + [("Content-Type", form.contentType)]
+            request.headers =
+                request.headers.filter { $0.0.lowercased() != "content-type" } + [("Content-Type", form.contentType)]
             request.body = form.encoded()
             return try outcome(try await intercepted(request), type)
         }
 
         // Best Moment: APIManager.requestAddPost(api:imageData:) — part `file`.
         func requestAddPost(content: String, imageData: [UInt8]?) async throws -> Outcome<AddPostResponse> {
-            try await upload(.addPost(accessToken: storedAccessToken, content: content, product_id: BestMomentTwin.productID),
-                             fileField: "file", imageData: imageData, as: AddPostResponse.self)
+            try await upload(
+                .addPost(accessToken: storedAccessToken, content: content, product_id: BestMomentTwin.productID),
+                fileField: "file", imageData: imageData, as: AddPostResponse.self)
         }
 
         // Best Moment: APIManager.requestModifyPost(api:imageData:) — part `file`, file name `post/<id>.jpg`.
-        func requestModifyPost(postID: String, content: String, imageData: [UInt8]?) async throws -> Outcome<ElementReadPostResponse> {
-            try await upload(.modifyPost(asccessToken: storedAccessToken, postID: postID, content: content, product_id: BestMomentTwin.productID),
-                             fileField: "file", imageData: imageData, as: ElementReadPostResponse.self)
+        func requestModifyPost(postID: String, content: String, imageData: [UInt8]?) async throws -> Outcome<
+            ElementReadPostResponse
+        > {
+            try await upload(
+                .modifyPost(
+                    asccessToken: storedAccessToken, postID: postID, content: content,
+                    product_id: BestMomentTwin.productID),
+                fileField: "file", imageData: imageData, as: ElementReadPostResponse.self)
         }
 
         // Best Moment: APIManager.requestPutProfile(api:imageData:) — parts `nick` (text/plain), `profile`
         // (`profile/me.jpg`, image/jpg).
         func requestPutProfile(nick: String, imageData: [UInt8]?) async throws -> Outcome<PutProfileResponse> {
-            try await upload(.putProfile(accessToken: storedAccessToken, nick: nick), fileField: "profile", imageData: imageData,
-                             as: PutProfileResponse.self)
+            try await upload(
+                .putProfile(accessToken: storedAccessToken, nick: nick), fileField: "profile", imageData: imageData,
+                as: PutProfileResponse.self)
         }
 
         /// Kingfisher with `AnyModifier`: `URL(string: BaseAPI.baseUrl + path)`, `SesacKey` and `Authorization`
@@ -438,9 +456,10 @@ enum BestMomentTwin {
         func signUp(email: String, password: String, nick: String) async throws -> JoinResponse {
             let check = try await requestAPIFunction(ValidateEmailResponse.self) { _ in .valid(email: email) }
             #expect(check.value != nil, "email check: \(lastStatus) \(lastBody)")
-            let joined = try require(try await requestAPIFunction(JoinResponse.self) { _ in
-                .signup(email: email, password: password, nickname: nick)
-            }, "join")
+            let joined = try require(
+                try await requestAPIFunction(JoinResponse.self) { _ in
+                    .signup(email: email, password: password, nickname: nick)
+                }, "join")
             self.email = email
             self.password = password
             return joined
@@ -450,7 +469,9 @@ enum BestMomentTwin {
         /// sets `backToRoot(isRoot: true)`).
         func login() async throws -> TokenResponse {
             let (email, password) = (self.email, self.password)
-            let response = try require(try await requestAPIFunction(TokenResponse.self) { _ in .login(email: email, password: password) }, "login")
+            let response = try require(
+                try await requestAPIFunction(TokenResponse.self) { _ in .login(email: email, password: password) },
+                "login")
             userID = response._id
             accessToken = response.token
             refreshToken = response.refreshToken
@@ -459,15 +480,21 @@ enum BestMomentTwin {
         }
 
         /// A value, or a recorded issue naming the step and the last answer.
-        func require<T: Sendable>(_ outcome: Outcome<T>, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
+        func require<T: Sendable>(
+            _ outcome: Outcome<T>, _ step: String, sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> T {
             if case .success(let value) = outcome { return value }
-            Issue.record("\(step): \(outcome) — last answer \(lastStatus) \(lastBody.prefix(400))", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(step): \(outcome) — last answer \(lastStatus) \(lastBody.prefix(400))",
+                sourceLocation: sourceLocation)
             throw StepFailed(step: step)
         }
 
         /// `requestAPIFunction` that must give a value.
-        func call<T: Decodable & Sendable>(_ type: T.Type, _ step: String, sourceLocation: SourceLocation = #_sourceLocation,
-                                           _ api: (String) -> Router) async throws -> T {
+        func call<T: Decodable & Sendable>(
+            _ type: T.Type, _ step: String, sourceLocation: SourceLocation = #_sourceLocation,
+            _ api: (String) -> Router
+        ) async throws -> T {
             try require(try await requestAPIFunction(type, api), step, sourceLocation: sourceLocation)
         }
 
@@ -476,17 +503,20 @@ enum BestMomentTwin {
         /// The access token expires: replaced by a token of the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(AccessTokenClaims(userId: userID ?? "", sessionId: AppSession.sessionId(in: storedAccessToken),
-                                                                  issuedAt: Date().addingTimeInterval(-700),
-                                                                  expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await signer.sign(
+                AccessTokenClaims(
+                    userId: userID ?? "", sessionId: AppSession.sessionId(in: storedAccessToken),
+                    issuedAt: Date().addingTimeInterval(-700),
+                    expiresAt: Date().addingTimeInterval(-100)))
         }
 
         /// The refresh token's lifetime passes (its session's expiry moves into the past in auth's database).
         func letRefreshTokenExpire() async throws {
             let session = try #require(AppSession.sessionId(in: storedAccessToken), "the access token names no session")
             _ = try await TestEnvironment.withDatabase { db in
-                try await db.query("UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                                   logger: TestEnvironment.logger)
+                try await db.query(
+                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
+                    logger: TestEnvironment.logger)
             }
         }
     }
@@ -497,7 +527,8 @@ enum BestMomentTwin {
     static func newUser(_ client: TwinClient) async throws -> (Session, TokenResponse, nick: String) {
         let session = Session(client: client)
         let nick = TestEnvironment.unique("bm")
-        let joined = try await session.signUp(email: "\(nick)@bestmoment.example.com", password: "moment1234", nick: nick)
+        let joined = try await session.signUp(
+            email: "\(nick)@bestmoment.example.com", password: "moment1234", nick: nick)
         #expect(joined.nick == nick && joined.email == "\(nick)@bestmoment.example.com")
         let login = try await session.login()
         #expect(login._id == joined._id)
@@ -505,7 +536,9 @@ enum BestMomentTwin {
     }
 
     /// MainViewController.getPost(next:limit:): `getProfile` (my id, the ids I follow) and `readPost` together.
-    static func home(_ session: Session, next: String = "", limit: String = "") async throws -> (me: GetProfileResponse, page: ReadPostResponse) {
+    static func home(_ session: Session, next: String = "", limit: String = "") async throws -> (
+        me: GetProfileResponse, page: ReadPostResponse
+    ) {
         let me = try await session.call(GetProfileResponse.self, "home: my profile") { .getProfile(accessToken: $0) }
         let page = try await session.call(ReadPostResponse.self, "home: feed") {
             .readPost(accessToken: $0, next: next, limit: limit, product_id: productID)
@@ -543,7 +576,8 @@ enum BestMomentTwin {
     /// AddRoutinViewController "저장하기": the text view lower-cases everything typed; one photo (JPEG at 0.3 in
     /// the app; the test PNG here) is required by the view model (`combineLatest` with the image).
     static func addMoment(_ session: Session, text: String) async throws -> AddPostResponse {
-        let added = try await session.require(try await session.requestAddPost(content: text.lowercased(), imageData: TestImages.png), "add post")
+        let added = try await session.require(
+            try await session.requestAddPost(content: text.lowercased(), imageData: TestImages.png), "add post")
         #expect(added.product_id == productID)
         #expect(added.content == text.lowercased())
         #expect(added.image.count == 1)
@@ -569,7 +603,9 @@ struct BestMomentTwinTests {
         let (author, authorLogin, authorNick) = try await Twin.newUser(client)
 
         // The duplicate check of a taken email: 409, the app's "이미 가입된 유저 입니다."
-        let taken = try await author.requestAPIFunction(Twin.ValidateEmailResponse.self) { _ in .valid(email: "\(authorNick)@bestmoment.example.com") }
+        let taken = try await author.requestAPIFunction(Twin.ValidateEmailResponse.self) { _ in
+            .valid(email: "\(authorNick)@bestmoment.example.com")
+        }
         #expect(taken.status == 409)
 
         // First screen: home (my profile + the feed), right after sign-up.
@@ -579,7 +615,8 @@ struct BestMomentTwinTests {
         // A moment: photo + lower-cased text with hashtags.
         let moment = try await Twin.addMoment(author, text: "#순간 #Sunset\n\n오늘 본 노을이 가장 기억에 남는 순간")
         #expect(moment.hashTags == ["순간", "sunset"])
-        #expect(moment.creator._id == authorLogin._id && moment.creator.nick == authorNick && moment.creator.profile == nil)
+        #expect(
+            moment.creator._id == authorLogin._id && moment.creator.nick == authorNick && moment.creator.profile == nil)
         let photo = try await author.image(try #require(moment.image.first))
         #expect(photo.status == 200 && photo.body == TestImages.png)
 
@@ -601,8 +638,9 @@ struct BestMomentTwinTests {
         #expect(myPage.data.filter { $0.creator._id == profile._id }.map(\._id).contains(moment._id))
 
         // Edit: new text and a new photo (the edit screen requires one).
-        let edited = try await author.require(try await author.requestModifyPost(postID: moment._id, content: "수정한 #순간", imageData: TestImages.png),
-                                              "edit post")
+        let edited = try await author.require(
+            try await author.requestModifyPost(postID: moment._id, content: "수정한 #순간", imageData: TestImages.png),
+            "edit post")
         #expect(edited._id == moment._id && edited.content == "수정한 #순간" && edited.hashTags == ["순간"])
         #expect(edited.image.count == 1 && edited.image != moment.image, "the edit's photo replaces the old one")
 
@@ -614,17 +652,22 @@ struct BestMomentTwinTests {
         #expect(like.like_status)
         let rowsShown = visitorHome.data.count
         let reloaded = try await visitor.call(Twin.ReadPostResponse.self, "feed after like") {
-            .readPost(accessToken: $0, next: "", limit: rowsShown - 1 >= 5 ? "\(rowsShown)" : "", product_id: Twin.productID)
+            .readPost(
+                accessToken: $0, next: "", limit: rowsShown - 1 >= 5 ? "\(rowsShown)" : "", product_id: Twin.productID)
         }
         #expect(reloaded.data.first { $0._id == moment._id }?.likes == [visitorLogin._id], "the heart is filled")
 
         // "좋아요한 게시물": post/like/me, limit 20.
-        let liked = try await visitor.call(Twin.ReadPostResponse.self, "liked posts") { .getLikes(accessToken: $0, next: "", limit: "20") }
+        let liked = try await visitor.call(Twin.ReadPostResponse.self, "liked posts") {
+            .getLikes(accessToken: $0, next: "", limit: "20")
+        }
         #expect(liked.data.map(\._id) == [moment._id])
         #expect(liked.next_cursor == "0")
         let unlike = try await visitor.call(Twin.LikeResponse.self, "unlike") { .like(access: $0, postID: moment._id) }
         #expect(!unlike.like_status)
-        let likedAfter = try await visitor.call(Twin.ReadPostResponse.self, "liked posts after unlike") { .getLikes(accessToken: $0, next: "", limit: "20") }
+        let likedAfter = try await visitor.call(Twin.ReadPostResponse.self, "liked posts after unlike") {
+            .getLikes(accessToken: $0, next: "", limit: "20")
+        }
         #expect(likedAfter.data.isEmpty)
 
         // Comment: the app percent-encodes the text and decodes it for display.
@@ -648,11 +691,15 @@ struct BestMomentTwinTests {
         #expect(afterComment.data.first { $0._id == moment._id }?.comments.isEmpty == true)
 
         // The "삭제" menu on someone else's moment (the app does not check the owner): 445.
-        let notMine = try await visitor.requestAPIFunction(Twin.RemovePostResponse.self) { .removePost(access: $0, postID: moment._id) }
+        let notMine = try await visitor.requestAPIFunction(Twin.RemovePostResponse.self) {
+            .removePost(access: $0, postID: moment._id)
+        }
         #expect(notMine.status == 445, "게시글 삭제 권한이 없습니다.")
 
         // The author deletes it: gone from the feed and from the profile's posts.
-        let deleted = try await author.call(Twin.RemovePostResponse.self, "delete post") { .removePost(access: $0, postID: moment._id) }
+        let deleted = try await author.call(Twin.RemovePostResponse.self, "delete post") {
+            .removePost(access: $0, postID: moment._id)
+        }
         #expect(deleted._id == moment._id)
         let (afterMe, afterDelete) = try await Twin.home(author)
         #expect(!afterDelete.data.contains { $0._id == moment._id })
@@ -675,7 +722,9 @@ struct BestMomentTwinTests {
         #expect(bubble._id == authorLogin._id && bubble.posts == [moment._id] && bubble.followers.isEmpty)
 
         // "팔로우" on the author's cell (toggleFollowing true → follow).
-        let follow = try await fan.call(Twin.FollowerStatusResponse.self, "follow") { .follow(accessToken: $0, userID: authorLogin._id) }
+        let follow = try await fan.call(Twin.FollowerStatusResponse.self, "follow") {
+            .follow(accessToken: $0, userID: authorLogin._id)
+        }
         #expect(follow.user == fanLogin._id && follow.following == authorLogin._id && follow.following_status)
         let (fanMe, _) = try await Twin.home(fan)
         #expect(fanMe.following.map(\._id) == [authorLogin._id], "the button shows 팔로잉")
@@ -683,7 +732,9 @@ struct BestMomentTwinTests {
             .anotherGetProfile(accessToken: $0, userID: authorLogin._id)
         }
         #expect(bubbleAfter.followers.map(\._id) == [fanLogin._id])
-        let authorMe = try await author.call(Twin.GetProfileResponse.self, "author's page") { .getProfile(accessToken: $0) }
+        let authorMe = try await author.call(Twin.GetProfileResponse.self, "author's page") {
+            .getProfile(accessToken: $0)
+        }
         #expect(authorMe.followers.map(\._id) == [fanLogin._id] && authorMe.followers.first?.nick == fanNick)
 
         // The following tab: my profile (followed nicks) + the feed with limit 10, filtered by nick.
@@ -692,7 +743,8 @@ struct BestMomentTwinTests {
 
         // The author edits the profile: a new nick and a photo (both required by the edit screen).
         let newNick = TestEnvironment.unique("bmNew")
-        let put = try await author.require(try await author.requestPutProfile(nick: newNick, imageData: TestImages.png), "profile edit")
+        let put = try await author.require(
+            try await author.requestPutProfile(nick: newNick, imageData: TestImages.png), "profile edit")
         #expect(put._id == authorLogin._id && put.nick == newNick && put.followers.map(\._id) == [fanLogin._id])
         let portrait = try await author.image(put.profile)
         #expect(portrait.status == 200 && portrait.body == TestImages.png)
@@ -705,7 +757,9 @@ struct BestMomentTwinTests {
         #expect(try await Self.followingTab(fan).contains(moment._id), "the following tab matches by the new nick")
 
         // Unfollow from the feed button (toggleFollowing false → DELETE).
-        let unfollow = try await fan.call(Twin.FollowerStatusResponse.self, "unfollow") { .unFollower(accessToken: $0, userID: authorLogin._id) }
+        let unfollow = try await fan.call(Twin.FollowerStatusResponse.self, "unfollow") {
+            .unFollower(accessToken: $0, userID: authorLogin._id)
+        }
         #expect(unfollow.user == fanLogin._id && unfollow.following == authorLogin._id && !unfollow.following_status)
         let (fanMeEnd, _) = try await Twin.home(fan)
         #expect(fanMeEnd.following.isEmpty)
@@ -721,7 +775,9 @@ struct BestMomentTwinTests {
         let (member, login, nick) = try await Twin.newUser(client)
 
         try await member.letAccessTokenExpire()
-        let me = try await member.call(Twin.GetProfileResponse.self, "my page after 10 minutes") { .getProfile(accessToken: $0) }
+        let me = try await member.call(Twin.GetProfileResponse.self, "my page after 10 minutes") {
+            .getProfile(accessToken: $0)
+        }
         #expect(me._id == login._id)
         #expect(await member.refreshStatuses == [200])
 
@@ -729,7 +785,9 @@ struct BestMomentTwinTests {
         try await member.letAccessTokenExpire()
         let moment = try await Twin.addMoment(member, text: "#재시도 토큰이 만료된 뒤의 순간")
         #expect(await member.refreshStatuses == [200, 200])
-        let mine = try await member.call(Twin.GetProfileResponse.self, "my page after the upload") { .getProfile(accessToken: $0) }
+        let mine = try await member.call(Twin.GetProfileResponse.self, "my page after the upload") {
+            .getProfile(accessToken: $0)
+        }
         #expect(mine.posts == [moment._id], "the retried upload made exactly one post")
 
         // Two weeks later: 419 → refresh 418 → the login screen.
@@ -749,7 +807,8 @@ struct BestMomentTwinTests {
 
         // Withdraw: `Router.deleteAccount` (POST /withdraw, no body), then the old token on the next request.
         let withdrawn = try await member.call(Twin.LogOutResponse.self, "withdraw") { .deleteAccount(access: $0) }
-        #expect(withdrawn._id == login._id && withdrawn.nick == nick && withdrawn.email == "\(nick)@bestmoment.example.com")
+        #expect(
+            withdrawn._id == login._id && withdrawn.nick == nick && withdrawn.email == "\(nick)@bestmoment.example.com")
         let refused = try await member.requestAPIFunction(Twin.GetProfileResponse.self) { .getProfile(accessToken: $0) }
         #expect(refused.status == 401, "the withdrawn member's token on the next request")
         #expect(await member.refreshStatuses == [200, 200, 418], "401 is not retried")

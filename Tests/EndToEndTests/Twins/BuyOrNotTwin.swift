@@ -277,10 +277,12 @@ enum BuyOrNotTwin {
 
         var method: String {
             switch self {
-            case .tokenRefresh, .lookPosts, .lookPost, .hashTag, .userPost, .myProfile, .myLikes, .myDislikes, .othersProfile,
-                 .withdraw, .paymentList:
+            case .tokenRefresh, .lookPosts, .lookPost, .hashTag, .userPost, .myProfile, .myLikes, .myDislikes,
+                .othersProfile,
+                .withdraw, .paymentList:
                 "GET"
-            case .login, .validationEmail, .join, .uploadImage, .uploadPost, .uploadComment, .likePost, .plusFollow, .validationPayment:
+            case .login, .validationEmail, .join, .uploadImage, .uploadPost, .uploadComment, .likePost, .plusFollow,
+                .validationPayment:
                 "POST"
             case .updateComment, .editProfile:
                 "PUT"
@@ -302,7 +304,8 @@ enum BuyOrNotTwin {
             case .likePost(let id, _, let like): "/v1/posts/\(id)/\(like)"
             case .hashTag: "/v1/posts/hashtags"
             case .userPost(_, let id): "/v1/posts/users/\(id)"
-            case .deleteComment(let id, let commentId), .updateComment(let id, let commentId, _): "/v1/posts/\(id)/comments/\(commentId)"
+            case .deleteComment(let id, let commentId), .updateComment(let id, let commentId, _):
+                "/v1/posts/\(id)/comments/\(commentId)"
             case .myProfile, .editProfile: "/v1/users/me/profile"
             case .myLikes: "/v1/posts/likes/me"
             case .myDislikes: "/v1/posts/likes-2/me"
@@ -325,8 +328,9 @@ enum BuyOrNotTwin {
                 [("Authorization", d.accessToken), ("Content-Type", "multipart/form-data"), ("SesacKey", d.apiKey)]
             case .uploadPost, .likePost, .uploadComment, .updateComment, .validationPayment:
                 [("Authorization", d.accessToken), ("Content-Type", "application/json"), ("SesacKey", d.apiKey)]
-            case .lookPosts, .lookPost, .hashTag, .userPost, .deleteComment, .myProfile, .myLikes, .myDislikes, .othersProfile,
-                 .plusFollow, .deleteFollow, .deletePost, .withdraw, .paymentList:
+            case .lookPosts, .lookPost, .hashTag, .userPost, .deleteComment, .myProfile, .myLikes, .myDislikes,
+                .othersProfile,
+                .plusFollow, .deleteFollow, .deletePost, .withdraw, .paymentList:
                 [("Authorization", d.accessToken), ("SesacKey", d.apiKey)]
             }
         }
@@ -335,11 +339,15 @@ enum BuyOrNotTwin {
         var queryItems: [(String, String?)]? {
             switch self {
             case .lookPosts(let query), .userPost(let query, _), .myLikes(let query), .myDislikes(let query):
-                let items: [(String, String?)] = [("next", query.next), ("limit", query.limit), ("product_id", query.product_id)]
+                let items: [(String, String?)] = [
+                    ("next", query.next), ("limit", query.limit), ("product_id", query.product_id),
+                ]
                 return items
             case .hashTag(let query):
-                let items: [(String, String?)] = [("next", query.next), ("limit", query.limit), ("product_id", query.product_id),
-                                                  ("hashTag", query.hashTag)]
+                let items: [(String, String?)] = [
+                    ("next", query.next), ("limit", query.limit), ("product_id", query.product_id),
+                    ("hashTag", query.hashTag),
+                ]
                 return items
             default:
                 return nil
@@ -363,7 +371,8 @@ enum BuyOrNotTwin {
         }
 
         func request(_ d: Defaults) throws -> TwinRequest {
-            var request = TwinRequest(method, path, query: queryItems.map(TwinQuery.urlComponents), headers: header(d), body: try body())
+            var request = TwinRequest(
+                method, path, query: queryItems.map(TwinQuery.urlComponents), headers: header(d), body: try body())
             var form = TwinMultipart()
             switch self {
             case .uploadImage(let query):
@@ -371,7 +380,9 @@ enum BuyOrNotTwin {
                 form.file("files", filename: "buyOrNot.jpg", mimeType: "image/jpg", bytes: Array(query.file))
             case .editProfile(let query):
                 // `.editProfile`: the photo first (when picked), then the nick as a text part without a type.
-                if let file = query.file { form.file("profile", filename: "buyOrNot.jpg", mimeType: "image/jpg", bytes: Array(file)) }
+                if let file = query.file {
+                    form.file("profile", filename: "buyOrNot.jpg", mimeType: "image/jpg", bytes: Array(file))
+                }
                 form.text("nick", query.nick)
             default:
                 return request
@@ -443,23 +454,31 @@ enum BuyOrNotTwin {
         }
 
         /// `NetworkManager.performRequest(route:decodingType:)`: `.validate(statusCode: 200..<300)` and the app's type.
-        func perform<Model: Decodable & Sendable>(_ route: Router, as type: Model.Type, status: Int = 200,
-                                                  sourceLocation: SourceLocation = #_sourceLocation) async throws -> Model {
+        func perform<Model: Decodable & Sendable>(
+            _ route: Router, as type: Model.Type, status: Int = 200,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws -> Model {
             let reply = try await send(route)
-            #expect(reply.status == status, "\(route.method) \(route.path): \(reply.status) \(reply.text)", sourceLocation: sourceLocation)
+            #expect(
+                reply.status == status, "\(route.method) \(route.path): \(reply.status) \(reply.text)",
+                sourceLocation: sourceLocation)
             return try client.decode(type, from: reply)
         }
 
         /// `NetworkManager.performRequestVoidType(route:)`: 2xx, no body read.
         func performVoid(_ route: Router, sourceLocation: SourceLocation = #_sourceLocation) async throws {
             let reply = try await send(route)
-            #expect(reply.status == 200, "\(route.method) \(route.path): \(reply.status) \(reply.text)", sourceLocation: sourceLocation)
+            #expect(
+                reply.status == 200, "\(route.method) \(route.path): \(reply.status) \(reply.text)",
+                sourceLocation: sourceLocation)
         }
 
         /// Kingfisher with `NetworkManager.imageDownloadRequest` (`Authorization` + `SesacKey`) at
         /// `"\(APIKey.baseURL)/v1/\(path)"`; no retry on 419.
         func image(_ path: String) async throws -> GatewayClient.Reply {
-            try await client.send(TwinRequest("GET", "/v1/" + path, headers: [("Authorization", accessToken), ("SesacKey", client.apiKey)]))
+            try await client.send(
+                TwinRequest(
+                    "GET", "/v1/" + path, headers: [("Authorization", accessToken), ("SesacKey", client.apiKey)]))
         }
 
         private func sendOnce(_ route: Router) async throws -> GatewayClient.Reply {
@@ -470,7 +489,8 @@ enum BuyOrNotTwin {
         /// `NetworkManager.refreshToken()` (`.validate()`, any failure → `.authenticationFailed`).
         private func renewAccessToken() async throws {
             let reply = try await client.send(try Router.tokenRefresh.request(defaults))
-            guard (200..<300).contains(reply.status), let model = try? client.decode(AccessTokenModel.self, from: reply) else {
+            guard (200..<300).contains(reply.status), let model = try? client.decode(AccessTokenModel.self, from: reply)
+            else {
                 loginScreens += 1
                 throw AuthenticationFailed(status: reply.status, body: reply.text)
             }
@@ -483,9 +503,11 @@ enum BuyOrNotTwin {
         /// The access token expires: replaced by a token of the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(AccessTokenClaims(userId: userId, sessionId: AppSession.sessionId(in: accessToken),
-                                                                  issuedAt: Date().addingTimeInterval(-700),
-                                                                  expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await signer.sign(
+                AccessTokenClaims(
+                    userId: userId, sessionId: AppSession.sessionId(in: accessToken),
+                    issuedAt: Date().addingTimeInterval(-700),
+                    expiresAt: Date().addingTimeInterval(-100)))
         }
 
         /// The refresh token's 14 days pass (its session's expiry moved into the past in auth's database).
@@ -495,8 +517,9 @@ enum BuyOrNotTwin {
                 return
             }
             _ = try await TestEnvironment.withDatabase { db in
-                try await db.query("UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                                   logger: TestEnvironment.logger)
+                try await db.query(
+                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
+                    logger: TestEnvironment.logger)
             }
         }
     }
@@ -505,19 +528,23 @@ enum BuyOrNotTwin {
 
     /// The sign-up screens: email check (SignUpViewModel), password (kept locally), nick (NicknameViewModel: join,
     /// then login at once, tokens into UserDefaults), then the root becomes the tab bar.
-    static func signUp(_ client: TwinClient, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Session {
+    static func signUp(_ client: TwinClient, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Session
+    {
         let session = Session(client: client)
         let nick = appNick()
         let email = "\(nick)@example.com"
-        let message = try await session.perform(.validationEmail(ValidationEmailQuery(email: email)), as: MessageModel.self,
-                                                sourceLocation: sourceLocation)
+        let message = try await session.perform(
+            .validationEmail(ValidationEmailQuery(email: email)), as: MessageModel.self,
+            sourceLocation: sourceLocation)
         #expect(!message.message.isEmpty, sourceLocation: sourceLocation)
         await session.remember(email: email, password: appPassword)
-        let joined = try await session.perform(.join(JoinQuery(email: email, password: appPassword, nick: nick)), as: JoinModel.self,
-                                               sourceLocation: sourceLocation)
+        let joined = try await session.perform(
+            .join(JoinQuery(email: email, password: appPassword, nick: nick)), as: JoinModel.self,
+            sourceLocation: sourceLocation)
         #expect(joined.nick == nick, sourceLocation: sourceLocation)
-        let login = try await session.perform(.login(LoginQuery(email: email, password: appPassword)), as: LoginModel.self,
-                                              sourceLocation: sourceLocation)
+        let login = try await session.perform(
+            .login(LoginQuery(email: email, password: appPassword)), as: LoginModel.self,
+            sourceLocation: sourceLocation)
         #expect(login.user_id == joined.user_id, sourceLocation: sourceLocation)
         #expect(login.profileImage == nil, sourceLocation: sourceLocation)
         await session.signedIn(login)
@@ -528,30 +555,38 @@ enum BuyOrNotTwin {
     /// `…/v1/\(profileImage ?? "")`), and the first tab's `PostViewController.reloadData`: the newest five posts,
     /// first page without a cursor (`next&limit=5&product_id=buyOrNot`).
     static func mainScreens(_ session: Session, sourceLocation: SourceLocation = #_sourceLocation) async throws
-        -> (profile: ProfileModel, feed: PostsModel) {
+        -> (profile: ProfileModel, feed: PostsModel)
+    {
         let profile = try await session.perform(.myProfile, as: ProfileModel.self, sourceLocation: sourceLocation)
         let avatar = try await session.image(profile.profileImage ?? "")
         if profile.profileImage == nil {
             // `…/v1/` is not an image; Kingfisher fails and the tab keeps its placeholder.
-            #expect(avatar.status != 200 && avatar.status < 500, "\(avatar.status) \(avatar.text)", sourceLocation: sourceLocation)
+            #expect(
+                avatar.status != 200 && avatar.status < 500, "\(avatar.status) \(avatar.text)",
+                sourceLocation: sourceLocation)
         } else {
             #expect(avatar.status == 200, "\(avatar.status) \(avatar.text)", sourceLocation: sourceLocation)
         }
-        let feed = try await session.perform(.lookPosts(PostQueryItems(next: nil, limit: "5", hashTag: nil)), as: PostsModel.self,
-                                             sourceLocation: sourceLocation)
+        let feed = try await session.perform(
+            .lookPosts(PostQueryItems(next: nil, limit: "5", hashTag: nil)), as: PostsModel.self,
+            sourceLocation: sourceLocation)
         #expect(feed.data.count <= 5, sourceLocation: sourceLocation)
         return (profile, feed)
     }
 
     /// The middle tab button: pick a category, pick a photo (jpeg, uploaded at once by CustomTabBarController), then
     /// UploadPostViewModel posts title, category hashtag and price.
-    static func post(_ session: Session, category: Category, title: String, price: String,
-                     sourceLocation: SourceLocation = #_sourceLocation) async throws -> PostModel {
-        let image = try await session.perform(.uploadImage(ImagePostQuery(file: Data(TestImages.png))), as: ImageModel.self,
-                                              sourceLocation: sourceLocation)
+    static func post(
+        _ session: Session, category: Category, title: String, price: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> PostModel {
+        let image = try await session.perform(
+            .uploadImage(ImagePostQuery(file: Data(TestImages.png))), as: ImageModel.self,
+            sourceLocation: sourceLocation)
         #expect(image.files.count == 1, sourceLocation: sourceLocation)
-        return try await session.perform(.uploadPost(PostQuery(title: title, content: category.hashTag, content1: price, files: image.files)),
-                                         as: PostModel.self, sourceLocation: sourceLocation)
+        return try await session.perform(
+            .uploadPost(PostQuery(title: title, content: category.hashTag, content1: price, files: image.files)),
+            as: PostModel.self, sourceLocation: sourceLocation)
     }
 }
 
@@ -572,7 +607,9 @@ struct BuyOrNotTwinTests {
         #expect(sellerHome.profile.user_id == sellerId)
         #expect(sellerHome.profile.nick == sellerNick)
         #expect(sellerHome.profile.profileImage == nil)
-        #expect(sellerHome.profile.posts.isEmpty && sellerHome.profile.followers.isEmpty && sellerHome.profile.following.isEmpty)
+        #expect(
+            sellerHome.profile.posts.isEmpty && sellerHome.profile.followers.isEmpty
+                && sellerHome.profile.following.isEmpty)
 
         let title = "나이키 테크플리스 후드"
         let post = try await BuyOrNotTwin.post(seller, category: .top, title: title, price: "25000")
@@ -602,8 +639,10 @@ struct BuyOrNotTwinTests {
         var found = false
         var pages = 0
         repeat {
-            let page = try await buyer.perform(.hashTag(BuyOrNotTwin.PostQueryItems(next: cursor, limit: "21", hashTag: BuyOrNotTwin.Category.top.rawValue)),
-                                               as: BuyOrNotTwin.PostsModel.self)
+            let page = try await buyer.perform(
+                .hashTag(
+                    BuyOrNotTwin.PostQueryItems(next: cursor, limit: "21", hashTag: BuyOrNotTwin.Category.top.rawValue)),
+                as: BuyOrNotTwin.PostsModel.self)
             #expect(page.data.allSatisfy { $0.hashTags.contains { $0.lowercased() == "top" } })
             found = found || page.data.contains { $0.post_id == post.post_id }
             cursor = page.next_cursor
@@ -613,13 +652,16 @@ struct BuyOrNotTwinTests {
         #expect(cursor == "0")
 
         // Votes (PostViewModel): "buy" on an unvoted post is one call; "don't" while "buy" is on sends both together.
-        let voted = try await buyer.perform(.likePost(id: post.post_id, query: .init(like_status: true), like: "like"),
-                                            as: BuyOrNotTwin.LikeQueryAndModel.self)
+        let voted = try await buyer.perform(
+            .likePost(id: post.post_id, query: .init(like_status: true), like: "like"),
+            as: BuyOrNotTwin.LikeQueryAndModel.self)
         #expect(voted.like_status)
-        async let unlike = buyer.perform(.likePost(id: post.post_id, query: .init(like_status: false), like: "like"),
-                                         as: BuyOrNotTwin.LikeQueryAndModel.self)
-        async let dislike = buyer.perform(.likePost(id: post.post_id, query: .init(like_status: true), like: "like-2"),
-                                          as: BuyOrNotTwin.LikeQueryAndModel.self)
+        async let unlike = buyer.perform(
+            .likePost(id: post.post_id, query: .init(like_status: false), like: "like"),
+            as: BuyOrNotTwin.LikeQueryAndModel.self)
+        async let dislike = buyer.perform(
+            .likePost(id: post.post_id, query: .init(like_status: true), like: "like-2"),
+            as: BuyOrNotTwin.LikeQueryAndModel.self)
         let (unliked, disliked) = try await (unlike, dislike)
         #expect(!unliked.like_status)
         #expect(disliked.like_status)
@@ -627,29 +669,34 @@ struct BuyOrNotTwinTests {
         #expect(afterVotes.likes.isEmpty)
         #expect(afterVotes.likes2 == [buyerId])
         // My page tabs: "don't" list and "buy" list (`next=` here, with the product filter).
-        let dislikes = try await buyer.perform(.myDislikes(BuyOrNotTwin.PostQueryItems(next: "", limit: "20", hashTag: nil)),
-                                               as: BuyOrNotTwin.PostsModel.self)
+        let dislikes = try await buyer.perform(
+            .myDislikes(BuyOrNotTwin.PostQueryItems(next: "", limit: "20", hashTag: nil)),
+            as: BuyOrNotTwin.PostsModel.self)
         #expect(dislikes.data.map(\.post_id) == [post.post_id])
-        let likes = try await buyer.perform(.myLikes(BuyOrNotTwin.PostQueryItems(next: "", limit: "20", hashTag: nil)),
-                                            as: BuyOrNotTwin.PostsModel.self)
+        let likes = try await buyer.perform(
+            .myLikes(BuyOrNotTwin.PostQueryItems(next: "", limit: "20", hashTag: nil)),
+            as: BuyOrNotTwin.PostsModel.self)
         #expect(likes.data.isEmpty)
 
         // Comments (CommentViewModel / EditCommentViewModel): read, write, edit, delete (then re-read), write again.
         _ = try await buyer.perform(.lookPost(id: post.post_id), as: BuyOrNotTwin.PostModel.self)
-        let comment = try await buyer.perform(.uploadComment(id: post.post_id, query: .init(content: "색상 실물이 궁금해요")),
-                                              as: BuyOrNotTwin.CommentModel.self)
+        let comment = try await buyer.perform(
+            .uploadComment(id: post.post_id, query: .init(content: "색상 실물이 궁금해요")),
+            as: BuyOrNotTwin.CommentModel.self)
         #expect(comment.creator.user_id == buyerId)
         #expect(comment.content == "색상 실물이 궁금해요")
         #expect(BuyOrNotTwin.isAppDate(comment.createdAt))
-        let edited = try await buyer.perform(.updateComment(id: post.post_id, commentId: comment.comment_id, query: .init(content: "사이즈는 L인가요?")),
-                                             as: BuyOrNotTwin.CommentModel.self)
+        let edited = try await buyer.perform(
+            .updateComment(id: post.post_id, commentId: comment.comment_id, query: .init(content: "사이즈는 L인가요?")),
+            as: BuyOrNotTwin.CommentModel.self)
         #expect(edited.comment_id == comment.comment_id)
         #expect(edited.content == "사이즈는 L인가요?")
         try await buyer.performVoid(.deleteComment(id: post.post_id, commentId: comment.comment_id))
         let afterDelete = try await buyer.perform(.lookPost(id: post.post_id), as: BuyOrNotTwin.PostModel.self)
         #expect(!afterDelete.comments.contains { $0.comment_id == comment.comment_id })
-        let kept = try await buyer.perform(.uploadComment(id: post.post_id, query: .init(content: "정가 대비 괜찮네요")),
-                                           as: BuyOrNotTwin.CommentModel.self)
+        let kept = try await buyer.perform(
+            .uploadComment(id: post.post_id, query: .init(content: "정가 대비 괜찮네요")),
+            as: BuyOrNotTwin.CommentModel.self)
 
         // The seller's profile (ProfileViewModel, other): their profile and mine; the follow button POSTs and falls
         // back to DELETE on 409, so a second tap unfollows.
@@ -676,13 +723,18 @@ struct BuyOrNotTwinTests {
         // app restates the price; on success the root becomes the tab bar again.
         let amount = try #require(Int(BuyOrNotTwin.numericString(post.content1)))
         let merchantUID = BuyOrNotTwin.merchantUID()
-        let paid = try await sandbox.send("POST", "/__sandbox/payments", json: """
-            {"merchant_uid":"\(merchantUID)","amount":\(amount),"name":"\(post.title)"}
-            """)
+        let paid = try await sandbox.send(
+            "POST", "/__sandbox/payments",
+            json: """
+                {"merchant_uid":"\(merchantUID)","amount":\(amount),"name":"\(post.title)"}
+                """)
         #expect(paid.status == 200, "\(paid.text)")
         let impUID = try #require(try paid.json.string("imp_uid"))
-        try await buyer.performVoid(.validationPayment(BuyOrNotTwin.BuyerQueryAndModel(imp_uid: impUID, post_id: post.post_id,
-                                                                                      productName: post.title, price: amount)))
+        try await buyer.performVoid(
+            .validationPayment(
+                BuyOrNotTwin.BuyerQueryAndModel(
+                    imp_uid: impUID, post_id: post.post_id,
+                    productName: post.title, price: amount)))
         let receipt = try await sandbox.send("GET", "/__sandbox/payments/\(impUID)")
         #expect(try receipt.json.string("status") == "paid", "the payment was kept, not refunded: \(receipt.text)")
         let afterPurchase = try await BuyOrNotTwin.mainScreens(buyer)
@@ -698,16 +750,18 @@ struct BuyOrNotTwinTests {
         #expect(purchase.merchant_uid == merchantUID)
         #expect(BuyOrNotTwin.isAppDate(purchase.paidAt), "paidAt \(purchase.paidAt)")
         // The seller's "my posts" tab (ContentPostViewModel `.myPosts`, no cursor, 20 a page) shows it sold.
-        let sellerPosts = try await seller.perform(.userPost(BuyOrNotTwin.PostQueryItems(next: nil, limit: "20", hashTag: nil), id: sellerId),
-                                                   as: BuyOrNotTwin.PostsModel.self)
+        let sellerPosts = try await seller.perform(
+            .userPost(BuyOrNotTwin.PostQueryItems(next: nil, limit: "20", hashTag: nil), id: sellerId),
+            as: BuyOrNotTwin.PostsModel.self)
         #expect(sellerPosts.data.map(\.post_id) == [post.post_id])
         #expect(sellerPosts.data.first?.buyers == [buyerId])
         #expect(sellerPosts.next_cursor == "0")
 
         // The buyer edits the profile (photo + nick); the tab bar reloads it; the seller sees the new nick on the comment.
         let newNick = BuyOrNotTwin.appNick()
-        let renamed = try await buyer.perform(.editProfile(BuyOrNotTwin.ProfileQuery(nick: newNick, file: Data(TestImages.png))),
-                                              as: BuyOrNotTwin.ProfileModel.self)
+        let renamed = try await buyer.perform(
+            .editProfile(BuyOrNotTwin.ProfileQuery(nick: newNick, file: Data(TestImages.png))),
+            as: BuyOrNotTwin.ProfileModel.self)
         #expect(renamed.nick == newNick)
         let avatarPath = try #require(renamed.profileImage)
         let reloaded = try await BuyOrNotTwin.mainScreens(buyer)
@@ -746,7 +800,8 @@ struct BuyOrNotTwinTests {
         var mine: [String] = []
         let categories: [BuyOrNotTwin.Category] = [.bottom, .shoes, .acc, .bottom, .shoes, .acc]
         for (index, category) in categories.enumerated() {
-            let post = try await BuyOrNotTwin.post(writer, category: category, title: "코디 \(index)", price: "\(10_000 + index * 1_000)")
+            let post = try await BuyOrNotTwin.post(
+                writer, category: category, title: "코디 \(index)", price: "\(10_000 + index * 1_000)")
             #expect(post.hashTags == [String(category.hashTag.dropFirst())])
             mine.append(post.post_id)
         }
@@ -756,8 +811,9 @@ struct BuyOrNotTwinTests {
         var seen: [String] = []
         var pages = 0
         repeat {
-            let page = try await writer.perform(.lookPosts(BuyOrNotTwin.PostQueryItems(next: cursor, limit: "5", hashTag: nil)),
-                                                as: BuyOrNotTwin.PostsModel.self)
+            let page = try await writer.perform(
+                .lookPosts(BuyOrNotTwin.PostQueryItems(next: cursor, limit: "5", hashTag: nil)),
+                as: BuyOrNotTwin.PostsModel.self)
             #expect(page.data.count <= 5)
             #expect(page.data.allSatisfy { $0.product_id == BuyOrNotTwin.productID && !$0.files.isEmpty })
             seen += page.data.map(\.post_id)
@@ -769,20 +825,24 @@ struct BuyOrNotTwinTests {
         #expect(Array(seen.prefix(6)) == Array(mine.reversed()), "newest first")
 
         // My page, "my posts" tab.
-        let myPosts = try await writer.perform(.userPost(BuyOrNotTwin.PostQueryItems(next: nil, limit: "20", hashTag: nil), id: writerId),
-                                               as: BuyOrNotTwin.PostsModel.self)
+        let myPosts = try await writer.perform(
+            .userPost(BuyOrNotTwin.PostQueryItems(next: nil, limit: "20", hashTag: nil), id: writerId),
+            as: BuyOrNotTwin.PostsModel.self)
         #expect(myPosts.data.map(\.post_id) == Array(mine.reversed()))
         #expect(myPosts.next_cursor == "0")
         // The category shoes holds two of them.
-        let shoes = try await writer.perform(.hashTag(BuyOrNotTwin.PostQueryItems(next: nil, limit: "21", hashTag: BuyOrNotTwin.Category.shoes.rawValue)),
-                                             as: BuyOrNotTwin.PostsModel.self)
+        let shoes = try await writer.perform(
+            .hashTag(
+                BuyOrNotTwin.PostQueryItems(next: nil, limit: "21", hashTag: BuyOrNotTwin.Category.shoes.rawValue)),
+            as: BuyOrNotTwin.PostsModel.self)
         #expect(shoes.data.prefix(2).map(\.post_id) == [mine[4], mine[1]])
 
         // Delete the newest (PostViewModel.deleteButtonTap), then reloadData.
         let newest = try #require(mine.last)
         try await writer.performVoid(.deletePost(id: newest))
-        let feed = try await writer.perform(.lookPosts(BuyOrNotTwin.PostQueryItems(next: nil, limit: "5", hashTag: nil)),
-                                            as: BuyOrNotTwin.PostsModel.self)
+        let feed = try await writer.perform(
+            .lookPosts(BuyOrNotTwin.PostQueryItems(next: nil, limit: "5", hashTag: nil)),
+            as: BuyOrNotTwin.PostsModel.self)
         #expect(feed.data.first?.post_id == mine[4])
         let gone = try await writer.send(.lookPost(id: newest))
         #expect(gone.status == 410, "\(gone.text)")
@@ -806,10 +866,14 @@ struct BuyOrNotTwinTests {
         let profile = try await member.perform(.myProfile, as: BuyOrNotTwin.ProfileModel.self)
         #expect(profile.user_id == memberId)
         #expect(await member.refreshes == 1)
-        #expect(await member.sendCount(profileCall) == before + 3, "419, the retry handler's request, the re-subscribed request")
+        #expect(
+            await member.sendCount(profileCall) == before + 3,
+            "419, the retry handler's request, the re-subscribed request")
 
         try await member.letAccessTokenExpire()
-        _ = try await member.perform(.lookPosts(BuyOrNotTwin.PostQueryItems(next: nil, limit: "5", hashTag: nil)), as: BuyOrNotTwin.PostsModel.self)
+        _ = try await member.perform(
+            .lookPosts(BuyOrNotTwin.PostQueryItems(next: nil, limit: "5", hashTag: nil)),
+            as: BuyOrNotTwin.PostsModel.self)
         #expect(await member.refreshes == 2, "the refresh token from the login still works")
 
         try await member.letRefreshTokenExpire()
@@ -825,7 +889,8 @@ struct BuyOrNotTwinTests {
         // SignInViewModel: login with the kept email and password, then the tab bar again.
         let email = await member.email
         let password = await member.password
-        let login = try await member.perform(.login(BuyOrNotTwin.LoginQuery(email: email, password: password)), as: BuyOrNotTwin.LoginModel.self)
+        let login = try await member.perform(
+            .login(BuyOrNotTwin.LoginQuery(email: email, password: password)), as: BuyOrNotTwin.LoginModel.self)
         #expect(login.user_id == memberId)
         await member.signedIn(login)
         let home = try await BuyOrNotTwin.mainScreens(member)

@@ -24,7 +24,9 @@ enum ClosetReturnTwin {
         let feedID: String
 
         static func fresh() -> AppKeys {
-            AppKeys(productID: TestEnvironment.unique("closetReturn_product_"), feedID: TestEnvironment.unique("closetReturn_feed_"))
+            AppKeys(
+                productID: TestEnvironment.unique("closetReturn_product_"),
+                feedID: TestEnvironment.unique("closetReturn_feed_"))
         }
     }
 
@@ -228,7 +230,8 @@ enum ClosetReturnTwin {
         case postDetail(postID: String)
         case imageUpload
         case postUpload(uploadPostRequest: UploadPostRequestModel?, uploadFeedRequest: UploadFeedRequestModel?)
-        case postModify(postID: String, uploadPostRequest: UploadPostRequestModel?, uploadFeedRequest: UploadFeedRequestModel?)
+        case postModify(
+            postID: String, uploadPostRequest: UploadPostRequestModel?, uploadFeedRequest: UploadFeedRequestModel?)
         case postDelete(postID: String)
         case commentUpload(postID: String, comment: String)
         case commentModify(postID: String, commentID: String, comment: String)
@@ -245,7 +248,8 @@ enum ClosetReturnTwin {
 
         var method: String {
             switch self {
-            case .emailValidation, .joinUser, .loginUser, .like, .imageUpload, .postUpload, .commentUpload, .like2, .paymentsValid, .follow:
+            case .emailValidation, .joinUser, .loginUser, .like, .imageUpload, .postUpload, .commentUpload, .like2,
+                .paymentsValid, .follow:
                 return "POST"
             case .posts, .imageFetch, .refresh, .postDetail, .likeFetch, .like2Fetch, .targetUserProfile, .paymentMe:
                 return "GET"
@@ -266,7 +270,8 @@ enum ClosetReturnTwin {
             case .imageFetch(let imagePath): return "/v1/\(imagePath)"
             case .refresh: return "/v1/auth/refresh"
             case .like(let postID, _): return "/v1/posts/\(postID)/like"
-            case .postDetail(let postID), .postModify(let postID, _, _), .postDelete(let postID): return "/v1/posts/\(postID)"
+            case .postDetail(let postID), .postModify(let postID, _, _), .postDelete(let postID):
+                return "/v1/posts/\(postID)"
             case .imageUpload: return "/v1/posts/files"
             case .commentUpload(let postID, _): return "/v1/posts/\(postID)/comments"
             case .commentModify(let postID, let commentID, _), .commentDelete(let postID, let commentID):
@@ -287,7 +292,8 @@ enum ClosetReturnTwin {
             switch self {
             case .emailValidation, .joinUser, .loginUser:
                 return [("Content-Type", "application/json"), ("SesacKey", sesacKey)]
-            case .posts, .imageFetch, .postDelete, .commentDelete, .likeFetch, .like2Fetch, .targetUserProfile, .paymentMe, .follow, .followCancel:
+            case .posts, .imageFetch, .postDelete, .commentDelete, .likeFetch, .like2Fetch, .targetUserProfile,
+                .paymentMe, .follow, .followCancel:
                 return [("Authorization", accessToken), ("SesacKey", sesacKey)]
             case .refresh:
                 return [("Authorization", accessToken), ("SesacKey", sesacKey), ("Refresh", refreshToken)]
@@ -305,13 +311,16 @@ enum ClosetReturnTwin {
             case .emailValidation(let email):
                 return try? encoder.encode(["email": email])
             case .joinUser(let email, let password, let nick, let phoneNum, let birthDay):
-                let body: [String: String?] = ["email": email, "password": password, "nick": nick, "phoneNum": phoneNum, "birthDay": birthDay]
+                let body: [String: String?] = [
+                    "email": email, "password": password, "nick": nick, "phoneNum": phoneNum, "birthDay": birthDay,
+                ]
                 return try? encoder.encode(body)
             case .loginUser(let email, let password):
                 return try? encoder.encode(["email": email, "password": password])
             case .like(_, let isLike), .like2(_, let isLike):
                 return try? encoder.encode(["like_status": isLike])
-            case .postUpload(let uploadPostRequest, let uploadFeedRequest), .postModify(_, let uploadPostRequest, let uploadFeedRequest):
+            case .postUpload(let uploadPostRequest, let uploadFeedRequest),
+                .postModify(_, let uploadPostRequest, let uploadFeedRequest):
                 if uploadPostRequest != nil && uploadFeedRequest == nil {
                     return try? encoder.encode(uploadPostRequest)
                 } else {
@@ -340,7 +349,8 @@ enum ClosetReturnTwin {
 
         /// `asURLRequest()`: the body only for POST/PUT/PATCH, the query only for GET.
         func asURLRequest(sesacKey: String, accessToken: String, refreshToken: String) -> TwinRequest {
-            var request = TwinRequest(method, path, headers: header(sesacKey: sesacKey, accessToken: accessToken, refreshToken: refreshToken))
+            var request = TwinRequest(
+                method, path, headers: header(sesacKey: sesacKey, accessToken: accessToken, refreshToken: refreshToken))
             if method == "POST" || method == "PUT" || method == "PATCH" { request.body = body }
             if method == "GET", let query { request.query = TwinQuery.urlComponents(query) }
             return request
@@ -397,12 +407,15 @@ enum ClosetReturnTwin {
         }
 
         // ClosetReturn: NetworkManager.performRequest(api:model:) — validate(200...299), responseDecodable.
-        func performRequest<T: Decodable & Sendable>(api: Router, model: T.Type) async throws -> Result<T, NetworkError> {
+        func performRequest<T: Decodable & Sendable>(api: Router, model: T.Type) async throws -> Result<T, NetworkError>
+        {
             let reply = try await client.send(urlRequest(api))
             return try await handle(reply, as: model)
         }
 
-        private func handle<T: Decodable & Sendable>(_ reply: GatewayClient.Reply, as model: T.Type) async throws -> Result<T, NetworkError> {
+        private func handle<T: Decodable & Sendable>(_ reply: GatewayClient.Reply, as model: T.Type) async throws
+            -> Result<T, NetworkError>
+        {
             if reply.status == 419 {
                 lastFailure = "419 \(reply.text)"
                 if let failure = try await refreshTokens() { return .failure(failure) }
@@ -447,22 +460,26 @@ enum ClosetReturnTwin {
             for image in images {
                 form.file("files", filename: UUID().uuidString, mimeType: "image/jpeg", bytes: image)
             }
-            let request = TwinRequest.multipart("POST", Router.imageUpload.path, form,
-                                                headers: [("SesacKey", client.apiKey), ("Authorization", accessToken)])
+            let request = TwinRequest.multipart(
+                "POST", Router.imageUpload.path, form,
+                headers: [("SesacKey", client.apiKey), ("Authorization", accessToken)])
             return try await handle(try await client.send(request), as: Files.self)
         }
 
         // ClosetReturn: NetworkManager.updateProfile(profileImageData:nickname:phoneNumber:birthday:) — `AF.upload`
         // with `method: .put`: `profile` (file `UUID().uuidString`, `image/jpeg`), then `nick`, `phoneNum`,
         // `birthDay` as text parts without a declared type. The edit screen requires all four.
-        func updateProfile(profileImageData: [UInt8], nickname: String, phoneNumber: String, birthday: String) async throws -> Result<Profile, NetworkError> {
+        func updateProfile(profileImageData: [UInt8], nickname: String, phoneNumber: String, birthday: String)
+            async throws -> Result<Profile, NetworkError>
+        {
             var form = TwinMultipart()
             form.file("profile", filename: UUID().uuidString, mimeType: "image/jpeg", bytes: profileImageData)
             form.text("nick", nickname)
             form.text("phoneNum", phoneNumber)
             form.text("birthDay", birthday)
-            let request = TwinRequest.multipart("PUT", Router.editProfile.path, form,
-                                                headers: [("SesacKey", client.apiKey), ("Authorization", accessToken)])
+            let request = TwinRequest.multipart(
+                "PUT", Router.editProfile.path, form,
+                headers: [("SesacKey", client.apiKey), ("Authorization", accessToken)])
             let result = try await handle(try await client.send(request), as: Profile.self)
             if case .success(let profile) = result { nick = profile.nick }
             return result
@@ -497,12 +514,17 @@ enum ClosetReturnTwin {
 
         // ClosetReturn: Presentation/Onboarding/SignUp/SignUpViewModel.swift — the duplicate check, then join.
         // `phoneNum`/`birthDay` are `""` when left empty (the view model's initial values).
-        func signUp(email: String, password: String, nick: String, phoneNum: String = "", birthDay: String = "") async throws -> JoinUser {
+        func signUp(email: String, password: String, nick: String, phoneNum: String = "", birthDay: String = "")
+            async throws -> JoinUser
+        {
             let check = try await performRequest(api: .emailValidation(email: email), model: [String: String].self)
             _ = try require(check, "email validation")
-            let joined = try require(try await performRequest(api: .joinUser(email: email, password: password, nick: nick,
-                                                                             phoneNum: phoneNum, birthDay: birthDay),
-                                                              model: JoinUser.self), "join")
+            let joined = try require(
+                try await performRequest(
+                    api: .joinUser(
+                        email: email, password: password, nick: nick,
+                        phoneNum: phoneNum, birthDay: birthDay),
+                    model: JoinUser.self), "join")
             self.email = email
             self.password = password
             self.nick = nick
@@ -528,8 +550,10 @@ enum ClosetReturnTwin {
         func rememberFeedLike(_ postID: String, _ isLike: Bool) { likeFeed[postID] = isLike ? true : nil }
 
         /// A successful result, or a recorded issue naming the step and the server's answer.
-        func require<T: Sendable>(_ result: Result<T, NetworkError>, _ step: String,
-                                  sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
+        func require<T: Sendable>(
+            _ result: Result<T, NetworkError>, _ step: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> T {
             switch result {
             case .success(let value):
                 return value
@@ -540,8 +564,10 @@ enum ClosetReturnTwin {
         }
 
         /// `performRequest` that must succeed.
-        func call<T: Decodable & Sendable>(_ api: Router, _ model: T.Type, _ step: String,
-                                           sourceLocation: SourceLocation = #_sourceLocation) async throws -> T {
+        func call<T: Decodable & Sendable>(
+            _ api: Router, _ model: T.Type, _ step: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws -> T {
             try require(try await performRequest(api: api, model: model), step, sourceLocation: sourceLocation)
         }
 
@@ -550,9 +576,11 @@ enum ClosetReturnTwin {
         /// The access token expires: replaced by one for the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(AccessTokenClaims(userId: userID, sessionId: AppSession.sessionId(in: accessToken),
-                                                                  issuedAt: Date().addingTimeInterval(-700),
-                                                                  expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await signer.sign(
+                AccessTokenClaims(
+                    userId: userID, sessionId: AppSession.sessionId(in: accessToken),
+                    issuedAt: Date().addingTimeInterval(-700),
+                    expiresAt: Date().addingTimeInterval(-100)))
         }
 
         /// The refresh token's lifetime passes (its session's expiry moved into the past in auth's database).
@@ -562,18 +590,22 @@ enum ClosetReturnTwin {
                 return
             }
             _ = try await TestEnvironment.withDatabase { db in
-                try await db.query("UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                                   logger: TestEnvironment.logger)
+                try await db.query(
+                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
+                    logger: TestEnvironment.logger)
             }
         }
     }
 
     /// A new user through the app's sign-up and login screens.
-    static func newUser(_ client: TwinClient, _ keys: AppKeys, phoneNum: String = "", birthDay: String = "") async throws -> (Session, JoinUser) {
+    static func newUser(_ client: TwinClient, _ keys: AppKeys, phoneNum: String = "", birthDay: String = "")
+        async throws -> (Session, JoinUser)
+    {
         let session = Session(client: client, keys: keys)
         let nick = TestEnvironment.unique("cr")
-        let joined = try await session.signUp(email: "\(nick)@closetreturn.example.com", password: "closet12!", nick: nick,
-                                              phoneNum: phoneNum, birthDay: birthDay)
+        let joined = try await session.signUp(
+            email: "\(nick)@closetreturn.example.com", password: "closet12!", nick: nick,
+            phoneNum: phoneNum, birthDay: birthDay)
         let login = try await session.require(try await session.login(), "login")
         #expect(login.user_id == joined.user_id)
         #expect(login.nick == nick)
@@ -583,13 +615,16 @@ enum ClosetReturnTwin {
     /// The product edit screen's "완료": upload the photos, then `POST /v1/posts` with `UploadPostRequestModel`
     /// (ClosetReturn: Presentation/Home/Edit/ProductPostEditViewModel.swift).
     static func sell(_ session: Session, title: String, price: Int, images: Int = 1) async throws -> ProductPost {
-        let files = try await session.require(try await session.uploadImage(images: Array(repeating: TestImages.png, count: images)), "image upload")
+        let files = try await session.require(
+            try await session.uploadImage(images: Array(repeating: TestImages.png, count: images)), "image upload")
         #expect(files.files.count == images)
         let keys = session.keys
-        let request = UploadPostRequestModel(title: title, price: price, content: "한 번 입었어요. 상태 좋아요.",
-                                             content1: "M", content2: "아우터", content3: "무신사 스탠다드", content4: "A",
-                                             content5: nil, product_id: keys.productID, files: files.files)
-        let post = try await session.call(.postUpload(uploadPostRequest: request, uploadFeedRequest: nil), ProductPost.self, "product upload")
+        let request = UploadPostRequestModel(
+            title: title, price: price, content: "한 번 입었어요. 상태 좋아요.",
+            content1: "M", content2: "아우터", content3: "무신사 스탠다드", content4: "A",
+            content5: nil, product_id: keys.productID, files: files.files)
+        let post = try await session.call(
+            .postUpload(uploadPostRequest: request, uploadFeedRequest: nil), ProductPost.self, "product upload")
         #expect(post.title == title)
         #expect(post.price == price)
         #expect(post.product_id == keys.productID)
@@ -606,7 +641,8 @@ enum ClosetReturnTwin {
         var pages: [[ProductPost]] = []
         var cursor = ""
         repeat {
-            let page = try await session.call(.posts(next: cursor, limit: "7", product_id: session.keys.productID), ProductPostData.self, "home list")
+            let page = try await session.call(
+                .posts(next: cursor, limit: "7", product_id: session.keys.productID), ProductPostData.self, "home list")
             pages.append(page.data)
             cursor = page.next_cursor
             if pages.count > 20 {
@@ -655,10 +691,12 @@ struct ClosetReturnTwinTests {
         let sellerId = joined.user_id
 
         // First screens after login: home (products), feed, likes (the feed tab loads on viewDidLoad), profile.
-        let home = try await seller.call(.posts(next: "", limit: "7", product_id: keys.productID), Twin.ProductPostData.self, "home")
+        let home = try await seller.call(
+            .posts(next: "", limit: "7", product_id: keys.productID), Twin.ProductPostData.self, "home")
         #expect(home.data.isEmpty)
         #expect(home.next_cursor == "0")
-        let feed = try await seller.call(.posts(next: "", limit: "15", product_id: keys.feedID), Twin.FeedPostData.self, "feed")
+        let feed = try await seller.call(
+            .posts(next: "", limit: "15", product_id: keys.feedID), Twin.FeedPostData.self, "feed")
         #expect(feed.data.isEmpty && feed.next_cursor == "0")
         let liked = try await seller.call(.like2Fetch(next: "", limit: "15"), Twin.FeedPostData.self, "liked feeds")
         #expect(liked.data.isEmpty && liked.next_cursor == "0")
@@ -672,18 +710,24 @@ struct ClosetReturnTwinTests {
         // Eight listings (the first with two photos), then the home list pages 7 + 1 to next_cursor "0".
         var listed: [Twin.ProductPost] = []
         for index in 0..<8 {
-            listed.append(try await Twin.sell(seller, title: "울 코트 \(index)", price: 30_000 + index * 1_000, images: index == 0 ? 2 : 1))
+            listed.append(
+                try await Twin.sell(
+                    seller, title: "울 코트 \(index)", price: 30_000 + index * 1_000, images: index == 0 ? 2 : 1))
         }
         let pages = try await Twin.homePages(seller)
         #expect(pages.map(\.count) == [7, 1])
-        #expect(pages.flatMap { $0 }.map(\.post_id) == listed.reversed().map(\.post_id), "home lists newest first, nothing skipped or repeated")
+        #expect(
+            pages.flatMap { $0 }.map(\.post_id) == listed.reversed().map(\.post_id),
+            "home lists newest first, nothing skipped or repeated")
 
         // The detail: the seller's own listing shows the menu, unsold, and its photos load.
         let first = listed[0]
         let detail = try await seller.call(.postDetail(postID: first.post_id), Twin.ProductPost.self, "product detail")
         #expect(detail.creator.user_id == sellerId, "the app shows the edit/delete menu only to the creator")
         #expect(detail.buyers.isEmpty)
-        #expect(detail.content1 == "M" && detail.content2 == "아우터" && detail.content3 == "무신사 스탠다드" && detail.content4 == "A")
+        #expect(
+            detail.content1 == "M" && detail.content2 == "아우터" && detail.content3 == "무신사 스탠다드"
+                && detail.content4 == "A")
         #expect(detail.files.count == 2)
         for path in detail.files {
             let photo = try await seller.require(try await seller.fetchImageData(imagePath: path), "photo \(path)")
@@ -691,32 +735,42 @@ struct ClosetReturnTwinTests {
         }
 
         // Edit: the edit screen reloads the photos as data, re-uploads them, and PUTs the whole model.
-        let files = try await seller.require(try await seller.uploadImage(images: [TestImages.png, TestImages.png]), "re-upload")
-        let edit = Twin.UploadPostRequestModel(title: "울 코트 (가격 내림)", price: 25_000, content: "가격 내렸어요", content1: "L",
-                                               content2: "아우터", content3: "무신사 스탠다드", content4: "B", content5: nil,
-                                               product_id: keys.productID, files: files.files)
-        let edited = try await seller.call(.postModify(postID: first.post_id, uploadPostRequest: edit, uploadFeedRequest: nil),
-                                           Twin.ProductPost.self, "product modify")
+        let files = try await seller.require(
+            try await seller.uploadImage(images: [TestImages.png, TestImages.png]), "re-upload")
+        let edit = Twin.UploadPostRequestModel(
+            title: "울 코트 (가격 내림)", price: 25_000, content: "가격 내렸어요", content1: "L",
+            content2: "아우터", content3: "무신사 스탠다드", content4: "B", content5: nil,
+            product_id: keys.productID, files: files.files)
+        let edited = try await seller.call(
+            .postModify(postID: first.post_id, uploadPostRequest: edit, uploadFeedRequest: nil),
+            Twin.ProductPost.self, "product modify")
         #expect(edited.post_id == first.post_id)
-        #expect(edited.title == "울 코트 (가격 내림)" && edited.price == 25_000 && edited.content1 == "L" && edited.content4 == "B")
+        #expect(
+            edited.title == "울 코트 (가격 내림)" && edited.price == 25_000 && edited.content1 == "L" && edited.content4 == "B"
+        )
         #expect(edited.files == files.files)
-        let reread = try await seller.call(.postDetail(postID: first.post_id), Twin.ProductPost.self, "detail after edit")
+        let reread = try await seller.call(
+            .postDetail(postID: first.post_id), Twin.ProductPost.self, "detail after edit")
         #expect(reread.title == "울 코트 (가격 내림)" && reread.price == 25_000 && reread.files == files.files)
 
         // Delete (allowed while `buyers` is empty); the app pops back and the home reloads.
         let doomed = listed[3]
-        let deleted = try await seller.require(try await seller.performDeleteRequest(api: .postDelete(postID: doomed.post_id)), "delete")
+        let deleted = try await seller.require(
+            try await seller.performDeleteRequest(api: .postDelete(postID: doomed.post_id)), "delete")
         #expect(deleted == 200)
-        let gone = try await seller.performRequest(api: .postDetail(postID: doomed.post_id), model: Twin.ProductPost.self)
+        let gone = try await seller.performRequest(
+            api: .postDetail(postID: doomed.post_id), model: Twin.ProductPost.self)
         #expect(Twin.status(gone) == 410)
         let reloaded = try await Twin.homePages(seller).flatMap { $0 }.map(\.post_id)
         #expect(reloaded == listed.reversed().map(\.post_id).filter { $0 != doomed.post_id })
 
         // The profile tab: `posts` fetched one by one as CommonPost and split by product_id.
-        let profile = try await seller.call(.targetUserProfile(userID: sellerId), Twin.Profile.self, "my profile after listing")
+        let profile = try await seller.call(
+            .targetUserProfile(userID: sellerId), Twin.Profile.self, "my profile after listing")
         #expect(Set(profile.posts) == Set(listed.map(\.post_id).filter { $0 != doomed.post_id }))
         for postID in profile.posts {
-            let post = try await seller.call(.postDetail(postID: postID), Twin.CommonPost.self, "profile post \(postID)")
+            let post = try await seller.call(
+                .postDetail(postID: postID), Twin.CommonPost.self, "profile post \(postID)")
             #expect(post.product_id == keys.productID)
             #expect(post.price != nil && post.title != nil)
         }
@@ -753,30 +807,39 @@ struct ClosetReturnTwinTests {
         let unlike = try await buyer.call(.like(postID: product.post_id, isLike: false), [String: Bool].self, "unlike")
         #expect(unlike == ["like_status": false])
         await buyer.rememberProductLike(product.post_id, false)
-        let noLikes = try await buyer.call(.likeFetch(next: "", limit: "7"), Twin.ProductPostData.self, "liked products after unlike")
+        let noLikes = try await buyer.call(
+            .likeFetch(next: "", limit: "7"), Twin.ProductPostData.self, "liked products after unlike")
         #expect(noLikes.data.isEmpty)
         _ = try await buyer.call(.like(postID: product.post_id, isLike: true), [String: Bool].self, "like again")
 
         // Comments: write, edit, delete (the comment screen keeps its own list; the detail re-reads).
-        let comment = try await buyer.call(.commentUpload(postID: product.post_id, comment: "어깨 품 몇 cm인가요?"),
-                                           Twin.Comment.self, "comment")
+        let comment = try await buyer.call(
+            .commentUpload(postID: product.post_id, comment: "어깨 품 몇 cm인가요?"),
+            Twin.Comment.self, "comment")
         #expect(comment.content == "어깨 품 몇 cm인가요?")
         #expect(comment.creator.user_id == buyerId && comment.creator.nick == buyerJoin.nick)
         #expect(Twin.date(comment.createdAt) != nil)
-        let reply = try await seller.call(.commentUpload(postID: product.post_id, comment: "52cm 입니다"), Twin.Comment.self, "reply")
-        let withComments = try await buyer.call(.postDetail(postID: product.post_id), Twin.ProductPost.self, "detail with comments")
+        let reply = try await seller.call(
+            .commentUpload(postID: product.post_id, comment: "52cm 입니다"), Twin.Comment.self, "reply")
+        let withComments = try await buyer.call(
+            .postDetail(postID: product.post_id), Twin.ProductPost.self, "detail with comments")
         #expect(Set(withComments.comments.map(\.comment_id)) == [comment.comment_id, reply.comment_id])
-        let modified = try await buyer.call(.commentModify(postID: product.post_id, commentID: comment.comment_id, comment: "어깨 품이 궁금해요"),
-                                            Twin.Comment.self, "comment modify")
+        let modified = try await buyer.call(
+            .commentModify(postID: product.post_id, commentID: comment.comment_id, comment: "어깨 품이 궁금해요"),
+            Twin.Comment.self, "comment modify")
         #expect(modified.comment_id == comment.comment_id && modified.content == "어깨 품이 궁금해요")
-        let removed = try await buyer.require(try await buyer.performDeleteRequest(api: .commentDelete(postID: product.post_id, commentID: comment.comment_id)),
-                                              "comment delete")
+        let removed = try await buyer.require(
+            try await buyer.performDeleteRequest(
+                api: .commentDelete(postID: product.post_id, commentID: comment.comment_id)),
+            "comment delete")
         #expect(removed == 200)
-        let afterDelete = try await buyer.call(.postDetail(postID: product.post_id), Twin.ProductPost.self, "detail after comment delete")
+        let afterDelete = try await buyer.call(
+            .postDetail(postID: product.post_id), Twin.ProductPost.self, "detail after comment delete")
         #expect(afterDelete.comments.map(\.comment_id) == [reply.comment_id])
 
         // The seller's profile (tapping the creator): not followed yet → follow → unfollow → follow.
-        let sellerProfile = try await buyer.call(.targetUserProfile(userID: sellerId), Twin.Profile.self, "seller profile")
+        let sellerProfile = try await buyer.call(
+            .targetUserProfile(userID: sellerId), Twin.Profile.self, "seller profile")
         #expect(sellerProfile.nick == sellerJoin.nick)
         #expect(!sellerProfile.followers.contains { $0.user_id == buyerId })
         #expect(sellerProfile.posts == [product.post_id])
@@ -784,20 +847,25 @@ struct ClosetReturnTwinTests {
         #expect(common.product_id == keys.productID && common.price == 35_000)
         let follow = try await buyer.call(.follow(userID: sellerId), Twin.Follow.self, "follow")
         #expect(follow.following_status && follow.nick == buyerJoin.nick && follow.opponent_nick == sellerJoin.nick)
-        let followed = try await buyer.call(.targetUserProfile(userID: sellerId), Twin.Profile.self, "seller profile after follow")
+        let followed = try await buyer.call(
+            .targetUserProfile(userID: sellerId), Twin.Profile.self, "seller profile after follow")
         #expect(followed.followers.map(\.user_id) == [buyerId], "the follow button shows 'following'")
-        let mine = try await buyer.call(.targetUserProfile(userID: buyerId), Twin.Profile.self, "my profile after follow")
+        let mine = try await buyer.call(
+            .targetUserProfile(userID: buyerId), Twin.Profile.self, "my profile after follow")
         #expect(mine.following.map(\.user_id) == [sellerId])
         let unfollow = try await buyer.call(.followCancel(userID: sellerId), Twin.Follow.self, "unfollow")
         #expect(!unfollow.following_status)
-        let unfollowed = try await buyer.call(.targetUserProfile(userID: sellerId), Twin.Profile.self, "seller profile after unfollow")
+        let unfollowed = try await buyer.call(
+            .targetUserProfile(userID: sellerId), Twin.Profile.self, "seller profile after unfollow")
         #expect(unfollowed.followers.isEmpty)
         let followAgain = try await buyer.call(.follow(userID: sellerId), Twin.Follow.self, "follow again")
         #expect(followAgain.following_status)
 
         // Purchase: iamport pays the listing's price, then the app validates `{imp_uid, post_id}`.
-        let (impUid, merchantUid) = try await Twin.payWithIamport(apiKey: client.apiKey, price: 35_000, title: detail.title)
-        let payment = try await buyer.call(.paymentsValid(imp_uid: impUid, post_id: product.post_id), Twin.Payments.self, "payment validation")
+        let (impUid, merchantUid) = try await Twin.payWithIamport(
+            apiKey: client.apiKey, price: 35_000, title: detail.title)
+        let payment = try await buyer.call(
+            .paymentsValid(imp_uid: impUid, post_id: product.post_id), Twin.Payments.self, "payment validation")
         #expect(payment.post_id == product.post_id)
         #expect(payment.buyer_id == buyerId)
         #expect(payment.price == 35_000)
@@ -806,9 +874,11 @@ struct ClosetReturnTwinTests {
         #expect(Twin.date(payment.paidAt) != nil, "paidAt \(payment.paidAt ?? "nil")")
 
         // The detail now shows the item sold; the seller can no longer edit or delete it (client-side check).
-        let sold = try await buyer.call(.postDetail(postID: product.post_id), Twin.ProductPost.self, "detail after purchase")
+        let sold = try await buyer.call(
+            .postDetail(postID: product.post_id), Twin.ProductPost.self, "detail after purchase")
         #expect(sold.buyers == [buyerId])
-        let sellersView = try await seller.call(.postDetail(postID: product.post_id), Twin.ProductPost.self, "seller's detail after purchase")
+        let sellersView = try await seller.call(
+            .postDetail(postID: product.post_id), Twin.ProductPost.self, "seller's detail after purchase")
         #expect(!sellersView.buyers.isEmpty, "the app refuses edit and delete of a sold listing")
 
         // The buyer's profile tab: purchase history, each entry's post read as ProductPost with paidAt.
@@ -818,7 +888,8 @@ struct ClosetReturnTwinTests {
         #expect(history.data.map(\.post_id) == [product.post_id])
         #expect(history.data.first?.merchant_uid == merchantUid && history.data.first?.price == 35_000)
         for entry in history.data {
-            var bought = try await buyer.call(.postDetail(postID: try #require(entry.post_id)), Twin.ProductPost.self, "bought post")
+            var bought = try await buyer.call(
+                .postDetail(postID: try #require(entry.post_id)), Twin.ProductPost.self, "bought post")
             bought.paidAt = entry.paidAt ?? "NONE"
             #expect(Twin.date(bought.paidAt) != nil)
             #expect(bought.buyers.contains(buyerId))
@@ -837,18 +908,23 @@ struct ClosetReturnTwinTests {
         let authorId = authorJoin.user_id, fanId = fanJoin.user_id
 
         // ClosetReturn: Presentation/Feed/Edit/FeedEditViewModel.swift — upload, then `UploadFeedRequestModel`.
-        let files = try await author.require(try await author.uploadImage(images: [TestImages.png, TestImages.png, TestImages.png]), "feed photos")
+        let files = try await author.require(
+            try await author.uploadImage(images: [TestImages.png, TestImages.png, TestImages.png]), "feed photos")
         #expect(files.files.count == 3)
-        let request = Twin.UploadFeedRequestModel(content: "오늘의 코디 #데일리룩 #OOTD", product_id: keys.feedID, files: files.files)
-        let created = try await author.call(.postUpload(uploadPostRequest: nil, uploadFeedRequest: request), Twin.FeedPost.self, "feed upload")
+        let request = Twin.UploadFeedRequestModel(
+            content: "오늘의 코디 #데일리룩 #OOTD", product_id: keys.feedID, files: files.files)
+        let created = try await author.call(
+            .postUpload(uploadPostRequest: nil, uploadFeedRequest: request), Twin.FeedPost.self, "feed upload")
         #expect(created.product_id == keys.feedID && created.files == files.files && created.likes2.isEmpty)
         #expect(created.creator.user_id == authorId)
 
         // The fan's feed tab, then the detail.
-        let feed = try await fan.call(.posts(next: "", limit: "15", product_id: keys.feedID), Twin.FeedPostData.self, "feed")
+        let feed = try await fan.call(
+            .posts(next: "", limit: "15", product_id: keys.feedID), Twin.FeedPostData.self, "feed")
         #expect(feed.data.map(\.post_id) == [created.post_id])
         #expect(feed.next_cursor == "0")
-        let home = try await fan.call(.posts(next: "", limit: "7", product_id: keys.productID), Twin.ProductPostData.self, "home")
+        let home = try await fan.call(
+            .posts(next: "", limit: "7", product_id: keys.productID), Twin.ProductPostData.self, "home")
         #expect(home.data.isEmpty, "feed posts never reach the product list")
         let detail = try await fan.call(.postDetail(postID: created.post_id), Twin.FeedPost.self, "feed detail")
         #expect(detail.content == "오늘의 코디 #데일리룩 #OOTD" && detail.likes2.isEmpty)
@@ -864,22 +940,30 @@ struct ClosetReturnTwinTests {
         let likedFeeds = try await fan.call(.like2Fetch(next: "", limit: "15"), Twin.FeedPostData.self, "liked feeds")
         #expect(likedFeeds.data.map(\.post_id) == [created.post_id])
         #expect(likedFeeds.data.first?.likes2 == [fanId])
-        let likedProducts = try await fan.call(.likeFetch(next: "", limit: "7"), Twin.ProductPostData.self, "liked products")
+        let likedProducts = try await fan.call(
+            .likeFetch(next: "", limit: "7"), Twin.ProductPostData.self, "liked products")
         #expect(likedProducts.data.isEmpty, "like-2 is not like")
-        let counted = try await fan.call(.postDetail(postID: created.post_id), Twin.FeedPost.self, "feed detail after like-2")
+        let counted = try await fan.call(
+            .postDetail(postID: created.post_id), Twin.FeedPost.self, "feed detail after like-2")
         #expect(counted.likes2.count == 1)
 
         // A comment on the feed (the same comment screen).
-        let comment = try await fan.call(.commentUpload(postID: created.post_id, comment: "코트 정보 알 수 있을까요?"), Twin.Comment.self, "feed comment")
+        let comment = try await fan.call(
+            .commentUpload(postID: created.post_id, comment: "코트 정보 알 수 있을까요?"), Twin.Comment.self, "feed comment")
         #expect(comment.creator.user_id == fanId)
 
         // The author edits: re-upload, `PUT` with the feed model.
-        let newFiles = try await author.require(try await author.uploadImage(images: [TestImages.png]), "feed re-upload")
-        let edit = Twin.UploadFeedRequestModel(content: "비 오는 날 코디 #레인룩", product_id: keys.feedID, files: newFiles.files)
-        let edited = try await author.call(.postModify(postID: created.post_id, uploadPostRequest: nil, uploadFeedRequest: edit), Twin.FeedPost.self, "feed modify")
+        let newFiles = try await author.require(
+            try await author.uploadImage(images: [TestImages.png]), "feed re-upload")
+        let edit = Twin.UploadFeedRequestModel(
+            content: "비 오는 날 코디 #레인룩", product_id: keys.feedID, files: newFiles.files)
+        let edited = try await author.call(
+            .postModify(postID: created.post_id, uploadPostRequest: nil, uploadFeedRequest: edit), Twin.FeedPost.self,
+            "feed modify")
         #expect(edited.content == "비 오는 날 코디 #레인룩" && edited.files == newFiles.files)
         #expect(edited.likes2 == [fanId] && edited.comments.map(\.comment_id) == [comment.comment_id])
-        let reread = try await fan.call(.postDetail(postID: created.post_id), Twin.FeedPost.self, "feed detail after edit")
+        let reread = try await fan.call(
+            .postDetail(postID: created.post_id), Twin.FeedPost.self, "feed detail after edit")
         #expect(reread.content == "비 오는 날 코디 #레인룩")
 
         // The author's profile: the feed post as CommonPost (no title/price), with its hashtags.
@@ -890,16 +974,20 @@ struct ClosetReturnTwinTests {
         #expect(common.hashTags == ["레인룩"])
 
         // Unlike, then the author deletes it.
-        let unliked = try await fan.call(.like2(postID: created.post_id, isLike: false), [String: Bool].self, "like-2 off")
+        let unliked = try await fan.call(
+            .like2(postID: created.post_id, isLike: false), [String: Bool].self, "like-2 off")
         #expect(unliked.first?.value == false)
         await fan.rememberFeedLike(created.post_id, false)
-        let deleted = try await author.require(try await author.performDeleteRequest(api: .postDelete(postID: created.post_id)), "feed delete")
+        let deleted = try await author.require(
+            try await author.performDeleteRequest(api: .postDelete(postID: created.post_id)), "feed delete")
         #expect(deleted == 200)
         let gone = try await fan.performRequest(api: .postDetail(postID: created.post_id), model: Twin.FeedPost.self)
         #expect(Twin.status(gone) == 410)
-        let emptyFeed = try await fan.call(.posts(next: "", limit: "15", product_id: keys.feedID), Twin.FeedPostData.self, "feed after delete")
+        let emptyFeed = try await fan.call(
+            .posts(next: "", limit: "15", product_id: keys.feedID), Twin.FeedPostData.self, "feed after delete")
         #expect(emptyFeed.data.isEmpty && emptyFeed.next_cursor == "0")
-        let authorAfter = try await author.call(.targetUserProfile(userID: authorId), Twin.Profile.self, "author profile after delete")
+        let authorAfter = try await author.call(
+            .targetUserProfile(userID: authorId), Twin.Profile.self, "author profile after delete")
         #expect(authorAfter.posts.isEmpty)
     }
 
@@ -914,8 +1002,10 @@ struct ClosetReturnTwinTests {
         let product = try await Twin.sell(user, title: "리바이스 데님 자켓", price: 48_000)
 
         let newNick = TestEnvironment.unique("cr")
-        let edited = try await user.require(try await user.updateProfile(profileImageData: TestImages.png, nickname: newNick,
-                                                                        phoneNumber: "01055556666", birthday: "20000101"), "profile edit")
+        let edited = try await user.require(
+            try await user.updateProfile(
+                profileImageData: TestImages.png, nickname: newNick,
+                phoneNumber: "01055556666", birthday: "20000101"), "profile edit")
         #expect(edited.user_id == userId)
         #expect(edited.nick == newNick)
         #expect(edited.phoneNum == "01055556666")
@@ -930,7 +1020,8 @@ struct ClosetReturnTwinTests {
         #expect(photo == TestImages.png)
 
         // The listing's creator and the visitor's view of the profile.
-        let detail = try await visitor.call(.postDetail(postID: product.post_id), Twin.ProductPost.self, "detail after rename")
+        let detail = try await visitor.call(
+            .postDetail(postID: product.post_id), Twin.ProductPost.self, "detail after rename")
         #expect(detail.creator.nick == newNick)
         #expect(detail.creator.profileImage == image)
         let seen = try await visitor.call(.targetUserProfile(userID: userId), Twin.Profile.self, "visitor's view")
@@ -939,7 +1030,8 @@ struct ClosetReturnTwinTests {
         #expect(home.first?.creator.nick == newNick)
 
         // Taking a nick already in use: 409 (the app's alert "이미 사용중인 닉네임").
-        let taken = try await visitor.updateProfile(profileImageData: TestImages.png, nickname: newNick, phoneNumber: "01011112222", birthday: "19900101")
+        let taken = try await visitor.updateProfile(
+            profileImageData: TestImages.png, nickname: newNick, phoneNumber: "01011112222", birthday: "19900101")
         #expect(Twin.status(taken) == 409)
     }
 
@@ -952,10 +1044,12 @@ struct ClosetReturnTwinTests {
         let product = try await Twin.sell(user, title: "코듀로이 팬츠", price: 19_000)
 
         try await user.letAccessTokenExpire()
-        let expired = try await user.performRequest(api: .posts(next: "", limit: "7", product_id: keys.productID), model: Twin.ProductPostData.self)
+        let expired = try await user.performRequest(
+            api: .posts(next: "", limit: "7", product_id: keys.productID), model: Twin.ProductPostData.self)
         #expect(Twin.status(expired) == 419, "the app reports the first answer, it does not retry")
         #expect(await user.refreshes == 1)
-        let again = try await user.call(.posts(next: "", limit: "7", product_id: keys.productID), Twin.ProductPostData.self, "home after refresh")
+        let again = try await user.call(
+            .posts(next: "", limit: "7", product_id: keys.productID), Twin.ProductPostData.self, "home after refresh")
         #expect(again.data.map(\.post_id) == [product.post_id])
 
         // The upload path has the same handler.
@@ -968,21 +1062,25 @@ struct ClosetReturnTwinTests {
         // The delete path does not validate: the app calls an expired-token delete a success. The server must not
         // have deleted anything.
         try await user.letAccessTokenExpire()
-        let delete = try await user.require(try await user.performDeleteRequest(api: .postDelete(postID: product.post_id)), "delete with expired token")
+        let delete = try await user.require(
+            try await user.performDeleteRequest(api: .postDelete(postID: product.post_id)), "delete with expired token")
         #expect(delete == 419)
         #expect(await user.refreshes == 3)
-        let still = try await user.call(.postDetail(postID: product.post_id), Twin.ProductPost.self, "detail after refused delete")
+        let still = try await user.call(
+            .postDetail(postID: product.post_id), Twin.ProductPost.self, "detail after refused delete")
         #expect(still.post_id == product.post_id)
 
         // Both tokens expired: 419 → refresh 418 → removeAll → the login screen.
         try await user.letRefreshTokenExpire()
         try await user.letAccessTokenExpire()
-        let loggedOut = try await user.performRequest(api: .posts(next: "", limit: "7", product_id: keys.productID), model: Twin.ProductPostData.self)
+        let loggedOut = try await user.performRequest(
+            api: .posts(next: "", limit: "7", product_id: keys.productID), model: Twin.ProductPostData.self)
         #expect(Twin.failure(loggedOut) == .refreshTokenExpired)
         let access = await user.accessToken, refresh = await user.refreshToken, storedUserID = await user.userID
         #expect(access.isEmpty && refresh.isEmpty && storedUserID.isEmpty, "UserDefaultsManager.removeAll after 418")
         _ = try await user.require(try await user.login(), "login again")
-        let back = try await user.call(.posts(next: "", limit: "7", product_id: keys.productID), Twin.ProductPostData.self, "home after login")
+        let back = try await user.call(
+            .posts(next: "", limit: "7", product_id: keys.productID), Twin.ProductPostData.self, "home after login")
         #expect(back.data.map(\.post_id) == [product.post_id])
     }
 }

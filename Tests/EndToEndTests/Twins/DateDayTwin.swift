@@ -463,8 +463,9 @@ enum DateDayTwin {
             switch self {
             case .signUp, .validation, .login, .postImage, .uploadPost, .postInterest, .postLike, .paymentValidation:
                 return "POST"
-            case .tokenRenewal, .viewPost, .viewPostImage, .viewSpecificPost, .viewInterestPost, .searchHashTag, .viewMyProfile, .withdraw,
-                 .viewSpecificUsersPost, .paymentList:
+            case .tokenRenewal, .viewPost, .viewPostImage, .viewSpecificPost, .viewInterestPost, .searchHashTag,
+                .viewMyProfile, .withdraw,
+                .viewSpecificUsersPost, .paymentList:
                 return "GET"
             case .editMyProfile:
                 return "PUT"
@@ -505,8 +506,9 @@ enum DateDayTwin {
                 return [("Content-Type", "application/json"), ("SesacKey", secretKey)]
             case .tokenRenewal:
                 return [("Authorization", token), ("Refresh", refresh), ("SesacKey", secretKey)]
-            case .viewPostImage, .viewPost, .viewSpecificPost, .postInterest, .uploadPost, .viewInterestPost, .postLike, .searchHashTag,
-                 .viewMyProfile, .withdraw, .viewSpecificUsersPost, .deletePost, .paymentValidation, .paymentList:
+            case .viewPostImage, .viewPost, .viewSpecificPost, .postInterest, .uploadPost, .viewInterestPost, .postLike,
+                .searchHashTag,
+                .viewMyProfile, .withdraw, .viewSpecificUsersPost, .deletePost, .paymentValidation, .paymentList:
                 return [("Authorization", token), ("Content-Type", "application/json"), ("SesacKey", secretKey)]
             case .postImage, .editMyProfile:
                 // Alamofire's upload replaces this bare type with the one carrying the boundary.
@@ -549,7 +551,8 @@ enum DateDayTwin {
 
         /// `TargetType.asURLRequest()`: query items on every method (set to nil when absent), the body as built.
         func asURLRequest(secretKey: String, token: String, refresh: String) -> TwinRequest {
-            var request = TwinRequest(method, path, headers: header(secretKey: secretKey, token: token, refresh: refresh), body: body)
+            var request = TwinRequest(
+                method, path, headers: header(secretKey: secretKey, token: token, refresh: refresh), body: body)
             if let queryItems { request.query = TwinQuery.urlComponents(queryItems) }
             return request
         }
@@ -576,7 +579,8 @@ enum DateDayTwin {
         }
 
         private func send(_ api: Router) async throws -> GatewayClient.Reply {
-            let reply = try await client.send(api.asURLRequest(secretKey: client.apiKey, token: token, refresh: refresh))
+            let reply = try await client.send(
+                api.asURLRequest(secretKey: client.apiKey, token: token, refresh: refresh))
             lastStatus = reply.status
             lastBody = reply.text
             return reply
@@ -585,7 +589,9 @@ enum DateDayTwin {
         /// `responseDecodable` without `validate`: any answer that decodes as `T` is a success — also an error
         /// body such as `{message}` for `ValidationEmailModel`. A 2xx that does not decode fails the test (the
         /// app would hang); other statuses give `.failure(.refreshTokenExpiration)` for 418 and nothing else.
-        private func decodeUnvalidated<T: Decodable & Sendable>(_ reply: GatewayClient.Reply, as type: T.Type) throws -> Outcome<T> {
+        private func decodeUnvalidated<T: Decodable & Sendable>(_ reply: GatewayClient.Reply, as type: T.Type) throws
+            -> Outcome<T>
+        {
             if (200...299).contains(reply.status) { return .success(try client.decode(type, from: reply)) }
             if let value = try? JSONDecoder().decode(type, from: Data(reply.body)) { return .success(value) }
             return reply.status == 418 ? .failure(.refreshTokenExpiration) : .noAnswer(status: reply.status)
@@ -616,7 +622,9 @@ enum DateDayTwin {
                 form.file("files", filename: "yegr.jpeg", mimeType: "image/jpeg", bytes: image)
             }
             let reply = try await sendMultipart(.postImage, form)
-            if (200..<300).contains(reply.status) { return .success(try client.decode(UploadImageModel.self, from: reply)) }
+            if (200..<300).contains(reply.status) {
+                return .success(try client.decode(UploadImageModel.self, from: reply))
+            }
             switch reply.status {
             case 400: return .failure(.missingRequiredValue)
             case 401: return .failure(.mismatchOrInvalid)
@@ -628,14 +636,18 @@ enum DateDayTwin {
 
         // DateDay: NetworkManager.editProfile(nickname:introduce:profile:) — `PUT`, parts `nick`, `phoneNum`
         // (the self-introduction), then `profile` (`yegr.jpeg`, `image/jpeg`); no `validate`.
-        func editProfile(nickname: String, introduce: String, profile: [UInt8]) async throws -> Outcome<EditProfileModel> {
+        func editProfile(nickname: String, introduce: String, profile: [UInt8]) async throws -> Outcome<
+            EditProfileModel
+        > {
             let query = EditProfileQuery(nick: nickname, phoneNum: introduce, profile: profile)
             var form = TwinMultipart()
             form.text("nick", query.nick)
             form.text("phoneNum", query.phoneNum)
             form.file("profile", filename: "yegr.jpeg", mimeType: "image/jpeg", bytes: query.profile)
             let reply = try await sendMultipart(.editMyProfile, form)
-            if (200...299).contains(reply.status) { return .success(try client.decode(EditProfileModel.self, from: reply)) }
+            if (200...299).contains(reply.status) {
+                return .success(try client.decode(EditProfileModel.self, from: reply))
+            }
             switch reply.status {
             case 400: return .failure(.missingRequiredValue)
             case 401: return .failure(.mismatchOrInvalid)
@@ -649,7 +661,8 @@ enum DateDayTwin {
 
         private func sendMultipart(_ api: Router, _ form: TwinMultipart) async throws -> GatewayClient.Reply {
             var request = api.asURLRequest(secretKey: client.apiKey, token: token, refresh: refresh)
-            request.headers = request.headers.filter { $0.0.lowercased() != "content-type" } + [("Content-Type", form.contentType)]
+            request.headers =
+                request.headers.filter { $0.0.lowercased() != "content-type" } + [("Content-Type", form.contentType)]
             request.body = form.encoded()
             let reply = try await client.send(request)
             lastStatus = reply.status
@@ -668,7 +681,9 @@ enum DateDayTwin {
         private func tokenUpdate() async throws -> Result<TokenUpdateModel, HTTPError>? {
             let reply = try await send(.tokenRenewal)
             refreshStatuses.append(reply.status)
-            if (200..<300).contains(reply.status) { return .success(try client.decode(TokenUpdateModel.self, from: reply)) }
+            if (200..<300).contains(reply.status) {
+                return .success(try client.decode(TokenUpdateModel.self, from: reply))
+            }
             return reply.status == 401 ? .failure(.mismatchOrInvalid) : nil
         }
 
@@ -692,10 +707,12 @@ enum DateDayTwin {
 
         /// SignUpViewController: the duplicate check (as the email field validates), then join.
         func signUp(nick: String, email: String, password: String) async throws -> SignUpModel {
-            let check = try await requestUserVerification(api: .validation(query: validEmailQuery(email: email)), type: ValidationEmailModel.self)
+            let check = try await requestUserVerification(
+                api: .validation(query: validEmailQuery(email: email)), type: ValidationEmailModel.self)
             #expect(check.value != nil, "email validation: \(lastStatus) \(lastBody)")
-            let joined = try await requestUserVerification(api: .signUp(query: SignUpQuery(nick: nick, email: email, password: password)),
-                                                           type: SignUpModel.self)
+            let joined = try await requestUserVerification(
+                api: .signUp(query: SignUpQuery(nick: nick, email: email, password: password)),
+                type: SignUpModel.self)
             self.email = email
             self.password = password
             return try require(joined, "join")
@@ -703,8 +720,10 @@ enum DateDayTwin {
 
         /// LoginViewController: stores refresh, token, `saveTime` (now, UTC, second precision) and the user id.
         func login() async throws -> LoginModel {
-            let success = try require(try await requestUserVerification(api: .login(query: LoginQuery(email: email, password: password)),
-                                                                        type: LoginModel.self), "login")
+            let success = try require(
+                try await requestUserVerification(
+                    api: .login(query: LoginQuery(email: email, password: password)),
+                    type: LoginModel.self), "login")
             refresh = success.refreshToken
             token = success.accessToken
             saveTime = DateDayTwin.containTimeDateFormatter().string(from: Date())
@@ -713,15 +732,21 @@ enum DateDayTwin {
         }
 
         /// A value, or a recorded issue naming the step and the last answer.
-        func require<T: Sendable>(_ outcome: Outcome<T>, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
+        func require<T: Sendable>(
+            _ outcome: Outcome<T>, _ step: String, sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> T {
             if case .success(let value) = outcome { return value }
-            Issue.record("\(step): \(outcome) — last answer \(lastStatus) \(lastBody.prefix(400))", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(step): \(outcome) — last answer \(lastStatus) \(lastBody.prefix(400))",
+                sourceLocation: sourceLocation)
             throw DateDayStepFailed(step: step)
         }
 
         /// `callRequest` that must give a value.
-        func call<T: Decodable & Sendable>(_ api: Router, _ type: T.Type, _ step: String,
-                                           sourceLocation: SourceLocation = #_sourceLocation) async throws -> T {
+        func call<T: Decodable & Sendable>(
+            _ api: Router, _ type: T.Type, _ step: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws -> T {
             try require(try await callRequest(api: api, type: type), step, sourceLocation: sourceLocation)
         }
 
@@ -737,9 +762,11 @@ enum DateDayTwin {
         /// The access token expires: replaced by one for the same session that expired 10 s ago.
         func letAccessTokenExpire() async throws {
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            token = try await signer.sign(AccessTokenClaims(userId: saveLoginUserID, sessionId: AppSession.sessionId(in: token),
-                                                            issuedAt: Date().addingTimeInterval(-310),
-                                                            expiresAt: Date().addingTimeInterval(-10)))
+            token = try await signer.sign(
+                AccessTokenClaims(
+                    userId: saveLoginUserID, sessionId: AppSession.sessionId(in: token),
+                    issuedAt: Date().addingTimeInterval(-310),
+                    expiresAt: Date().addingTimeInterval(-10)))
         }
     }
 
@@ -769,19 +796,24 @@ enum DateDayTwin {
         let latitude: String
 
         static func fresh() -> Place {
-            Place(placeName: TestEnvironment.unique("도자기공방"), categoryName: "가정,생활 > 공방 > 도자기공방",
-                  placeURL: "http://place.map.kakao.com/\(Int.random(in: 10_000_000...99_999_999))",
-                  longitude: "127.0276368", latitude: "37.4979502")
+            Place(
+                placeName: TestEnvironment.unique("도자기공방"), categoryName: "가정,생활 > 공방 > 도자기공방",
+                placeURL: "http://place.map.kakao.com/\(Int.random(in: 10_000_000...99_999_999))",
+                longitude: "127.0276368", latitude: "37.4979502")
         }
     }
 
     /// WriteViewController's "공유하기": upload the photos, then `UploadPostQuery` with `#placeName` appended.
-    static func write(_ session: Session, place: Place, review: String, rating: String = "4.5", photos: Int = 2) async throws -> UploadPostModel {
-        let uploaded = try await session.require(try await session.uploadImage(images: Array(repeating: TestImages.png, count: photos)), "photo upload")
+    static func write(_ session: Session, place: Place, review: String, rating: String = "4.5", photos: Int = 2)
+        async throws -> UploadPostModel
+    {
+        let uploaded = try await session.require(
+            try await session.uploadImage(images: Array(repeating: TestImages.png, count: photos)), "photo upload")
         #expect(uploaded.files.count == photos)
-        let query = UploadPostQuery(title: place.placeName, content: review + " #\(place.placeName)", content1: rating,
-                                    content2: place.longitude, content3: place.latitude, content4: place.placeURL,
-                                    content5: place.categoryName, files: uploaded.files)
+        let query = UploadPostQuery(
+            title: place.placeName, content: review + " #\(place.placeName)", content1: rating,
+            content2: place.longitude, content3: place.latitude, content4: place.placeURL,
+            content5: place.categoryName, files: uploaded.files)
         let post = try await session.call(.uploadPost(query: query), UploadPostModel.self, "post upload")
         #expect(post.productId == productID && post.title == place.placeName && post.price == 100)
         #expect(post.starRating == rating && post.longitude == place.longitude && post.latitude == place.latitude)
@@ -837,7 +869,8 @@ struct DateDayTwinTests {
         let me = try await author.call(.viewMyProfile, Twin.ProfileModel.self, "my profile")
         #expect(me.userID == login.userId && me.nickname == login.nick && me.email == login.email)
         #expect(me.myIntroduce == nil && me.profileImage == nil)
-        let noPosts = try await author.call(.viewSpecificUsersPost(userID: login.userId, next: ""), Twin.ViewPost.self, "my posts")
+        let noPosts = try await author.call(
+            .viewSpecificUsersPost(userID: login.userId, next: ""), Twin.ViewPost.self, "my posts")
         #expect(noPosts.data.isEmpty && noPosts.nextCursor == "0")
         let noPayments = try await author.call(.paymentList, Twin.PaymentListModel.self, "payment list")
         #expect(noPayments.data.isEmpty)
@@ -845,7 +878,9 @@ struct DateDayTwinTests {
         // Two reviews, each with photos all named yegr.jpeg.
         let first = try await Twin.write(author, place: .fresh(), review: "선생님이 친절하고 물레 체험이 재밌었어요!")
         let second = try await Twin.write(author, place: .fresh(), review: "작업실이 넓고 조용해요", rating: "5.0", photos: 3)
-        #expect(Set(first.imageFiles).count == 2 && Set(second.imageFiles).count == 3, "same file name, distinct stored files")
+        #expect(
+            Set(first.imageFiles).count == 2 && Set(second.imageFiles).count == 3,
+            "same file name, distinct stored files")
 
         // The feed, paged to the end: both reviews, newest first, nothing repeated.
         let feed = try await Twin.feedPages(author).flatMap { $0 }
@@ -860,7 +895,8 @@ struct DateDayTwinTests {
         #expect(mine.buyers.isEmpty && mine.price == 100)
 
         // Detail: title on the map annotation (Double(latitude/longitude)), photos, createdAt shown.
-        let detail = try await author.call(.viewSpecificPost(postID: second.postId), Twin.UploadPostModel.self, "detail")
+        let detail = try await author.call(
+            .viewSpecificPost(postID: second.postId), Twin.UploadPostModel.self, "detail")
         #expect(Double(detail.latitude) != nil && Double(detail.longitude) != nil)
         #expect(detail.imageFiles == second.imageFiles)
         for file in detail.imageFiles {
@@ -869,23 +905,28 @@ struct DateDayTwinTests {
         }
 
         // Hashtag search: the user types the place name.
-        let found = try await author.call(.searchHashTag(next: "", hashTag: first.title), Twin.SearchHashTag.self, "hashtag search")
+        let found = try await author.call(
+            .searchHashTag(next: "", hashTag: first.title), Twin.SearchHashTag.self, "hashtag search")
         #expect(found.data.map(\.postId) == [first.postId])
         #expect(found.nextCursor == "0")
 
         // My posts, then delete the first review from there (the app accepts exactly 200).
-        let myPosts = try await author.call(.viewSpecificUsersPost(userID: login.userId, next: ""), Twin.ViewPost.self, "my posts")
+        let myPosts = try await author.call(
+            .viewSpecificUsersPost(userID: login.userId, next: ""), Twin.ViewPost.self, "my posts")
         #expect(myPosts.data.map(\.postId) == [second.postId, first.postId])
         let (deleted, status) = try await author.deletePost(postID: first.postId)
         #expect(deleted == .success, "DELETE answered \(status)")
-        let afterDelete = try await author.call(.viewSpecificUsersPost(userID: login.userId, next: ""), Twin.ViewPost.self, "my posts after delete")
+        let afterDelete = try await author.call(
+            .viewSpecificUsersPost(userID: login.userId, next: ""), Twin.ViewPost.self, "my posts after delete")
         #expect(afterDelete.data.map(\.postId) == [second.postId])
         let feedAfter = try await Twin.feedPages(author).flatMap { $0 }.map(\.postId)
         #expect(!feedAfter.contains(first.postId) && feedAfter.contains(second.postId))
-        let searchAfter = try await author.call(.searchHashTag(next: "", hashTag: first.title), Twin.SearchHashTag.self, "search after delete")
+        let searchAfter = try await author.call(
+            .searchHashTag(next: "", hashTag: first.title), Twin.SearchHashTag.self, "search after delete")
         #expect(searchAfter.data.isEmpty)
         // The detail of a deleted post: 410 `{message}` does not decode as UploadPostModel — the screen stays empty.
-        let gone = try await author.callRequest(api: .viewSpecificPost(postID: first.postId), type: Twin.UploadPostModel.self)
+        let gone = try await author.callRequest(
+            api: .viewSpecificPost(postID: first.postId), type: Twin.UploadPostModel.self)
         #expect(await author.lastStatus == 410)
         #expect(gone.value == nil)
     }
@@ -905,24 +946,31 @@ struct DateDayTwinTests {
         #expect(!detail.likes.contains(visitorId) && !detail.interest.contains(visitorId))
 
         // ♡ and the "picked" button.
-        let like = try await visitor.call(.postLike(postID: post.postId, likeStatus: Twin.PostLikeQuery(likeStatus: true)), Twin.PostLike.self, "like")
+        let like = try await visitor.call(
+            .postLike(postID: post.postId, likeStatus: Twin.PostLikeQuery(likeStatus: true)), Twin.PostLike.self, "like"
+        )
         #expect(like.likeStatus)
-        let pick = try await visitor.call(.postInterest(postID: post.postId, likeStatus: Twin.PostLikeQuery(likeStatus: true)), Twin.PostLike.self, "pick")
+        let pick = try await visitor.call(
+            .postInterest(postID: post.postId, likeStatus: Twin.PostLikeQuery(likeStatus: true)), Twin.PostLike.self,
+            "pick")
         #expect(pick.likeStatus)
         let picked = try await visitor.call(.viewInterestPost(next: ""), Twin.ViewPost.self, "picked list")
         #expect(picked.data.map(\.postId) == [post.postId])
         #expect(picked.nextCursor == "0")
-        let reread = try await visitor.call(.viewSpecificPost(postID: post.postId), Twin.UploadPostModel.self, "detail after like")
+        let reread = try await visitor.call(
+            .viewSpecificPost(postID: post.postId), Twin.UploadPostModel.self, "detail after like")
         #expect(reread.likes == [visitorId] && reread.interest == [visitorId], "the buttons show selected")
 
         // Reservation: iamport pays 100, then the app validates `{imp_uid, post_id}`.
         let (impUid, merchantUid) = try await Twin.payWithIamport(apiKey: client.apiKey, title: detail.title)
-        let validated = try await visitor.call(.paymentValidation(query: Twin.PaymentValidationQuery(impUID: impUid, postID: post.postId)),
-                                               Twin.ValidationModel.self, "payment validation")
+        let validated = try await visitor.call(
+            .paymentValidation(query: Twin.PaymentValidationQuery(impUID: impUid, postID: post.postId)),
+            Twin.ValidationModel.self, "payment validation")
         #expect(validated.buyer_id == visitorId && validated.post_id == post.postId)
         #expect(validated.merchant_uid == merchantUid && validated.price == 100 && validated.productName == post.title)
-        let again = try await visitor.callRequest(api: .paymentValidation(query: Twin.PaymentValidationQuery(impUID: impUid, postID: post.postId)),
-                                                  type: Twin.ValidationModel.self)
+        let again = try await visitor.callRequest(
+            api: .paymentValidation(query: Twin.PaymentValidationQuery(impUID: impUid, postID: post.postId)),
+            type: Twin.ValidationModel.self)
         #expect(await visitor.lastStatus == 409, "the app's alert: 이미 검증처리가 완료된 결제건입니다")
         #expect(again.value == nil)
         let payments = try await visitor.call(.paymentList, Twin.PaymentListModel.self, "payment list")
@@ -932,14 +980,19 @@ struct DateDayTwinTests {
         #expect(feedAfterPurchase.data.first { $0.postId == post.postId }?.buyers == [visitorId])
 
         // Un-pick: the picked list empties.
-        let unpick = try await visitor.call(.postInterest(postID: post.postId, likeStatus: Twin.PostLikeQuery(likeStatus: false)), Twin.PostLike.self, "un-pick")
+        let unpick = try await visitor.call(
+            .postInterest(postID: post.postId, likeStatus: Twin.PostLikeQuery(likeStatus: false)), Twin.PostLike.self,
+            "un-pick")
         #expect(!unpick.likeStatus)
-        let pickedAfter = try await visitor.call(.viewInterestPost(next: ""), Twin.ViewPost.self, "picked list after un-pick")
+        let pickedAfter = try await visitor.call(
+            .viewInterestPost(next: ""), Twin.ViewPost.self, "picked list after un-pick")
         #expect(pickedAfter.data.isEmpty)
 
         // Withdraw (settings menu), then the login screen; the old token must be refused at once.
         let withdrawn = try await visitor.call(.withdraw, Twin.WithdrawModel.self, "withdraw")
-        #expect(withdrawn.userId == visitorId && withdrawn.email == visitorLogin.email && withdrawn.nickname == visitorLogin.nick)
+        #expect(
+            withdrawn.userId == visitorId && withdrawn.email == visitorLogin.email
+                && withdrawn.nickname == visitorLogin.nick)
         let refused = try await visitor.callRequest(api: .viewPost(next: ""), type: Twin.ViewPost.self)
         #expect(await visitor.lastStatus == 401, "the withdrawn user's token on the next request")
         #expect(refused.value == nil)
@@ -954,15 +1007,17 @@ struct DateDayTwinTests {
 
         // A short introduction first.
         let newNick = TestEnvironment.unique("dd")
-        let edited = try await user.require(try await user.editProfile(nickname: newNick, introduce: "공방 투어를 좋아해요", profile: TestImages.png),
-                                            "profile edit")
+        let edited = try await user.require(
+            try await user.editProfile(nickname: newNick, introduce: "공방 투어를 좋아해요", profile: TestImages.png),
+            "profile edit")
         #expect(edited.userID == login.userId && edited.nickname == newNick && edited.myIntroduce == "공방 투어를 좋아해요")
         let image = try #require(edited.profileImage)
         let me = try await user.call(.viewMyProfile, Twin.ProfileModel.self, "my page after edit")
         #expect(me.nickname == newNick && me.myIntroduce == "공방 투어를 좋아해요" && me.profileImage == image)
         let photo = try await user.viewPostImage(filePath: image)
         #expect(photo.status == 200 && photo.data == TestImages.png)
-        let myPosts = try await user.call(.viewSpecificUsersPost(userID: login.userId, next: ""), Twin.ViewPost.self, "my posts after rename")
+        let myPosts = try await user.call(
+            .viewSpecificUsersPost(userID: login.userId, next: ""), Twin.ViewPost.self, "my posts after rename")
         #expect(myPosts.data.first { $0.postId == post.postId }?.creator.nick == newNick)
 
         // What the introduction screen really holds: a multi-line text view without a length limit. The app
@@ -970,7 +1025,8 @@ struct DateDayTwinTests {
         let introduction = "주말마다 서울 곳곳의 공방을 찾아다니는 직장인입니다 :)\n도자기, 캔들, 뜨개 클래스를 좋아하고 후기를 꼼꼼히 남겨요!"
         let longEdit = try await user.editProfile(nickname: newNick, introduce: introduction, profile: TestImages.png)
         let lastStatus = await user.lastStatus
-        #expect(longEdit.value?.myIntroduce == introduction, "a multi-line self-introduction in phoneNum: \(lastStatus)")
+        #expect(
+            longEdit.value?.myIntroduce == introduction, "a multi-line self-introduction in phoneNum: \(lastStatus)")
         let shown = try await user.call(.viewMyProfile, Twin.ProfileModel.self, "my page after the long introduction")
         #expect(shown.myIntroduce == introduction)
     }
@@ -996,7 +1052,9 @@ struct DateDayTwinTests {
         // The next call: `saveTime` was not renewed, so the app refreshes with a live token.
         let next = try await user.callRequest(api: .viewMyProfile, type: Twin.ProfileModel.self)
         #expect(await user.refreshStatuses == [200, 409], "refresh with a live access token is 409, as in LSLP")
-        withKnownIssue("DateDay defect: NetworkManager.updateToken never renews saveTime and tokenUpdate drops the 409, so every call after the first refresh hangs (Sources/Network/NetworkManager.swift)") {
+        withKnownIssue(
+            "DateDay defect: NetworkManager.updateToken never renews saveTime and tokenUpdate drops the 409, so every call after the first refresh hangs (Sources/Network/NetworkManager.swift)"
+        ) {
             #expect(next.value != nil)
         }
     }

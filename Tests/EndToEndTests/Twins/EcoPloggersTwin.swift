@@ -25,14 +25,18 @@ enum EcoPloggersTwin {
     }
 
     /// EcoPloggers: Utils/Enum/Region.swift `RegionBorough2` (the districts a meetup can be posted under).
-    static let regionBorough2 = ["eco_111121", "eco_111261", "eco_111262", "eco_111273", "eco_111231", "eco_111152", "eco_111201"]
+    static let regionBorough2 = [
+        "eco_111121", "eco_111261", "eco_111262", "eco_111273", "eco_111231", "eco_111152", "eco_111201",
+    ]
 
     // MARK: Queries (EcoPloggers/Model/Query/…)
 
     // EcoPloggers: Model/Query/FavoriteQuery.swift
     struct FavoriteQuery: Encodable, Sendable { var next: String?; let limit: String? }
     // EcoPloggers: Model/Query/HashtagsQuery.swift
-    struct HashtagsQuery: Encodable, Sendable { var next: String?; let limit: String?; let product_id: String?; let hashTag: String }
+    struct HashtagsQuery: Encodable, Sendable {
+        var next: String?; let limit: String?; let product_id: String?; let hashTag: String
+    }
     // EcoPloggers: Model/Query/LikePostQuery.swift (PostRouter.likePost exists — with a broken path — and no screen calls it)
     struct LikePostQuery: Codable, Sendable { let like_status: Bool }
     // EcoPloggers: Model/Query/LogInQuery.swift
@@ -73,7 +77,9 @@ enum EcoPloggersTwin {
     // MARK: Responses (EcoPloggers/Model/ResponseDTO/…)
 
     // EcoPloggers: Model/ResponseDTO/FollowResponse.swift
-    struct FollowResponse: Decodable, Sendable { let nick: String; let opponent_nick: String; let following_status: Bool }
+    struct FollowResponse: Decodable, Sendable {
+        let nick: String; let opponent_nick: String; let following_status: Bool
+    }
 
     // EcoPloggers: Model/ResponseDTO/LoginResponse.swift (no nick)
     struct LoginResponse: Decodable, Sendable {
@@ -201,7 +207,8 @@ enum EcoPloggersTwin {
 
         // EcoPloggers: Network/User/UserRouter.swift `.refreshToken`
         static func refreshToken(access: String, refresh: String, key: String) -> TwinRequest {
-            TwinRequest("GET", "/v1/auth/refresh", headers: [("Authorization", access), (sesacKey, key), ("Refresh", refresh)])
+            TwinRequest(
+                "GET", "/v1/auth/refresh", headers: [("Authorization", access), (sesacKey, key), ("Refresh", refresh)])
         }
 
         // EcoPloggers: Network/User/UserRouter.swift `.withdraw`
@@ -224,12 +231,15 @@ enum EcoPloggersTwin {
 
         // EcoPloggers: Network/Post/PostRouter.swift `.viewPost` (`limit ?? "10"`)
         static func viewPost(_ q: ViewPostQuery, token: String, key: String) -> TwinRequest {
-            TwinRequest("GET", "/v1/posts", query: query([("next", q.next), ("limit", q.limit ?? "10"), ("product_id", q.product_id)]),
-                        headers: [("Authorization", token), (sesacKey, key)])
+            TwinRequest(
+                "GET", "/v1/posts",
+                query: query([("next", q.next), ("limit", q.limit ?? "10"), ("product_id", q.product_id)]),
+                headers: [("Authorization", token), (sesacKey, key)])
         }
 
         // EcoPloggers: Network/Post/PostRouter.swift `.editPost`
-        static func editPost(postID: String, _ query: UploadPostQuery, token: String, key: String) throws -> TwinRequest {
+        static func editPost(postID: String, _ query: UploadPostQuery, token: String, key: String) throws -> TwinRequest
+        {
             try .json("PUT", "/v1/posts/\(postID)", query, headers: [("Authorization", token), (sesacKey, key)])
         }
 
@@ -240,22 +250,27 @@ enum EcoPloggersTwin {
 
         // EcoPloggers: Network/Post/PostRouter.swift `.userPost`
         static func userPost(userID: String, _ q: ViewPostQuery, token: String, key: String) -> TwinRequest {
-            TwinRequest("GET", "/v1/posts/users/\(userID)",
-                        query: query([("next", q.next), ("limit", q.limit ?? "10"), ("product_id", q.product_id)]),
-                        headers: [("Authorization", token), (sesacKey, key)])
+            TwinRequest(
+                "GET", "/v1/posts/users/\(userID)",
+                query: query([("next", q.next), ("limit", q.limit ?? "10"), ("product_id", q.product_id)]),
+                headers: [("Authorization", token), (sesacKey, key)])
         }
 
         // EcoPloggers: Network/Post/PostRouter.swift `.fetchFavoritePost`
         static func fetchFavoritePost(_ q: FavoriteQuery, token: String, key: String) -> TwinRequest {
-            TwinRequest("GET", "/v1/posts/likes-2/me", query: query([("next", q.next), ("limit", q.limit ?? "10")]),
-                        headers: [("Authorization", token), (sesacKey, key)])
+            TwinRequest(
+                "GET", "/v1/posts/likes-2/me", query: query([("next", q.next), ("limit", q.limit ?? "10")]),
+                headers: [("Authorization", token), (sesacKey, key)])
         }
 
         // EcoPloggers: Network/Post/PostRouter.swift `.hashtags` (`product_id` nil → the bare name `product_id`)
         static func hashtags(_ q: HashtagsQuery, token: String, key: String) -> TwinRequest {
-            TwinRequest("GET", "/v1/posts/hashtags",
-                        query: query([("next", q.next), ("limit", q.limit ?? "10"), ("product_id", q.product_id), ("hashTag", q.hashTag)]),
-                        headers: [("Authorization", token), (sesacKey, key)])
+            TwinRequest(
+                "GET", "/v1/posts/hashtags",
+                query: query([
+                    ("next", q.next), ("limit", q.limit ?? "10"), ("product_id", q.product_id), ("hashTag", q.hashTag),
+                ]),
+                headers: [("Authorization", token), (sesacKey, key)])
         }
 
         // EcoPloggers: Network/Post/PostRouter.swift `.fetchImage` (PostNetworkService.fetchFiles, for every file
@@ -276,7 +291,8 @@ enum EcoPloggersTwin {
 
         // EcoPloggers: Network/Follow/FollowRouter.swift `.follow` — `query` is `[]`, so the URL ends in `?`.
         static func follow(userID: String, token: String, key: String) -> TwinRequest {
-            TwinRequest("POST", "/v1/follow/\(userID)", query: "", headers: [("Authorization", token), (sesacKey, key)])
+            TwinRequest(
+                "POST", "/v1/follow/\(userID)", query: "", headers: [("Authorization", token), (sesacKey, key)])
         }
 
         // EcoPloggers: Network/Payment/PaymentRouter.swift `.payment`
@@ -309,13 +325,17 @@ enum EcoPloggersTwin {
         }
 
         /// SignUpViewModel (email check, join) then LogInViewModel (login, tokens and user id stored).
-        static func signUp(_ client: TwinClient, nick: String = EcoPloggersTwin.hangulNick(), password: String = "eco1234!") async throws -> Session {
+        static func signUp(
+            _ client: TwinClient, nick: String = EcoPloggersTwin.hangulNick(), password: String = "eco1234!"
+        ) async throws -> Session {
             let email = "eco\(TestEnvironment.unique(""))@example.com"
             let key = client.apiKey
-            let checked = try await client.call(try Router.validateEmail(.init(email: email), key: key), as: ValidateEmailResponse.self)
+            let checked = try await client.call(
+                try Router.validateEmail(.init(email: email), key: key), as: ValidateEmailResponse.self)
             #expect(checked.message != "사용이 불가한 이메일입니다.")
-            let joined = try await client.call(try Router.signup(.init(email: email, password: password, nick: nick), key: key),
-                                               as: SignUpResponse.self)
+            let joined = try await client.call(
+                try Router.signup(.init(email: email, password: password, nick: nick), key: key),
+                as: SignUpResponse.self)
             #expect(joined.email == email && joined.nick == nick)
             let session = Session(client: client, email: email, password: password, nick: nick)
             let login = try await session.logIn()
@@ -326,7 +346,8 @@ enum EcoPloggersTwin {
         /// LogInViewModel: `AF.request` without interceptor.
         @discardableResult
         func logIn() async throws -> LoginResponse {
-            let login = try await client.call(try Router.login(.init(email: email, password: password), key: client.apiKey), as: LoginResponse.self)
+            let login = try await client.call(
+                try Router.login(.init(email: email, password: password), key: client.apiKey), as: LoginResponse.self)
             accessToken = login.accessToken
             refreshToken = login.refreshToken
             myUserID = login.user_id
@@ -350,9 +371,12 @@ enum EcoPloggersTwin {
                     Issue.record("the server kept answering 419 after \(retries) refreshes")
                     return reply
                 }
-                let renewed = try await client.send(Router.refreshToken(access: accessToken, refresh: refreshToken, key: client.apiKey))
+                let renewed = try await client.send(
+                    Router.refreshToken(access: accessToken, refresh: refreshToken, key: client.apiKey))
                 lastRefreshStatus = renewed.status
-                guard (200..<300).contains(renewed.status), let model = try? client.decode(RefreshResponse.self, from: renewed) else {
+                guard (200..<300).contains(renewed.status),
+                    let model = try? client.decode(RefreshResponse.self, from: renewed)
+                else {
                     accessToken = ""
                     refreshToken = ""
                     loggedOut += 1
@@ -372,8 +396,10 @@ enum EcoPloggersTwin {
         }
 
         /// The `…NetworkService` pattern: through the interceptor, the app's type decoded.
-        func call<Model: Decodable>(_ type: Model.Type, status: Int = 200, sourceLocation: SourceLocation = #_sourceLocation,
-                                    _ build: @Sendable (String) throws -> TwinRequest) async throws -> Model {
+        func call<Model: Decodable>(
+            _ type: Model.Type, status: Int = 200, sourceLocation: SourceLocation = #_sourceLocation,
+            _ build: @Sendable (String) throws -> TwinRequest
+        ) async throws -> Model {
             let reply = try await send(build)
             #expect(reply.status == status, "\(reply.status) \(reply.text)", sourceLocation: sourceLocation)
             return try client.decode(type, from: reply)
@@ -383,35 +409,45 @@ enum EcoPloggersTwin {
 
         func letAccessTokenExpire() async throws {
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(AccessTokenClaims(userId: myUserID, sessionId: AppSession.sessionId(in: accessToken),
-                                                                  issuedAt: Date().addingTimeInterval(-700),
-                                                                  expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await signer.sign(
+                AccessTokenClaims(
+                    userId: myUserID, sessionId: AppSession.sessionId(in: accessToken),
+                    issuedAt: Date().addingTimeInterval(-700),
+                    expiresAt: Date().addingTimeInterval(-100)))
         }
 
         func letRefreshTokenExpire() async throws {
             let session = try #require(AppSession.sessionId(in: accessToken), "the access token names no session")
             _ = try await TestEnvironment.withDatabase { db in
-                try await db.query("UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                                   logger: TestEnvironment.logger)
+                try await db.query(
+                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
+                    logger: TestEnvironment.logger)
             }
         }
     }
 
     /// A nick the sign-up screen accepts: `^[가-힣]{3,10}$` (Hangul only), here 8 random syllables.
     static func hangulNick(_ count: Int = 8) -> String {
-        String(String.UnicodeScalarView((0..<count).compactMap { _ in Unicode.Scalar(0xAC00 + UInt32.random(in: 0..<11_172)) }))
+        String(
+            String.UnicodeScalarView(
+                (0..<count).compactMap { _ in Unicode.Scalar(0xAC00 + UInt32.random(in: 0..<11_172)) }))
     }
 
     /// PostViewModel: the meetup as the post screen builds it.
-    static func meetup(title: String, content: String, typedPrice: String, category: Int, files: [String]) -> UploadPostQuery {
-        UploadPostQuery(title: title, price: 1000, content: content + "#\(NetworkKey.hashtag)",  // String.addContentHashTag
-                        required_time: "45분", path: nil, recruits: "상시모집", priceString: typedPrice,
-                        due_date: ISO8601DateFormatter().string(from: Date()),  // Date().ISO8601Format()
-                        product_id: regionBorough2[category], files: files)
+    static func meetup(title: String, content: String, typedPrice: String, category: Int, files: [String])
+        -> UploadPostQuery
+    {
+        UploadPostQuery(
+            title: title, price: 1000, content: content + "#\(NetworkKey.hashtag)",  // String.addContentHashTag
+            required_time: "45분", path: nil, recruits: "상시모집", priceString: typedPrice,
+            due_date: ISO8601DateFormatter().string(from: Date()),  // Date().ISO8601Format()
+            product_id: regionBorough2[category], files: files)
     }
 
     /// PloggersViewModel.fetchSections: the main screen's three requests (the region section is local).
-    static func mainScreen(_ session: Session, key: String) async throws -> (banner: ViewPostResponseDTO, favorites: ViewPostResponseDTO, latest: ViewPostResponseDTO) {
+    static func mainScreen(_ session: Session, key: String) async throws -> (
+        banner: ViewPostResponseDTO, favorites: ViewPostResponseDTO, latest: ViewPostResponseDTO
+    ) {
         let banner = try await session.call(ViewPostResponseDTO.self) {
             Router.viewPost(.init(next: nil, limit: "1", product_id: NetworkKey.banner), token: $0, key: key)
         }
@@ -419,7 +455,8 @@ enum EcoPloggersTwin {
             Router.fetchFavoritePost(.init(next: nil, limit: "10"), token: $0, key: key)
         }
         let latest = try await session.call(ViewPostResponseDTO.self) {
-            Router.hashtags(.init(next: nil, limit: "10", product_id: nil, hashTag: NetworkKey.hashtag), token: $0, key: key)
+            Router.hashtags(
+                .init(next: nil, limit: "10", product_id: nil, hashTag: NetworkKey.hashtag), token: $0, key: key)
         }
         return (banner, favorites, latest)
     }
@@ -428,9 +465,12 @@ enum EcoPloggersTwin {
     /// scroll to the end loads `next_cursor` — which starts as `""` (only pagination answers update it), so the
     /// first scroll asks for page 1 again — until it is "0"; new items are appended, known ones dropped.
     /// Returns the list shown and the post ids of the pagination pages in the order received.
-    static func latestMeetups(_ session: Session, key: String) async throws -> (shown: [ViewPostDetailResponseDTO], paged: [String], cursors: [String]) {
+    static func latestMeetups(_ session: Session, key: String) async throws -> (
+        shown: [ViewPostDetailResponseDTO], paged: [String], cursors: [String]
+    ) {
         let opening = HashtagsQuery(next: "", limit: "20", product_id: nil, hashTag: NetworkKey.hashtag)
-        var shown = try await session.call(ViewPostResponseDTO.self) { Router.hashtags(opening, token: $0, key: key) }.data
+        var shown = try await session.call(ViewPostResponseDTO.self) { Router.hashtags(opening, token: $0, key: key) }
+            .data
         var paged: [String] = []
         var cursors: [String] = []
         var nextCursor = ""
@@ -466,15 +506,18 @@ struct EcoPloggersTwinTests {
         let client = try TwinClient()
         let key = client.apiKey
         let email = "eco\(TestEnvironment.unique(""))@example.com"
-        let free = try await client.call(try App.Router.validateEmail(.init(email: email), key: key), as: App.ValidateEmailResponse.self)
+        let free = try await client.call(
+            try App.Router.validateEmail(.init(email: email), key: key), as: App.ValidateEmailResponse.self)
         #expect(free.message != "사용이 불가한 이메일입니다.", "the app would call a free email taken")
 
-        let spaced = try await client.send(try App.Router.signup(.init(email: email, password: "eco1234!", nick: "플로 깅해요"), key: key))
+        let spaced = try await client.send(
+            try App.Router.signup(.init(email: email, password: "eco1234!", nick: "플로 깅해요"), key: key))
         #expect(spaced.status == 402, "\(spaced.status) \(spaced.text)")
 
         let nick = App.hangulNick()
-        let joined = try await client.call(try App.Router.signup(.init(email: email, password: "eco1234!", nick: nick), key: key),
-                                           as: App.SignUpResponse.self)
+        let joined = try await client.call(
+            try App.Router.signup(.init(email: email, password: "eco1234!", nick: nick), key: key),
+            as: App.SignUpResponse.self)
         #expect(joined.email == email && joined.nick == nick)
 
         // Checked again: no `validate()`, so the 409 body is decoded and its message decides.
@@ -482,7 +525,8 @@ struct EcoPloggersTwinTests {
         #expect(takenReply.status == 409)
         let taken = try client.decode(App.ValidateEmailResponse.self, from: takenReply)
         #expect(taken.message == "사용이 불가한 이메일입니다.", "the app would offer a taken email as free")
-        let again = try await client.send(try App.Router.signup(.init(email: email, password: "eco1234!", nick: App.hangulNick()), key: key))
+        let again = try await client.send(
+            try App.Router.signup(.init(email: email, password: "eco1234!", nick: App.hangulNick()), key: key))
         #expect(again.status == 409, "\(again.text)")
 
         let session = App.Session(client: client, email: email, password: "eco1234!", nick: nick)
@@ -524,13 +568,18 @@ struct EcoPloggersTwinTests {
         let files = try client.decode(App.UploadImageResponse.self, from: upload).files
         #expect(files.count == 1)
         let title = "한강 플로깅 \(TestEnvironment.unique(""))"
-        let query = App.meetup(title: title, content: "반포 한강공원에서 같이 주워요", typedPrice: "5000", category: category, files: files)
-        let posted = try await host.call(App.ViewPostDetailResponseDTO.self) { try App.Router.uploadPost(query, token: $0, key: key) }
+        let query = App.meetup(
+            title: title, content: "반포 한강공원에서 같이 주워요", typedPrice: "5000", category: category, files: files)
+        let posted = try await host.call(App.ViewPostDetailResponseDTO.self) {
+            try App.Router.uploadPost(query, token: $0, key: key)
+        }
         #expect(posted.title == title && posted.price == 1000)
         #expect(posted.product_id == App.regionBorough2[category])
         #expect(posted.content == "반포 한강공원에서 같이 주워요#eco_랜덤")
         #expect(posted.hashTags == [App.NetworkKey.hashtag])
-        #expect(posted.content1 == "45분" && posted.content2 == nil && posted.content3 == "상시모집" && posted.content4 == "5000")
+        #expect(
+            posted.content1 == "45분" && posted.content2 == nil && posted.content3 == "상시모집" && posted.content4 == "5000"
+        )
         #expect(posted.content5 == query.due_date)
         #expect(posted.files == files && posted.buyers.isEmpty)
         #expect(posted.creator.user_id == hostId && posted.creator.nick == host.nick)
@@ -552,12 +601,16 @@ struct EcoPloggersTwinTests {
         #expect(photo.body == TestImages.png)
 
         // MeetupDetailViewModel: the host's profile, decoded as SearchUserResponse (nobody follows the host yet).
-        let hostProfile = try await member.call(App.SearchUserResponse.self) { App.Router.otherProfile(otherID: hostId, token: $0, key: key) }
+        let hostProfile = try await member.call(App.SearchUserResponse.self) {
+            App.Router.otherProfile(otherID: hostId, token: $0, key: key)
+        }
         #expect(hostProfile.user_id == hostId && hostProfile.nick == host.nick)
         #expect(hostProfile.posts.contains(posted.post_id))
 
         // The follow button; tapped again it is "already followed" (409, the button shows "cancel").
-        let followed = try await member.call(App.FollowResponse.self) { App.Router.follow(userID: hostId, token: $0, key: key) }
+        let followed = try await member.call(App.FollowResponse.self) {
+            App.Router.follow(userID: hostId, token: $0, key: key)
+        }
         #expect(followed.following_status && followed.nick == member.nick && followed.opponent_nick == host.nick)
         let twice = try await member.send { App.Router.follow(userID: hostId, token: $0, key: key) }
         #expect(twice.status == 409, "\(twice.status) \(twice.text)")
@@ -565,28 +618,38 @@ struct EcoPloggersTwinTests {
         // The meetup opened again: now the host has a follower, and `[String]` cannot hold one.
         let reopened = try await member.send { App.Router.otherProfile(otherID: hostId, token: $0, key: key) }
         #expect(reopened.status == 200)
-        withKnownIssue("EcoPloggers defect: Model/ResponseDTO/SearchUserResponse.swift decodes `followers`/`following` as [String]; LSLP sends user objects, so MeetupDetailViewModel falls back to an empty profile once the host has a follower") {
+        withKnownIssue(
+            "EcoPloggers defect: Model/ResponseDTO/SearchUserResponse.swift decodes `followers`/`following` as [String]; LSLP sends user objects, so MeetupDetailViewModel falls back to an empty profile once the host has a follower"
+        ) {
             _ = try client.decode(App.SearchUserResponse.self, from: reopened)
         }
-        let followers = (try reopened.json["followers"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String }
+        let followers = (try reopened.json["followers"] as? [[String: Any]] ?? []).compactMap {
+            $0["user_id"] as? String
+        }
         #expect(followers == [memberId])
 
         // EditViewModel: title, content and the price field (which shows `content4`) as they were; `price` becomes
         // Int("5000"), every content1…5 is sent empty.
-        let edit = App.UploadPostQuery(title: listed.title, price: Int(listed.content4 ?? "") ?? 1000, content: listed.content,
-                                       required_time: "", path: "", recruits: "", priceString: "", due_date: "",
-                                       product_id: listed.product_id ?? "eco_111262", files: listed.files)
-        let edited = try await host.call(App.ViewPostDetailResponseDTO.self) { try App.Router.editPost(postID: posted.post_id, edit, token: $0, key: key) }
+        let edit = App.UploadPostQuery(
+            title: listed.title, price: Int(listed.content4 ?? "") ?? 1000, content: listed.content,
+            required_time: "", path: "", recruits: "", priceString: "", due_date: "",
+            product_id: listed.product_id ?? "eco_111262", files: listed.files)
+        let edited = try await host.call(App.ViewPostDetailResponseDTO.self) {
+            try App.Router.editPost(postID: posted.post_id, edit, token: $0, key: key)
+        }
         #expect(edited.price == 5000 && edited.title == title && edited.files == files)
 
         // The member reopens the district; the join button pays `prices ?? 1000`.
-        let relisted = try #require(try await App.region(member, category, key: key).first { $0.post_id == posted.post_id })
+        let relisted = try #require(
+            try await App.region(member, category, key: key).first { $0.post_id == posted.post_id })
         #expect(relisted.price == 5000)
         let amount = relisted.price ?? 1000
         let merchantUid = "ios_\(key)_\(Int(Date().timeIntervalSince1970))_\(TestEnvironment.unique("eco"))"
-        let paid = try await sandbox.send("POST", "/__sandbox/payments", json: """
-            {"merchant_uid":"\(merchantUid)","amount":\(amount),"name":"\(relisted.title)"}
-            """)
+        let paid = try await sandbox.send(
+            "POST", "/__sandbox/payments",
+            json: """
+                {"merchant_uid":"\(merchantUid)","amount":\(amount),"name":"\(relisted.title)"}
+                """)
         #expect(paid.status == 200, "\(paid.text)")
         let impUid = try #require(try paid.json.string("imp_uid"))
         let payment = try await member.call(App.PaymentValidationResponse.self) {
@@ -594,9 +657,12 @@ struct EcoPloggersTwinTests {
         }
         #expect(payment.buyer_id == memberId && payment.post_id == posted.post_id)
         #expect(payment.price == 5000 && payment.productName == title && payment.merchant_uid == merchantUid)
-        let again = try await member.send { try App.Router.payment(.init(imp_uid: impUid, post_id: posted.post_id), token: $0, key: key) }
+        let again = try await member.send {
+            try App.Router.payment(.init(imp_uid: impUid, post_id: posted.post_id), token: $0, key: key)
+        }
         #expect(again.status == 409, "the same payment again is `alreadyValidated`: \(again.status)")
-        let withBuyer = try #require(try await App.region(member, category, key: key).first { $0.post_id == posted.post_id })
+        let withBuyer = try #require(
+            try await App.region(member, category, key: key).first { $0.post_id == posted.post_id })
         #expect(withBuyer.buyers == [memberId])
 
         // Delete: someone else's meetup is 445 ("본인 글만 삭제할 수 있습니다."), the host's own is 200.
@@ -620,8 +686,11 @@ struct EcoPloggersTwinTests {
         let upload = try await host.sendPlain { App.Router.uploadImg(TestImages.png, token: $0, key: key) }
         #expect(upload.status == 200, "\(upload.text)")
         let files = try client.decode(App.UploadImageResponse.self, from: upload).files
-        let query = App.meetup(title: "을지로 골목 플로깅", content: "퇴근 후 한 시간", typedPrice: "0", category: category, files: files)
-        let posted = try await host.call(App.ViewPostDetailResponseDTO.self) { try App.Router.uploadPost(query, token: $0, key: key) }
+        let query = App.meetup(
+            title: "을지로 골목 플로깅", content: "퇴근 후 한 시간", typedPrice: "0", category: category, files: files)
+        let posted = try await host.call(App.ViewPostDetailResponseDTO.self) {
+            try App.Router.uploadPost(query, token: $0, key: key)
+        }
         _ = try await other.call(App.FollowResponse.self) { App.Router.follow(userID: hostId, token: $0, key: key) }
 
         let profile = try await host.call(App.ProfileResponse.self) { App.Router.myProfile(token: $0, key: key) }
@@ -669,7 +738,8 @@ struct EcoPloggersTwinTests {
         try await member.letAccessTokenExpire()
         let expired = try await member.send { App.Router.myProfile(token: $0, key: key) }
         #expect(expired.status == 419)
-        let secondRefresh = await member.lastRefreshStatus, loggedOut = await member.loggedOut, cleared = await member.accessToken
+        let secondRefresh = await member.lastRefreshStatus, loggedOut = await member.loggedOut,
+            cleared = await member.accessToken
         #expect(secondRefresh == 418)
         #expect(loggedOut == 1 && cleared.isEmpty)
 

@@ -78,9 +78,11 @@ enum KeyCatTwin {
         let product_id: String?
         let files: [String]?
 
-        init(title: String? = nil, content: String? = nil, content1: String? = nil, content2: String? = nil,
-             content3: String? = nil, content4: String? = nil, content5: String? = nil, product_id: String? = nil,
-             files: [String]? = nil) {
+        init(
+            title: String? = nil, content: String? = nil, content1: String? = nil, content2: String? = nil,
+            content3: String? = nil, content4: String? = nil, content5: String? = nil, product_id: String? = nil,
+            files: [String]? = nil
+        ) {
             self.title = title
             self.content = content
             self.content1 = content1
@@ -198,7 +200,8 @@ enum KeyCatTwin {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             user_id = try container.decode(String.self, forKey: .user_id)
             nick = try container.decode(String.self, forKey: .nick)
-            profileImage = try container.decodeIfPresent(String.self, forKey: .profileImage) ?? ""  // decodeWithDefaultValue
+            // decodeWithDefaultValue
+            profileImage = try container.decodeIfPresent(String.self, forKey: .profileImage) ?? ""
         }
     }
 
@@ -388,12 +391,13 @@ enum KeyCatTwin {
     static func toEntity(_ dto: PostDTO) -> CommercialPost? {
         let decoder = JSONDecoder()
         guard let keyboard = try? decoder.decode(KeyboardDTO.self, from: Data(dto.content1.utf8)),
-              keyboard.keyboardInfo.count == 8, keyboard.keycapInfo.count == 4, keyboard.appearanceInfo.count == 7,
-              let price = try? decoder.decode(CommercialPriceDTO.self, from: Data(dto.content2.utf8)),
-              let delivery = try? decoder.decode(DeliveryInfoDTO.self, from: Data(dto.content3.utf8))
+            keyboard.keyboardInfo.count == 8, keyboard.keycapInfo.count == 4, keyboard.appearanceInfo.count == 7,
+            let price = try? decoder.decode(CommercialPriceDTO.self, from: Data(dto.content2.utf8)),
+            let delivery = try? decoder.decode(DeliveryInfoDTO.self, from: Data(dto.content3.utf8))
         else { return nil }
-        return CommercialPost(postID: dto.post_id, title: dto.title, keyboard: keyboard, price: price, delivery: delivery,
-                              bookmarks: dto.likes, shoppingCarts: dto.likes2, buyers: dto.buyers)
+        return CommercialPost(
+            postID: dto.post_id, title: dto.title, keyboard: keyboard, price: price, delivery: delivery,
+            bookmarks: dto.likes, shoppingCarts: dto.likes2, buyers: dto.buyers)
     }
 
     /// KeyCat: Utility/Manager/DateManager.swift (`isoStringtoDate`): ISO 8601 with fractional seconds; a date it
@@ -419,16 +423,21 @@ enum KeyCatTwin {
     }
 
     /// A listing as CreateCommercialPostViewModel.makePost builds it and PostMapper.toRequest sends it.
-    static func listing(title: String, content: String, regularPrice: Int, couponPrice: Int, discountPrice: Int,
-                        files: [String]?) throws -> PostRequest {
-        let keyboard = KeyboardDTO(keyboardInfo: [1, 2, 1, 1, 1, 1, 3, 0], keycapInfo: [1, 1, 2, 1],
-                                   appearanceInfo: [1, 0, 1, 0, 0, 0, 0])
-        let price = CommercialPriceDTO(regularPrice: regularPrice, couponPrice: couponPrice, discountPrice: discountPrice,
-                                       discountExpiryDate: isoString(Date().addingTimeInterval(7 * 24 * 3600)))
+    static func listing(
+        title: String, content: String, regularPrice: Int, couponPrice: Int, discountPrice: Int,
+        files: [String]?
+    ) throws -> PostRequest {
+        let keyboard = KeyboardDTO(
+            keyboardInfo: [1, 2, 1, 1, 1, 1, 3, 0], keycapInfo: [1, 1, 2, 1],
+            appearanceInfo: [1, 0, 1, 0, 0, 0, 0])
+        let price = CommercialPriceDTO(
+            regularPrice: regularPrice, couponPrice: couponPrice, discountPrice: discountPrice,
+            discountExpiryDate: isoString(Date().addingTimeInterval(7 * 24 * 3600)))
         let delivery = DeliveryInfoDTO(price: 0, schedule: 1)
-        return PostRequest(title: title, content: content, content1: try jsonString(keyboard), content2: try jsonString(price),
-                           content3: try jsonString(delivery), product_id: PostType.keycat_commercialProduct.productID,
-                           files: files)
+        return PostRequest(
+            title: title, content: content, content1: try jsonString(keyboard), content2: try jsonString(price),
+            content3: try jsonString(delivery), product_id: PostType.keycat_commercialProduct.productID,
+            files: files)
     }
 
     /// InputInformation.nickname allows `^[\w가-힣]{2,6}$`: six characters at most, so the twin's unique nick is
@@ -459,15 +468,20 @@ enum KeyCatTwin {
 
     /// `Router.asURLRequest`: `baseURL + path` (the base ends in `/v1`), headers = default `SesacKey` + the route's
     /// optional headers, `URLEncoding.default` for parameters, the body from `JsonCoder`.
-    static func route(_ method: String, _ path: String, _ credentials: Credentials, _ optionalHeaders: [(String, String)],
-                      parameters: [(String, String)]? = nil, body: Data? = nil) -> TwinRequest {
-        TwinRequest(method, "/v1" + path, query: parameters.map(TwinQuery.alamofire),
-                    headers: [("SesacKey", credentials.apiKey)] + optionalHeaders, body: body)
+    static func route(
+        _ method: String, _ path: String, _ credentials: Credentials, _ optionalHeaders: [(String, String)],
+        parameters: [(String, String)]? = nil, body: Data? = nil
+    ) -> TwinRequest {
+        TwinRequest(
+            method, "/v1" + path, query: parameters.map(TwinQuery.alamofire),
+            headers: [("SesacKey", credentials.apiKey)] + optionalHeaders, body: body)
     }
 
     static func body(_ value: some Encodable) throws -> Data { try JSONEncoder().encode(value) }
 
-    static func authorization(_ credentials: Credentials) -> (String, String) { ("Authorization", credentials.accessToken) }
+    static func authorization(_ credentials: Credentials) -> (String, String) {
+        ("Authorization", credentials.accessToken)
+    }
     static let applicationJSON = ("Content-Type", "application/json")
 
     // KeyCat: Data/Network/HTTP/Communication/Router/AuthRouter.swift
@@ -481,13 +495,17 @@ enum KeyCatTwin {
         func request(_ c: Credentials) throws -> TwinRequest {
             switch self {
             case .join(let request):
-                return KeyCatTwin.route("POST", "/users/join", c, [KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request))
+                return KeyCatTwin.route(
+                    "POST", "/users/join", c, [KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request))
             case .emailValidation(let request):
-                return KeyCatTwin.route("POST", "/validation/email", c, [KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request))
+                return KeyCatTwin.route(
+                    "POST", "/validation/email", c, [KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request))
             case .login(let request):
-                return KeyCatTwin.route("POST", "/users/login", c, [KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request))
+                return KeyCatTwin.route(
+                    "POST", "/users/login", c, [KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request))
             case .tokenRefresh:
-                return KeyCatTwin.route("GET", "/auth/refresh", c, [KeyCatTwin.authorization(c), ("Refresh", c.refreshToken)])
+                return KeyCatTwin.route(
+                    "GET", "/auth/refresh", c, [KeyCatTwin.authorization(c), ("Refresh", c.refreshToken)])
             case .withdraw:
                 return KeyCatTwin.route("GET", "/users/withdraw", c, [KeyCatTwin.authorization(c)])
             }
@@ -508,21 +526,27 @@ enum KeyCatTwin {
             let auth = KeyCatTwin.authorization(c)
             switch self {
             case .postCreate(let request):
-                return KeyCatTwin.route("POST", "/posts", c, [auth, KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request))
+                return KeyCatTwin.route(
+                    "POST", "/posts", c, [auth, KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request))
             case .postsFetch(let query):
                 return KeyCatTwin.route("GET", "/posts", c, [auth], parameters: Self.parameters(query))
             case .specificPostFetch(let postID):
                 return KeyCatTwin.route("GET", "/posts/\(postID)", c, [auth])
             case .postUpdate(let postID, let request):
-                return KeyCatTwin.route("PUT", "/posts/\(postID)", c, [auth, KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request))
+                return KeyCatTwin.route(
+                    "PUT", "/posts/\(postID)", c, [auth, KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request)
+                )
             case .postDelete(let postID):
                 return KeyCatTwin.route("DELETE", "/posts/\(postID)", c, [auth])
             case .postsFromUserFetch(let userID, let query):
                 return KeyCatTwin.route("GET", "/posts/users/\(userID)", c, [auth], parameters: Self.parameters(query))
             case .postsWithHashtagFetch(let query):
-                return KeyCatTwin.route("GET", "/posts/hashtags", c, [auth], parameters: [
-                    ("next", query.next), ("limit", query.limit), ("product_id", query.postType.productID), ("hashTag", query.hashTag),
-                ])
+                return KeyCatTwin.route(
+                    "GET", "/posts/hashtags", c, [auth],
+                    parameters: [
+                        ("next", query.next), ("limit", query.limit), ("product_id", query.postType.productID),
+                        ("hashTag", query.hashTag),
+                    ])
             }
         }
 
@@ -543,13 +567,19 @@ enum KeyCatTwin {
             let auth = KeyCatTwin.authorization(c)
             switch self {
             case .like(let postID, let request):
-                return KeyCatTwin.route("POST", "/posts/\(postID)/like", c, [auth, KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request))
+                return KeyCatTwin.route(
+                    "POST", "/posts/\(postID)/like", c, [auth, KeyCatTwin.applicationJSON],
+                    body: try KeyCatTwin.body(request))
             case .likePostsFetch(let query):
-                return KeyCatTwin.route("GET", "/posts/likes/me", c, [auth], parameters: [("next", query.next), ("limit", query.limit)])
+                return KeyCatTwin.route(
+                    "GET", "/posts/likes/me", c, [auth], parameters: [("next", query.next), ("limit", query.limit)])
             case .like2(let postID, let request):
-                return KeyCatTwin.route("POST", "/posts/\(postID)/like-2", c, [auth, KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request))
+                return KeyCatTwin.route(
+                    "POST", "/posts/\(postID)/like-2", c, [auth, KeyCatTwin.applicationJSON],
+                    body: try KeyCatTwin.body(request))
             case .like2PostsFetch(let query):
-                return KeyCatTwin.route("GET", "/posts/likes-2/me", c, [auth], parameters: [("next", query.next), ("limit", query.limit)])
+                return KeyCatTwin.route(
+                    "GET", "/posts/likes-2/me", c, [auth], parameters: [("next", query.next), ("limit", query.limit)])
             }
         }
     }
@@ -564,10 +594,13 @@ enum KeyCatTwin {
             let auth = KeyCatTwin.authorization(c)
             switch self {
             case .commentCreate(let postID, let request):
-                return KeyCatTwin.route("POST", "/posts/\(postID)/comments", c, [auth, KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request))
+                return KeyCatTwin.route(
+                    "POST", "/posts/\(postID)/comments", c, [auth, KeyCatTwin.applicationJSON],
+                    body: try KeyCatTwin.body(request))
             case .commentUpdate(let postID, let commentID, let request):
-                return KeyCatTwin.route("PUT", "/posts/\(postID)/comments/\(commentID)", c, [auth, KeyCatTwin.applicationJSON],
-                                        body: try KeyCatTwin.body(request))
+                return KeyCatTwin.route(
+                    "PUT", "/posts/\(postID)/comments/\(commentID)", c, [auth, KeyCatTwin.applicationJSON],
+                    body: try KeyCatTwin.body(request))
             case .commentDelete(let postID, let commentID):
                 return KeyCatTwin.route("DELETE", "/posts/\(postID)/comments/\(commentID)", c, [auth])
             }
@@ -625,9 +658,10 @@ enum KeyCatTwin {
                 for image in images {
                     form.file("files", filename: "Keycat.jpg", mimeType: "image/jpeg", bytes: image)
                 }
-                return TwinRequest("POST", "/v1/posts/files",
-                                   headers: [("SesacKey", c.apiKey), KeyCatTwin.authorization(c), ("Content-Type", form.contentType)],
-                                   body: form.encoded())
+                return TwinRequest(
+                    "POST", "/v1/posts/files",
+                    headers: [("SesacKey", c.apiKey), KeyCatTwin.authorization(c), ("Content-Type", form.contentType)],
+                    body: form.encoded())
             case .updateProfile(let request):
                 if let nick = request.nick { form.text("nick", nick) }
                 if let phoneNum = request.phoneNum { form.text("phoneNum", phoneNum) }
@@ -635,9 +669,10 @@ enum KeyCatTwin {
                 if let profile = request.profile {
                     form.file("profile", filename: "Keycat.jpg", mimeType: "image/jpeg", bytes: profile)
                 }
-                return TwinRequest("PUT", "/v1/users/me/profile",
-                                   headers: [("SesacKey", c.apiKey), KeyCatTwin.authorization(c), ("Content-Type", form.contentType)],
-                                   body: form.encoded())
+                return TwinRequest(
+                    "PUT", "/v1/users/me/profile",
+                    headers: [("SesacKey", c.apiKey), KeyCatTwin.authorization(c), ("Content-Type", form.contentType)],
+                    body: form.encoded())
             }
         }
     }
@@ -695,7 +730,8 @@ enum KeyCatTwin {
             // `AF.request(AuthRouter.tokenRefresh).validate()` — the global session, so no adapt.
             let refresh = try await client.send(try AuthRouter.tokenRefresh.request(credentials))
             guard (200..<300).contains(refresh.status),
-                  let renewed = try? client.decode(RefreshTokenResponse.self, from: refresh) else {
+                let renewed = try? client.decode(RefreshTokenResponse.self, from: refresh)
+            else {
                 signInScreens += 1
                 throw SignInRequired(status: refresh.status, body: refresh.text)
             }
@@ -707,11 +743,15 @@ enum KeyCatTwin {
         }
 
         /// `APIService.callRequest(with:of:)`: `.validate()` (2xx) and the app's `Decodable`.
-        func call<Response: Decodable & Sendable>(_ route: some Router, as type: Response.Type, status: Int = 200,
-                                                  sourceLocation: SourceLocation = #_sourceLocation) async throws -> Response {
+        func call<Response: Decodable & Sendable>(
+            _ route: some Router, as type: Response.Type, status: Int = 200,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws -> Response {
             let request = try route.request(credentials)
             let reply = try await send(route)
-            #expect(reply.status == status, "\(request.method) \(request.path): \(reply.status) \(reply.text)", sourceLocation: sourceLocation)
+            #expect(
+                reply.status == status, "\(request.method) \(request.path): \(reply.status) \(reply.text)",
+                sourceLocation: sourceLocation)
             return try client.decode(type, from: reply)
         }
 
@@ -719,13 +759,17 @@ enum KeyCatTwin {
         func callVoid(_ route: some Router, sourceLocation: SourceLocation = #_sourceLocation) async throws {
             let request = try route.request(credentials)
             let reply = try await send(route)
-            #expect(reply.status == 200, "\(request.method) \(request.path): \(reply.status) \(reply.text)", sourceLocation: sourceLocation)
+            #expect(
+                reply.status == 200, "\(request.method) \(request.path): \(reply.status) \(reply.text)",
+                sourceLocation: sourceLocation)
         }
 
         /// Kingfisher with `UserInfoService.updateKingfisherHeader` (session-wide `SesacKey` + `Authorization`):
         /// `APIKey.baseURL + "/" + path`. Kingfisher's own session: no interceptor.
         func image(_ path: String) async throws -> GatewayClient.Reply {
-            try await client.send(TwinRequest("GET", "/v1/" + path, headers: [("SesacKey", client.apiKey), ("Authorization", accessToken)]))
+            try await client.send(
+                TwinRequest(
+                    "GET", "/v1/" + path, headers: [("SesacKey", client.apiKey), ("Authorization", accessToken)]))
         }
 
         /// `APIRequestInterceptor.adapt`: once signed in, every request to the base URL carries the current token.
@@ -742,9 +786,11 @@ enum KeyCatTwin {
         /// The access token expires: replaced by a token of the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(AccessTokenClaims(userId: userID, sessionId: AppSession.sessionId(in: accessToken),
-                                                                  issuedAt: Date().addingTimeInterval(-700),
-                                                                  expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await signer.sign(
+                AccessTokenClaims(
+                    userId: userID, sessionId: AppSession.sessionId(in: accessToken),
+                    issuedAt: Date().addingTimeInterval(-700),
+                    expiresAt: Date().addingTimeInterval(-100)))
         }
 
         /// The refresh token's 14 days pass (its session's expiry moved into the past in auth's database).
@@ -754,8 +800,9 @@ enum KeyCatTwin {
                 return
             }
             _ = try await TestEnvironment.withDatabase { db in
-                try await db.query("UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                                   logger: TestEnvironment.logger)
+                try await db.query(
+                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
+                    logger: TestEnvironment.logger)
             }
         }
     }
@@ -773,38 +820,51 @@ enum KeyCatTwin {
     /// The sign-up screens (SignUpViewModel → SignUsecaseImpl.signUp): email check, join with the user type in
     /// `phoneNum` (seller after the business-number check, which asks the national tax service, not us), login,
     /// then the profile image when one was picked. The coordinator then opens the main tab bar.
-    static func signUp(_ client: TwinClient, userType: UserType, password: String = "Keycat12!", profileImage: [UInt8]? = nil,
-                       sourceLocation: SourceLocation = #_sourceLocation) async throws -> Member {
+    static func signUp(
+        _ client: TwinClient, userType: UserType, password: String = "Keycat12!", profileImage: [UInt8]? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Member {
         let session = Session(client: client)
         let nick = appNick()
         let email = "\(TestEnvironment.unique("kc"))@example.com"
-        try await session.callVoid(AuthRouter.emailValidation(EmailValidationRequest(email: email)), sourceLocation: sourceLocation)
+        try await session.callVoid(
+            AuthRouter.emailValidation(EmailValidationRequest(email: email)), sourceLocation: sourceLocation)
         let joined = try await session.call(
-            AuthRouter.join(JoinRequest(email: email, password: password, nick: nick, phoneNum: "\(userType.rawValue)", birthDay: nil)),
+            AuthRouter.join(
+                JoinRequest(
+                    email: email, password: password, nick: nick, phoneNum: "\(userType.rawValue)", birthDay: nil)),
             as: AuthResponse.self, sourceLocation: sourceLocation)
         #expect(joined.nick == nick, sourceLocation: sourceLocation)
-        let login = try await session.call(AuthRouter.login(LoginRequest(email: email, password: password)), as: LoginResponse.self,
-                                           sourceLocation: sourceLocation)
+        let login = try await session.call(
+            AuthRouter.login(LoginRequest(email: email, password: password)), as: LoginResponse.self,
+            sourceLocation: sourceLocation)
         #expect(login.user_id == joined.user_id, sourceLocation: sourceLocation)
         await session.login(login)
         if let profileImage {
             // UserRepositoryImpl.updateProfileImage
-            let profile = try await session.call(APIService.updateProfile(UpdateMyProfileRequest(profile: profileImage)),
-                                                 as: ProfileDTO.self, sourceLocation: sourceLocation)
+            let profile = try await session.call(
+                APIService.updateProfile(UpdateMyProfileRequest(profile: profileImage)),
+                as: ProfileDTO.self, sourceLocation: sourceLocation)
             #expect(profile.nick == nick, sourceLocation: sourceLocation)
-            #expect(!profile.profileImage.isEmpty, "the picked profile image is on the profile", sourceLocation: sourceLocation)
+            #expect(
+                !profile.profileImage.isEmpty, "the picked profile image is on the profile",
+                sourceLocation: sourceLocation)
         }
         return Member(session: session, email: email, password: password, nick: nick, userID: joined.user_id)
     }
 
     /// The home tab (HomeViewModel.viewOnAppear): three sections, each `fetchFilteredPosts` = every listing in one
     /// request (`limit=10000`), filtered on the device.
-    static func homeAppears(_ session: Session, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [FetchPostsResponse] {
+    static func homeAppears(_ session: Session, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> [FetchPostsResponse]
+    {
         var sections: [FetchPostsResponse] = []
         for _ in 0..<3 {
-            sections.append(try await session.call(
-                PostRouter.postsFetch(FetchPostsQuery(next: "", limit: fetchAllLimit, postType: .keycat_commercialProduct)),
-                as: FetchPostsResponse.self, sourceLocation: sourceLocation))
+            sections.append(
+                try await session.call(
+                    PostRouter.postsFetch(
+                        FetchPostsQuery(next: "", limit: fetchAllLimit, postType: .keycat_commercialProduct)),
+                    as: FetchPostsResponse.self, sourceLocation: sourceLocation))
         }
         return sections
     }
@@ -825,13 +885,15 @@ struct KeyCatTwinTests {
         _ = try await KeyCatTwin.homeAppears(s)
 
         // CreatePostUsecaseImpl: upload the photos, then create the listing with them.
-        let uploaded = try await s.call(KeyCatTwin.APIService.postImageUpload([TestImages.png, TestImages.png]),
-                                        as: KeyCatTwin.UploadImageResponse.self)
+        let uploaded = try await s.call(
+            KeyCatTwin.APIService.postImageUpload([TestImages.png, TestImages.png]),
+            as: KeyCatTwin.UploadImageResponse.self)
         #expect(uploaded.files.count == 2)
         let title = "Keychron Q1 Pro"
         let price = 159_000
-        let request = try KeyCatTwin.listing(title: title, content: "가스켓 마운트 알루미늄 키보드, 무선 지원", regularPrice: 189_000,
-                                             couponPrice: 0, discountPrice: price, files: uploaded.files)
+        let request = try KeyCatTwin.listing(
+            title: title, content: "가스켓 마운트 알루미늄 키보드, 무선 지원", regularPrice: 189_000,
+            couponPrice: 0, discountPrice: price, files: uploaded.files)
         let created = try await s.call(KeyCatTwin.PostRouter.postCreate(request), as: KeyCatTwin.PostDTO.self)
         let postID = created.post_id
         #expect(created.product_id == KeyCatTwin.PostType.keycat_commercialProduct.productID)
@@ -844,7 +906,8 @@ struct KeyCatTwinTests {
         #expect(created.creator.nick == seller.nick)
         #expect(created.likes.isEmpty && created.likes2.isEmpty && created.buyers.isEmpty && created.comments.isEmpty)
         #expect(KeyCatTwin.isAppDate(created.createdAt), "createdAt \(created.createdAt)")
-        let shown = try #require(KeyCatTwin.toEntity(created), "PostMapper.toEntity drops a listing whose content1…3 it cannot read")
+        let shown = try #require(
+            KeyCatTwin.toEntity(created), "PostMapper.toEntity drops a listing whose content1…3 it cannot read")
         #expect(shown.price.discountPrice == price)
         for file in uploaded.files {
             let image = try await s.image(file)
@@ -859,34 +922,43 @@ struct KeyCatTwinTests {
             #expect(section.data.contains { $0.post_id == postID })
         }
         let shopping = try await b.call(
-            KeyCatTwin.PostRouter.postsFetch(KeyCatTwin.FetchPostsQuery(next: "", limit: KeyCatTwin.fetchCountForOnce,
-                                                                        postType: .keycat_commercialProduct)),
+            KeyCatTwin.PostRouter.postsFetch(
+                KeyCatTwin.FetchPostsQuery(
+                    next: "", limit: KeyCatTwin.fetchCountForOnce,
+                    postType: .keycat_commercialProduct)),
             as: KeyCatTwin.FetchPostsResponse.self)
         #expect(shopping.data.count <= 6)
         #expect(shopping.data.first?.post_id == postID, "the newest listing opens the shopping tab")
         #expect(shopping.data.allSatisfy { KeyCatTwin.toEntity($0) != nil }, "every listing of the tab can be shown")
-        let emptyCart = try await b.call(KeyCatTwin.LikeRouter.like2PostsFetch(KeyCatTwin.FetchLikePostsQuery(next: "", limit: KeyCatTwin.fetchAllLimit)),
-                                         as: KeyCatTwin.FetchPostsResponse.self)
+        let emptyCart = try await b.call(
+            KeyCatTwin.LikeRouter.like2PostsFetch(
+                KeyCatTwin.FetchLikePostsQuery(next: "", limit: KeyCatTwin.fetchAllLimit)),
+            as: KeyCatTwin.FetchPostsResponse.self)
         #expect(emptyCart.data.isEmpty)
 
         // Detail: bookmark, then the usecase refetches the listing; the same for the cart.
-        let bookmarked = try await b.call(KeyCatTwin.LikeRouter.like(postID: postID, KeyCatTwin.LikePostRequest(like_status: true)),
-                                          as: KeyCatTwin.LikePostResponse.self)
+        let bookmarked = try await b.call(
+            KeyCatTwin.LikeRouter.like(postID: postID, KeyCatTwin.LikePostRequest(like_status: true)),
+            as: KeyCatTwin.LikePostResponse.self)
         #expect(bookmarked.like_status)
         var detail = try await b.call(KeyCatTwin.PostRouter.specificPostFetch(postID), as: KeyCatTwin.PostDTO.self)
         #expect(detail.likes == [buyer.userID])
-        let carted = try await b.call(KeyCatTwin.LikeRouter.like2(postID: postID, KeyCatTwin.LikePostRequest(like_status: true)),
-                                      as: KeyCatTwin.LikePostResponse.self)
+        let carted = try await b.call(
+            KeyCatTwin.LikeRouter.like2(postID: postID, KeyCatTwin.LikePostRequest(like_status: true)),
+            as: KeyCatTwin.LikePostResponse.self)
         #expect(carted.like_status)
         detail = try await b.call(KeyCatTwin.PostRouter.specificPostFetch(postID), as: KeyCatTwin.PostDTO.self)
         #expect(detail.likes2 == [buyer.userID])
-        let cart = try await b.call(KeyCatTwin.LikeRouter.like2PostsFetch(KeyCatTwin.FetchLikePostsQuery(next: "", limit: KeyCatTwin.fetchAllLimit)),
-                                    as: KeyCatTwin.FetchPostsResponse.self)
+        let cart = try await b.call(
+            KeyCatTwin.LikeRouter.like2PostsFetch(
+                KeyCatTwin.FetchLikePostsQuery(next: "", limit: KeyCatTwin.fetchAllLimit)),
+            as: KeyCatTwin.FetchPostsResponse.self)
         #expect(cart.data.map(\.post_id) == [postID])
 
         // The seller's profile (ProfileViewModel loads my profile first, then the other one) and the follow button.
         _ = try await b.call(KeyCatTwin.UserRouter.myProfileFetch, as: KeyCatTwin.ProfileDTO.self)
-        let sellerProfile = try await b.call(KeyCatTwin.UserRouter.otherProfileFetch(seller.userID), as: KeyCatTwin.ProfileDTO.self)
+        let sellerProfile = try await b.call(
+            KeyCatTwin.UserRouter.otherProfileFetch(seller.userID), as: KeyCatTwin.ProfileDTO.self)
         #expect(sellerProfile.nick == seller.nick)
         #expect(sellerProfile.email.isEmpty, "another user's profile has no email")
         #expect(sellerProfile.posts.contains(postID))
@@ -894,19 +966,24 @@ struct KeyCatTwinTests {
         #expect(follow.following_status)
         #expect(follow.nick == buyer.nick)
         #expect(follow.opponent_nick == seller.nick)
-        let followed = try await b.call(KeyCatTwin.UserRouter.otherProfileFetch(seller.userID), as: KeyCatTwin.ProfileDTO.self)
+        let followed = try await b.call(
+            KeyCatTwin.UserRouter.otherProfileFetch(seller.userID), as: KeyCatTwin.ProfileDTO.self)
         #expect(followed.followers.map(\.user_id).contains(buyer.userID), "Profile.isFollowing")
 
         // Purchase (PaymentViewModel): the iamport SDK pays the discount price (played by the PortOne test server),
         // then PaymentRepositoryImpl.validPayment restates the price; on success the detail adds the buyer locally.
         let merchantUID = KeyCatTwin.merchantUID(apiKey: client.apiKey)
-        let paid = try await sandbox.send("POST", "/__sandbox/payments", json: """
-            {"merchant_uid":"\(merchantUID)","amount":\(shown.price.discountPrice),"name":"\(title)"}
-            """)
+        let paid = try await sandbox.send(
+            "POST", "/__sandbox/payments",
+            json: """
+                {"merchant_uid":"\(merchantUID)","amount":\(shown.price.discountPrice),"name":"\(title)"}
+                """)
         #expect(paid.status == 200, "\(paid.text)")
         let impUID = try #require(try paid.json.string("imp_uid"))
-        try await b.callVoid(KeyCatTwin.PaymentRouter.paymentValidation(
-            KeyCatTwin.PaymentValidationRequest(imp_uid: impUID, post_id: postID, productName: title, price: shown.price.discountPrice)))
+        try await b.callVoid(
+            KeyCatTwin.PaymentRouter.paymentValidation(
+                KeyCatTwin.PaymentValidationRequest(
+                    imp_uid: impUID, post_id: postID, productName: title, price: shown.price.discountPrice)))
         let receipt = try await sandbox.send("GET", "/__sandbox/payments/\(impUID)")
         #expect(try receipt.json.string("status") == "paid", "the payment was kept, not refunded: \(receipt.text)")
         detail = try await b.call(KeyCatTwin.PostRouter.specificPostFetch(postID), as: KeyCatTwin.PostDTO.self)
@@ -922,12 +999,15 @@ struct KeyCatTwinTests {
         #expect(KeyCatTwin.isAppDate(payment.paidAt), "paidAt \(payment.paidAt)")
 
         // A review (CommentMapper.toRequest: the content is a JSON document), read back in the detail, then deleted.
-        let reviewText = try KeyCatTwin.jsonString(KeyCatTwin.CommentContentDTO(
-            content: "타건감이 정말 좋고 배송도 빨랐어요. 알루미늄 하우징이 묵직해서 만족합니다.", rating: 5))
-        let review = try await b.call(KeyCatTwin.CommentRouter.commentCreate(postID: postID, KeyCatTwin.CommentRequest(content: reviewText)),
-                                      as: KeyCatTwin.CommentDTO.self)
+        let reviewText = try KeyCatTwin.jsonString(
+            KeyCatTwin.CommentContentDTO(
+                content: "타건감이 정말 좋고 배송도 빨랐어요. 알루미늄 하우징이 묵직해서 만족합니다.", rating: 5))
+        let review = try await b.call(
+            KeyCatTwin.CommentRouter.commentCreate(postID: postID, KeyCatTwin.CommentRequest(content: reviewText)),
+            as: KeyCatTwin.CommentDTO.self)
         #expect(review.creator.user_id == buyer.userID)
-        #expect(try JSONDecoder().decode(KeyCatTwin.CommentContentDTO.self, from: Data(review.content.utf8)).rating == 5)
+        #expect(
+            try JSONDecoder().decode(KeyCatTwin.CommentContentDTO.self, from: Data(review.content.utf8)).rating == 5)
         #expect(KeyCatTwin.isAppDate(review.createdAt))
         detail = try await b.call(KeyCatTwin.PostRouter.specificPostFetch(postID), as: KeyCatTwin.PostDTO.self)
         #expect(detail.comments.first?.comment_id == review.comment_id)
@@ -936,14 +1016,19 @@ struct KeyCatTwinTests {
         #expect(!detail.comments.contains { $0.comment_id == review.comment_id })
 
         // The cart screen removes the bought listing; the bookmarks tab of my page still lists it; unfollow.
-        let uncarted = try await b.call(KeyCatTwin.LikeRouter.like2(postID: postID, KeyCatTwin.LikePostRequest(like_status: false)),
-                                        as: KeyCatTwin.LikePostResponse.self)
+        let uncarted = try await b.call(
+            KeyCatTwin.LikeRouter.like2(postID: postID, KeyCatTwin.LikePostRequest(like_status: false)),
+            as: KeyCatTwin.LikePostResponse.self)
         #expect(!uncarted.like_status)
-        let cartAfter = try await b.call(KeyCatTwin.LikeRouter.like2PostsFetch(KeyCatTwin.FetchLikePostsQuery(next: "", limit: KeyCatTwin.fetchAllLimit)),
-                                         as: KeyCatTwin.FetchPostsResponse.self)
+        let cartAfter = try await b.call(
+            KeyCatTwin.LikeRouter.like2PostsFetch(
+                KeyCatTwin.FetchLikePostsQuery(next: "", limit: KeyCatTwin.fetchAllLimit)),
+            as: KeyCatTwin.FetchPostsResponse.self)
         #expect(cartAfter.data.isEmpty)
-        let bookmarks = try await b.call(KeyCatTwin.LikeRouter.likePostsFetch(KeyCatTwin.FetchLikePostsQuery(next: "", limit: KeyCatTwin.fetchCountForOnce)),
-                                         as: KeyCatTwin.FetchPostsResponse.self)
+        let bookmarks = try await b.call(
+            KeyCatTwin.LikeRouter.likePostsFetch(
+                KeyCatTwin.FetchLikePostsQuery(next: "", limit: KeyCatTwin.fetchCountForOnce)),
+            as: KeyCatTwin.FetchPostsResponse.self)
         #expect(bookmarks.data.map(\.post_id) == [postID])
         #expect(bookmarks.next_cursor == KeyCatTwin.lastCursorSign)
         let unfollow = try await b.call(KeyCatTwin.UserRouter.unfollow(seller.userID), as: KeyCatTwin.FollowDTO.self)
@@ -957,8 +1042,10 @@ struct KeyCatTwinTests {
         #expect(mine.followers.isEmpty)
         #expect(!mine.profileImage.isEmpty)
         let listings = try await s.call(
-            KeyCatTwin.PostRouter.postsFromUserFetch(userID: seller.userID, KeyCatTwin.FetchPostsQuery(
-                next: "", limit: KeyCatTwin.fetchCountForOnce, postType: .keycat_commercialProduct)),
+            KeyCatTwin.PostRouter.postsFromUserFetch(
+                userID: seller.userID,
+                KeyCatTwin.FetchPostsQuery(
+                    next: "", limit: KeyCatTwin.fetchCountForOnce, postType: .keycat_commercialProduct)),
             as: KeyCatTwin.FetchPostsResponse.self)
         #expect(listings.data.first?.post_id == postID)
         #expect(listings.data.first?.buyers == [buyer.userID])
@@ -984,8 +1071,9 @@ struct KeyCatTwinTests {
 
         var created: [String] = []
         for number in 1...7 {
-            let request = try KeyCatTwin.listing(title: "기계식 키보드 \(number)", content: "상태 좋습니다", regularPrice: 100_000 + number,
-                                                 couponPrice: 1_000, discountPrice: 90_000 + number, files: nil)
+            let request = try KeyCatTwin.listing(
+                title: "기계식 키보드 \(number)", content: "상태 좋습니다", regularPrice: 100_000 + number,
+                couponPrice: 1_000, discountPrice: 90_000 + number, files: nil)
             let post = try await s.call(KeyCatTwin.PostRouter.postCreate(request), as: KeyCatTwin.PostDTO.self)
             #expect(post.files.isEmpty)
             #expect(KeyCatTwin.toEntity(post)?.price.discountPrice == 90_000 + number)
@@ -997,8 +1085,10 @@ struct KeyCatTwinTests {
         var pages = 0
         repeat {
             let page = try await s.call(
-                KeyCatTwin.PostRouter.postsFromUserFetch(userID: seller.userID, KeyCatTwin.FetchPostsQuery(
-                    next: cursor, limit: KeyCatTwin.fetchCountForOnce, postType: .keycat_commercialProduct)),
+                KeyCatTwin.PostRouter.postsFromUserFetch(
+                    userID: seller.userID,
+                    KeyCatTwin.FetchPostsQuery(
+                        next: cursor, limit: KeyCatTwin.fetchCountForOnce, postType: .keycat_commercialProduct)),
                 as: KeyCatTwin.FetchPostsResponse.self)
             #expect(page.data.count <= 6)
             seen += page.data.map(\.post_id)
@@ -1015,8 +1105,10 @@ struct KeyCatTwinTests {
         let gone = try await s.send(KeyCatTwin.PostRouter.specificPostFetch(newest))
         #expect(gone.status == 410, "\(gone.text)")
         let firstPage = try await s.call(
-            KeyCatTwin.PostRouter.postsFromUserFetch(userID: seller.userID, KeyCatTwin.FetchPostsQuery(
-                next: "", limit: KeyCatTwin.fetchCountForOnce, postType: .keycat_commercialProduct)),
+            KeyCatTwin.PostRouter.postsFromUserFetch(
+                userID: seller.userID,
+                KeyCatTwin.FetchPostsQuery(
+                    next: "", limit: KeyCatTwin.fetchCountForOnce, postType: .keycat_commercialProduct)),
             as: KeyCatTwin.FetchPostsResponse.self)
         #expect(firstPage.data.map(\.post_id) == Array(created.dropLast().reversed().prefix(6)))
         let mine = try await s.call(KeyCatTwin.UserRouter.myProfileFetch, as: KeyCatTwin.ProfileDTO.self)
@@ -1033,8 +1125,9 @@ struct KeyCatTwinTests {
         let s = member.session
 
         // SignUpViewModel.updateSellerAuthorityTrigger → UserRepositoryImpl.updateSellerAuthority.
-        let upgraded = try await s.call(KeyCatTwin.APIService.updateProfile(KeyCatTwin.UpdateMyProfileRequest(phoneNum: "2")),
-                                        as: KeyCatTwin.ProfileDTO.self)
+        let upgraded = try await s.call(
+            KeyCatTwin.APIService.updateProfile(KeyCatTwin.UpdateMyProfileRequest(phoneNum: "2")),
+            as: KeyCatTwin.ProfileDTO.self)
         #expect(upgraded.userType == .seller)
         #expect(upgraded.nick == member.nick)
         await s.setSellerAuthority(true)
@@ -1059,8 +1152,9 @@ struct KeyCatTwinTests {
         await s.logout()
 
         // SignInViewModel → SignUsecaseImpl.signIn: login, then my profile decides the seller authority.
-        let login = try await s.call(KeyCatTwin.AuthRouter.login(KeyCatTwin.LoginRequest(email: member.email, password: member.password)),
-                                     as: KeyCatTwin.LoginResponse.self)
+        let login = try await s.call(
+            KeyCatTwin.AuthRouter.login(KeyCatTwin.LoginRequest(email: member.email, password: member.password)),
+            as: KeyCatTwin.LoginResponse.self)
         #expect(login.user_id == member.userID)
         #expect(login.profileImage.isEmpty, "no profile image was ever set (decodeWithDefaultValue gives \"\")")
         await s.login(login)
@@ -1075,7 +1169,8 @@ struct KeyCatTwinTests {
     @Test func signUpWithAShortPasswordTheAppAccepts() async throws {
         let client = try TwinClient()
         let member = try await KeyCatTwin.signUp(client, userType: .standard, password: "kc1!")
-        let profile = try await member.session.call(KeyCatTwin.UserRouter.myProfileFetch, as: KeyCatTwin.ProfileDTO.self)
+        let profile = try await member.session.call(
+            KeyCatTwin.UserRouter.myProfileFetch, as: KeyCatTwin.ProfileDTO.self)
         #expect(profile.user_id == member.userID)
     }
 }

@@ -143,7 +143,9 @@ enum RaeBaekTwin {
         let followers, following: [Follow]
         let id, nick: String
         let email, phoneNum, birthDay, profile: String?
-        enum CodingKeys: String, CodingKey { case posts, followers, following, id = "_id", email, nick, phoneNum, birthDay, profile }
+        enum CodingKeys: String, CodingKey {
+            case posts, followers, following, id = "_id", email, nick, phoneNum, birthDay, profile
+        }
     }
 
     struct Follow: Decodable, Sendable {
@@ -208,14 +210,20 @@ enum RaeBaekTwin {
             case .login(let model):
                 return try .json("POST", "/login", model, headers: [(Self.sesacKey, key)])
             case .accessToken:
-                return TwinRequest("GET", "/refresh", headers: [("Authorization", token), (Self.sesacKey, key), ("Refresh", refreshToken)])
+                return TwinRequest(
+                    "GET", "/refresh",
+                    headers: [("Authorization", token), (Self.sesacKey, key), ("Refresh", refreshToken)])
             case .withdraw:
                 return TwinRequest("GET", "/withdraw", headers: auth)
             case .aPost(let model):
                 return TwinRequest("GET", "/post/\(model.id)", headers: auth)
             case .allPost(let model):
-                return TwinRequest("GET", "/post", query: TwinQuery.alamofire([("next", model.next), ("limit", model.limit), ("product_id", model.productID)]),
-                                   headers: auth)
+                return TwinRequest(
+                    "GET", "/post",
+                    query: TwinQuery.alamofire([
+                        ("next", model.next), ("limit", model.limit), ("product_id", model.productID),
+                    ]),
+                    headers: auth)
             case .postAdd(let model):
                 return .multipart("POST", "/post", try Self.postForm(model), headers: auth)
             case .postEdit(let model, let id):
@@ -234,13 +242,16 @@ enum RaeBaekTwin {
                 // `profile` first (when a photo was picked): "profileImage.jpg", declared `profileImage/jpg`; then
                 // nick, phoneNum, birthDay, an absent value sent as an empty part.
                 var form = TwinMultipart()
-                if let file = model.profile { form.file("profile", filename: "profileImage.jpg", mimeType: "profileImage/jpg", bytes: Array(file)) }
+                if let file = model.profile {
+                    form.file("profile", filename: "profileImage.jpg", mimeType: "profileImage/jpg", bytes: Array(file))
+                }
                 form.text("nick", model.nick)
                 form.text("phoneNum", model.phoneNum ?? "")
                 form.text("birthDay", model.birthDay ?? "")
                 return .multipart("PUT", "/profile/me", form, headers: auth)
             case .commentAdd(let model, let id):
-                return try .json("POST", "/post/\(id)/comment", model, headers: auth)  // `headers` sets application/json itself
+                // `headers` sets application/json itself
+                return try .json("POST", "/post/\(id)/comment", model, headers: auth)
             case .commentEdit(let model, let message):
                 return try .json("PUT", "/post/\(model.id)/comment/\(model.commentID)", message, headers: auth)
             case .commentDel(let model):
@@ -260,12 +271,16 @@ enum RaeBaekTwin {
         /// without: `title`, `product_id` — both force-unwrapped by the app.
         static func postForm(_ model: Post) throws -> TwinMultipart {
             var form = TwinMultipart()
-            guard let productID = model.productID else { throw AppWouldCrash(description: "postAdd/postEdit without product_id") }
+            guard let productID = model.productID else {
+                throw AppWouldCrash(description: "postAdd/postEdit without product_id")
+            }
             if let file = model.file {
                 form.file("file", filename: "image.jpg", mimeType: "image/jpg", bytes: Array(file))
                 form.text("title", model.title ?? "")
             } else {
-                guard let title = model.title else { throw AppWouldCrash(description: "a thread with neither text nor photo") }
+                guard let title = model.title else {
+                    throw AppWouldCrash(description: "a thread with neither text nor photo")
+                }
                 form.text("title", title)
             }
             form.text("product_id", productID)
@@ -279,7 +294,9 @@ enum RaeBaekTwin {
     /// the server, replacing what the router set.
     static func adapt(_ request: TwinRequest, token: String, refreshToken: String, key: String) -> TwinRequest {
         var adapted = request
-        let set: [(String, String)] = [("Authorization", iOSHeaderValue(token)), ("Refresh", iOSHeaderValue(refreshToken)), ("SesacKey", key)]
+        let set: [(String, String)] = [
+            ("Authorization", iOSHeaderValue(token)), ("Refresh", iOSHeaderValue(refreshToken)), ("SesacKey", key),
+        ]
         let names = Set(set.map { $0.0.lowercased() })
         adapted.headers = request.headers.filter { !names.contains($0.0.lowercased()) } + set
         return adapted
@@ -336,7 +353,8 @@ enum RaeBaekTwin {
         func request(_ target: SeSACAPI) async throws -> GatewayClient.Reply {
             let key = client.apiKey
             let built = try target.request(token: token, refreshToken: refreshToken, key: key)
-            var reply = try await client.send(RaeBaekTwin.adapt(built, token: token, refreshToken: refreshToken, key: key))
+            var reply = try await client.send(
+                RaeBaekTwin.adapt(built, token: token, refreshToken: refreshToken, key: key))
             var rounds = 0
             while reply.status == 419 {
                 guard rounds < 5 else {
@@ -346,20 +364,25 @@ enum RaeBaekTwin {
                 rounds += 1
                 // repository.requestAccessToken(): the same provider, adapted the same way.
                 let renewal = try SeSACAPI.accessToken.request(token: token, refreshToken: refreshToken, key: key)
-                let renewed = try await client.send(RaeBaekTwin.adapt(renewal, token: token, refreshToken: refreshToken, key: key))
+                let renewed = try await client.send(
+                    RaeBaekTwin.adapt(renewal, token: token, refreshToken: refreshToken, key: key))
                 refreshStatuses.append(renewed.status)
-                guard renewed.status == 200, let answer = try? client.decode(AccessTokenResponse.self, from: renewed) else {
+                guard renewed.status == 200, let answer = try? client.decode(AccessTokenResponse.self, from: renewed)
+                else {
                     return reply  // .doNotRetryWithError: the screen gets the failure
                 }
                 token = answer.token
-                reply = try await client.send(RaeBaekTwin.adapt(built, token: token, refreshToken: refreshToken, key: key))
+                reply = try await client.send(
+                    RaeBaekTwin.adapt(built, token: token, refreshToken: refreshToken, key: key))
             }
             return reply
         }
 
         /// `APIManager.request` for a screen: success is a 2xx (`.successCodes`; the server answers 200), then
         /// `response.map(T.self)`.
-        func call<Model: Decodable>(_ target: SeSACAPI, as type: Model.Type, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Model {
+        func call<Model: Decodable>(
+            _ target: SeSACAPI, as type: Model.Type, sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws -> Model {
             let reply = try await request(target)
             #expect(reply.status == 200, "\(target): \(reply.status) \(reply.text)", sourceLocation: sourceLocation)
             return try client.decode(type, from: reply)
@@ -372,16 +395,21 @@ enum RaeBaekTwin {
 
         /// EmailAddressViewModel → … → BirthdayViewModel: email check, join (phone and birthday may be skipped:
         /// nil), then login and my profile (stored in UserDefaults).
-        static func signUp(_ client: TwinClient, nick: String = TestEnvironment.unique("threads"), password: String = "threads12",
-                           phoneNum: String? = "01012345678", birthDay: String? = RaeBaekTwin.birthDay(year: 1995, month: 3, day: 14)) async throws
+        static func signUp(
+            _ client: TwinClient, nick: String = TestEnvironment.unique("threads"), password: String = "threads12",
+            phoneNum: String? = "01012345678", birthDay: String? = RaeBaekTwin.birthDay(year: 1995, month: 3, day: 14)
+        ) async throws
             -> (session: Session, join: SignUpResponse, profile: MyProfile)
         {
             let email = "\(TestEnvironment.unique("raebaek"))@example.com"
             let session = Session(client: client, email: email, password: password)
-            let checked = try await session.call(.emailValidation(model: .init(email: email)), as: EmailValidationResponse.self)
+            let checked = try await session.call(
+                .emailValidation(model: .init(email: email)), as: EmailValidationResponse.self)
             #expect(!checked.message.isEmpty)
-            let join = try await session.call(.signUp(model: .init(email: email, password: password, nick: nick, phoneNum: phoneNum, birthDay: birthDay)),
-                                              as: SignUpResponse.self)
+            let join = try await session.call(
+                .signUp(
+                    model: .init(email: email, password: password, nick: nick, phoneNum: phoneNum, birthDay: birthDay)),
+                as: SignUpResponse.self)
             #expect(join.email == email && join.nick == nick)
             let profile = try await session.logIn()
             #expect(profile.id == join.id)
@@ -444,16 +472,19 @@ enum RaeBaekTwin {
 
         func letAccessTokenExpire() async throws {
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            token = try await signer.sign(AccessTokenClaims(userId: id, sessionId: AppSession.sessionId(in: token),
-                                                            issuedAt: Date().addingTimeInterval(-700),
-                                                            expiresAt: Date().addingTimeInterval(-100)))
+            token = try await signer.sign(
+                AccessTokenClaims(
+                    userId: id, sessionId: AppSession.sessionId(in: token),
+                    issuedAt: Date().addingTimeInterval(-700),
+                    expiresAt: Date().addingTimeInterval(-100)))
         }
 
         func letRefreshTokenExpire() async throws {
             let session = try #require(AppSession.sessionId(in: token), "the access token names no session")
             _ = try await TestEnvironment.withDatabase { db in
-                try await db.query("UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                                   logger: TestEnvironment.logger)
+                try await db.query(
+                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
+                    logger: TestEnvironment.logger)
             }
         }
     }
@@ -472,7 +503,8 @@ enum RaeBaekTwin {
         var cursors: [String] = []
         var next = ""
         repeat {
-            let page = try await session.call(.allPost(model: .init(next: next, limit: "10", productID: productID)), as: PostResponses.self)
+            let page = try await session.call(
+                .allPost(model: .init(next: next, limit: "10", productID: productID)), as: PostResponses.self)
             posts += page.data
             sizes.append(page.data.count)
             cursors.append(page.nextCursor)
@@ -501,8 +533,11 @@ struct RaeBaekTwinTests {
         // EmailAddressViewModel again: 409 → "사용이 불가한 이메일입니다."; BirthdayViewModel: 409 → "이미 가입한 사용자입니다."
         let taken = try await member.request(.emailValidation(model: .init(email: member.email)))
         #expect(taken.status == 409, "\(taken.status) \(taken.text)")
-        let again = try await member.request(.signUp(model: .init(email: member.email, password: "threads12", nick: TestEnvironment.unique("threads"),
-                                                                  phoneNum: nil, birthDay: nil)))
+        let again = try await member.request(
+            .signUp(
+                model: .init(
+                    email: member.email, password: "threads12", nick: TestEnvironment.unique("threads"),
+                    phoneNum: nil, birthDay: nil)))
         #expect(again.status == 409, "\(again.status) \(again.text)")
 
         // The next launch: the stored token is still valid.
@@ -541,11 +576,14 @@ struct RaeBaekTwinTests {
         #expect(textOnly.image.isEmpty && textOnly.title == "사진 없는 글")
         let photoOnly = try await App.postThread(writer, text: "", photo: TestImages.png)
         #expect(photoOnly.image.count == 1)
-        #expect(photoOnly.title == "" || photoOnly.title == nil, "an empty title part: \(String(describing: photoOnly.title))")
+        #expect(
+            photoOnly.title == "" || photoOnly.title == nil,
+            "an empty title part: \(String(describing: photoOnly.title))")
 
         // The shared feed must have a second page for the paging to be exercised: top it up once if it has not
         // (to 15: the other tests of this suite remove up to two threads of myThreads while this one pages).
-        let first = try await writer.call(.allPost(model: .init(next: "", limit: "10", productID: App.productID)), as: App.PostResponses.self)
+        let first = try await writer.call(
+            .allPost(model: .init(next: "", limit: "10", productID: App.productID)), as: App.PostResponses.self)
         if first.nextCursor == "0" {
             let (filler, _, _) = try await App.Session.signUp(client)
             for index in 0..<(15 - first.data.count) { _ = try await App.postThread(filler, text: "채우기 \(index)") }
@@ -571,31 +609,41 @@ struct RaeBaekTwinTests {
 
         let liked = try await reader.call(.like(model: .init(id: thread.id)), as: App.LikeResponse.self)
         #expect(liked.likeStatus)
-        #expect(try await reader.call(.aPost(model: .init(id: thread.id)), as: App.PostResponse.self).likes == [readerMe.id])
+        #expect(
+            try await reader.call(.aPost(model: .init(id: thread.id)), as: App.PostResponse.self).likes == [readerMe.id]
+        )
         let unliked = try await reader.call(.like(model: .init(id: thread.id)), as: App.LikeResponse.self)
         #expect(!unliked.likeStatus)
 
-        let comment = try await reader.call(.commentAdd(model: .init(content: "첫 댓글"), id: thread.id), as: App.Comment.self)
-        #expect(comment.creator.id == readerMe.id && comment.content == "첫 댓글" && App.timeAgoSinceDate(comment.time) != nil)
+        let comment = try await reader.call(
+            .commentAdd(model: .init(content: "첫 댓글"), id: thread.id), as: App.Comment.self)
+        #expect(
+            comment.creator.id == readerMe.id && comment.content == "첫 댓글" && App.timeAgoSinceDate(comment.time) != nil)
 
         let before = try await reader.call(.aPost(model: .init(id: thread.id)), as: App.PostResponse.self)
         #expect(before.comments.map(\.id) == [comment.id])
-        let edited = try await reader.call(.commentEdit(model: .init(id: thread.id, commentID: comment.id), message: .init(content: "고친 댓글")),
-                                           as: App.Comment.self)
+        let edited = try await reader.call(
+            .commentEdit(model: .init(id: thread.id, commentID: comment.id), message: .init(content: "고친 댓글")),
+            as: App.Comment.self)
         #expect(edited.id == comment.id && edited.content == "고친 댓글")
 
-        let deleted = try await reader.call(.commentDel(model: .init(id: thread.id, commentID: comment.id)), as: App.CommentDeleteResponse.self)
+        let deleted = try await reader.call(
+            .commentDel(model: .init(id: thread.id, commentID: comment.id)), as: App.CommentDeleteResponse.self)
         #expect(deleted.postID == thread.id)
         #expect(try await reader.call(.aPost(model: .init(id: thread.id)), as: App.PostResponse.self).comments.isEmpty)
 
         // PostEditViewModel: the post is read, then sent back with the new text and no photo (none was picked).
         _ = try await author.call(.aPost(model: .init(id: thread.id)), as: App.PostResponse.self)
-        let retitled = try await author.call(.postEdit(model: .init(title: "고친 스레드", file: nil, productID: App.productID), id: thread.id),
-                                             as: App.PostResponse.self)
+        let retitled = try await author.call(
+            .postEdit(model: .init(title: "고친 스레드", file: nil, productID: App.productID), id: thread.id),
+            as: App.PostResponse.self)
         #expect(retitled.title == "고친 스레드" && retitled.image == thread.image, "an edit without a photo keeps it")
-        let rephotographed = try await author.call(.postEdit(model: .init(title: "사진도 바꿈", file: Data(TestImages.png), productID: App.productID),
-                                                             id: thread.id), as: App.PostResponse.self)
-        #expect(rephotographed.image.count == 1 && rephotographed.image != thread.image, "a new photo replaces the old one")
+        let rephotographed = try await author.call(
+            .postEdit(
+                model: .init(title: "사진도 바꿈", file: Data(TestImages.png), productID: App.productID),
+                id: thread.id), as: App.PostResponse.self)
+        #expect(
+            rephotographed.image.count == 1 && rephotographed.image != thread.image, "a new photo replaces the old one")
 
         let removed = try await author.call(.postDel(model: .init(id: thread.id)), as: App.PostDelete.self)
         #expect(removed.id == thread.id)
@@ -619,7 +667,9 @@ struct RaeBaekTwinTests {
             return (me, user, posts)
         }
         let first = try await openProfile()
-        #expect(first.user.id == authorMe.id && first.user.email == nil && first.user.phoneNum == nil, "someone else's profile hides private fields")
+        #expect(
+            first.user.id == authorMe.id && first.user.email == nil && first.user.phoneNum == nil,
+            "someone else's profile hides private fields")
         #expect(first.user.posts == [thread.id] && first.posts.data.map(\.id) == [thread.id])
         #expect(!first.me.following.compactMap(\.id).contains(authorMe.id))
 
@@ -647,19 +697,25 @@ struct RaeBaekTwinTests {
         // ProfileEditViewModel with a new photo; the text fields fall back to the stored values.
         let newNick = TestEnvironment.unique("threadsnew")
         let storedPhone = await author.phoneNum, storedBirthDay = await author.birthDay
-        let edited = try await author.call(.profileEdit(model: .init(nick: newNick, phoneNum: storedPhone, birthDay: storedBirthDay, profile: Data(TestImages.png))),
-                                           as: App.MyProfile.self)
+        let edited = try await author.call(
+            .profileEdit(
+                model: .init(
+                    nick: newNick, phoneNum: storedPhone, birthDay: storedBirthDay, profile: Data(TestImages.png))),
+            as: App.MyProfile.self)
         #expect(edited.nick == newNick && edited.phoneNum == "01012345678" && edited.birthDay == "1995년 03월 14일")
         let photoPath = try #require(edited.profile, "the edited profile has no photo")
         await author.storeEditedProfile(edited)
         let photo = try await author.kingfisher(photoPath)
         #expect(photo.status == 200 && photo.body == TestImages.png, "\(photoPath): \(photo.status)")
         let seen = try await visitor.call(.aPost(model: .init(id: thread.id)), as: App.PostResponse.self)
-        #expect(seen.creator.nick == newNick && seen.creator.profile == photoPath, "the new nick and photo on the author's thread")
+        #expect(
+            seen.creator.nick == newNick && seen.creator.profile == photoPath,
+            "the new nick and photo on the author's thread")
 
         // Edited again without a photo (and the same text values): the photo stays.
-        let again = try await author.call(.profileEdit(model: .init(nick: newNick, phoneNum: "01098765432", birthDay: storedBirthDay, profile: nil)),
-                                          as: App.MyProfile.self)
+        let again = try await author.call(
+            .profileEdit(model: .init(nick: newNick, phoneNum: "01098765432", birthDay: storedBirthDay, profile: nil)),
+            as: App.MyProfile.self)
         #expect(again.profile == photoPath && again.phoneNum == "01098765432")
     }
 
@@ -671,7 +727,8 @@ struct RaeBaekTwinTests {
         let (member, _, _) = try await App.Session.signUp(client)
 
         try await member.letAccessTokenExpire()
-        let home = try await member.call(.allPost(model: .init(next: "", limit: "10", productID: App.productID)), as: App.PostResponses.self)
+        let home = try await member.call(
+            .allPost(model: .init(next: "", limit: "10", productID: App.productID)), as: App.PostResponses.self)
         #expect(home.data.count <= 10)
         #expect(await member.refreshStatuses == [200])
 
@@ -701,8 +758,10 @@ struct RaeBaekTwinTests {
         await member.resetToPlaceholders()
         #expect(try await member.launch().screen == .loginScreen)
 
-        let refused = try await client.send(App.adapt(try App.SeSACAPI.myProfile.request(token: oldToken, refreshToken: "", key: client.apiKey),
-                                                      token: oldToken, refreshToken: "", key: client.apiKey))
+        let refused = try await client.send(
+            App.adapt(
+                try App.SeSACAPI.myProfile.request(token: oldToken, refreshToken: "", key: client.apiKey),
+                token: oldToken, refreshToken: "", key: client.apiKey))
         #expect(refused.status == 401, "the withdrawn member's token: \(refused.status) \(refused.text)")
         let login = try await member.request(.login(model: .init(email: member.email, password: member.password)))
         #expect(login.status == 401)

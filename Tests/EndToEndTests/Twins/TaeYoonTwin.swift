@@ -203,7 +203,9 @@ enum TaeYoonTwin {
             board.id = data._id
             board.name = data.title ?? ""
             if let content1 = data.content {
-                board.hashTags = content1.split(separator: "-").map { String($0).replacingOccurrences(of: "#", with: "") }
+                board.hashTags = content1.split(separator: "-").map {
+                    String($0).replacingOccurrences(of: "#", with: "")
+                }
             }
             if let imagePath = data.image.first {
                 board.data = try? await session.getImageData(imagePath: imagePath)
@@ -229,8 +231,9 @@ enum TaeYoonTwin {
         }
 
         var get: Post {
-            var post = Post(title: name, product_id: productId, content: hashTags,
-                            content1: pins[0], content2: pins[1], content3: pins[2], content4: pins[3], content5: pins[4])
+            var post = Post(
+                title: name, product_id: productId, content: hashTags,
+                content1: pins[0], content2: pins[1], content3: pins[2], content4: pins[3], content5: pins[4])
             if let data { post.file = [data] }
             return post
         }
@@ -246,7 +249,9 @@ enum TaeYoonTwin {
         var hashTags = ""
 
         var get: Post {
-            Post(title: title, product_id: productId, content: hashTags, file: imageDatas, content1: content, content2: link, content3: board)
+            Post(
+                title: title, product_id: productId, content: hashTags, file: imageDatas, content1: content,
+                content2: link, content3: board)
         }
     }
 
@@ -351,7 +356,9 @@ enum TaeYoonTwin {
         }
 
         func asURLRequest(secretKey: String, accessToken: String, refreshToken: String) throws -> TwinRequest {
-            var request = TwinRequest(method, endPoint, headers: headers(secretKey: secretKey, accessToken: accessToken, refreshToken: refreshToken))
+            var request = TwinRequest(
+                method, endPoint,
+                headers: headers(secretKey: secretKey, accessToken: accessToken, refreshToken: refreshToken))
             if method != "GET" { request.body = try TaeYoonTwin.jsonBody(parameters) }
             return request
         }
@@ -433,8 +440,13 @@ enum TaeYoonTwin {
                 for (idx, data) in file.enumerated() {
                     form.file("file", filename: "\(post.title ?? "")\(idx).jpg", mimeType: "image/jpeg", bytes: data)
                 }
-                let nameArr = ["title", "product_id", "content", "content1", "content2", "content3", "content4", "content5"]
-                let postArr: [String?] = [post.title, post.product_id, post.content, post.content1, post.content2, post.content3, post.content4, post.content5]
+                let nameArr = [
+                    "title", "product_id", "content", "content1", "content2", "content3", "content4", "content5",
+                ]
+                let postArr: [String?] = [
+                    post.title, post.product_id, post.content, post.content1, post.content2, post.content3,
+                    post.content4, post.content5,
+                ]
                 for (name, value) in zip(nameArr, postArr) {
                     if let value { form.text(name, value) }
                 }
@@ -571,8 +583,10 @@ enum TaeYoonTwin {
         // TaeYoon: MyAuthenticator.refresh — `session.request(AuthRouter.refreshToken, interceptor: BaseInterceptor())`
         // → `TokenResponse` → stored; any failure fails the retried request.
         private func refresh() async throws -> Bool {
-            let request = baseAdapt(try AuthRouter.refreshToken.asURLRequest(secretKey: client.apiKey, accessToken: accessToken,
-                                                                             refreshToken: refreshToken))
+            let request = baseAdapt(
+                try AuthRouter.refreshToken.asURLRequest(
+                    secretKey: client.apiKey, accessToken: accessToken,
+                    refreshToken: refreshToken))
             let reply = try await client.send(request)
             refreshStatuses.append(reply.status)
             if (200..<300).contains(reply.status) {
@@ -584,7 +598,8 @@ enum TaeYoonTwin {
 
         /// `responseDecodable` without `validate`: anything that decodes is a success; a 2xx that does not
         /// decode fails the test; anything else is the failure the app prints.
-        private func decoded<T: Decodable & Sendable>(_ reply: GatewayClient.Reply, _ type: T.Type) throws -> Outcome<T> {
+        private func decoded<T: Decodable & Sendable>(_ reply: GatewayClient.Reply, _ type: T.Type) throws -> Outcome<T>
+        {
             if (200..<300).contains(reply.status) { return .success(try client.decode(type, from: reply)) }
             if let value = try? JSONDecoder().decode(type, from: Data(reply.body)) { return .success(value) }
             return .failure(status: reply.status, body: reply.text)
@@ -592,8 +607,10 @@ enum TaeYoonTwin {
 
         // TaeYoon: NewworkService+Auth.swift `signUp(user:)` — BaseInterceptor, validate(200...299).
         func signUp(user: UserDetail) async throws -> Outcome<SignUpResponse> {
-            let request = baseAdapt(try AuthRouter.signUp(user: user).asURLRequest(secretKey: client.apiKey, accessToken: accessToken,
-                                                                                     refreshToken: refreshToken))
+            let request = baseAdapt(
+                try AuthRouter.signUp(user: user).asURLRequest(
+                    secretKey: client.apiKey, accessToken: accessToken,
+                    refreshToken: refreshToken))
             let reply = record(try await client.send(request))
             guard (200...299).contains(reply.status) else { return .failure(status: reply.status, body: reply.text) }
             email = user.email
@@ -604,8 +621,10 @@ enum TaeYoonTwin {
         // TaeYoon: NewworkService+Auth.swift `signIn(email:pw:)` + App.Manager.signIn — stores both tokens (not
         // the user id: ProfileVM stores it from the profile).
         func signIn() async throws -> Outcome<SignInRespone> {
-            let request = baseAdapt(try AuthRouter.signIn(email: email, pw: password).asURLRequest(secretKey: client.apiKey, accessToken: accessToken,
-                                                                                                     refreshToken: refreshToken))
+            let request = baseAdapt(
+                try AuthRouter.signIn(email: email, pw: password).asURLRequest(
+                    secretKey: client.apiKey, accessToken: accessToken,
+                    refreshToken: refreshToken))
             let reply = record(try await client.send(request))
             guard (200...299).contains(reply.status) else { return .failure(status: reply.status, body: reply.text) }
             let response = try client.decode(SignInRespone.self, from: reply)
@@ -620,8 +639,11 @@ enum TaeYoonTwin {
         }
 
         // TaeYoon: NetworkService+Profile.swift `editProfile(nick:phoneNum:birthDay:profile:)` — `responseString`.
-        func editProfile(nick: String, phoneNum: String? = nil, birthDay: String? = nil, profile: [UInt8]? = nil) async throws -> GatewayClient.Reply {
-            let router = ProfileRouter.edit(profile: ProfileEditBody(nick: nick, phoneNum: phoneNum, birthDay: birthDay, profile: profile))
+        func editProfile(nick: String, phoneNum: String? = nil, birthDay: String? = nil, profile: [UInt8]? = nil)
+            async throws -> GatewayClient.Reply
+        {
+            let router = ProfileRouter.edit(
+                profile: ProfileEditBody(nick: nick, phoneNum: phoneNum, birthDay: birthDay, profile: profile))
             return try await upload(router.asURLRequest(), router.multipartFormData)
         }
 
@@ -658,7 +680,8 @@ enum TaeYoonTwin {
         /// `multipart/form-data`; an empty form is an empty body.
         private func upload(_ request: TwinRequest, _ form: TwinMultipart) async throws -> GatewayClient.Reply {
             var request = request
-            request.headers = request.headers.filter { $0.0.lowercased() != "content-type" } + [("Content-Type", form.contentType)]
+            request.headers =
+                request.headers.filter { $0.0.lowercased() != "content-type" } + [("Content-Type", form.contentType)]
             request.body = form.parts.isEmpty ? Data() : form.encoded()
             return try await unretried(request)
         }
@@ -681,9 +704,13 @@ enum TaeYoonTwin {
         }
 
         /// A value, or a recorded issue naming the step and the last answer.
-        func require<T: Sendable>(_ outcome: Outcome<T>, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
+        func require<T: Sendable>(
+            _ outcome: Outcome<T>, _ step: String, sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> T {
             if case .success(let value) = outcome { return value }
-            Issue.record("\(step): \(outcome) — last answer \(lastStatus) \(lastBody.prefix(400))", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(step): \(outcome) — last answer \(lastStatus) \(lastBody.prefix(400))",
+                sourceLocation: sourceLocation)
             throw StepFailed(step: step)
         }
 
@@ -692,17 +719,20 @@ enum TaeYoonTwin {
         /// The access token expires: replaced by a token of the same session that expired 100 s ago.
         func letAccessTokenExpire(userId: String) async throws {
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(AccessTokenClaims(userId: userId, sessionId: AppSession.sessionId(in: accessToken),
-                                                                  issuedAt: Date().addingTimeInterval(-700),
-                                                                  expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await signer.sign(
+                AccessTokenClaims(
+                    userId: userId, sessionId: AppSession.sessionId(in: accessToken),
+                    issuedAt: Date().addingTimeInterval(-700),
+                    expiresAt: Date().addingTimeInterval(-100)))
         }
 
         /// The refresh token's lifetime passes (its session's expiry moves into the past in auth's database).
         func letRefreshTokenExpire() async throws {
             let session = try #require(AppSession.sessionId(in: accessToken), "the access token names no session")
             _ = try await TestEnvironment.withDatabase { db in
-                try await db.query("UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                                   logger: TestEnvironment.logger)
+                try await db.query(
+                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
+                    logger: TestEnvironment.logger)
             }
         }
     }
@@ -721,9 +751,12 @@ enum TaeYoonTwin {
     /// `responseDecodable(of: PostCheckResponse.self)` on a page. When it fails because a user on the page has no
     /// `profile` (a creator, or a comment's creator) — the server omits the key for a user who never set a
     /// photo, as LSLP did — that is the app's defect (`User.profile: String`); anything else is a real failure.
-    static func page(_ client: TwinClient, _ reply: GatewayClient.Reply, _ step: String,
-                     sourceLocation: SourceLocation = #_sourceLocation) throws -> Page {
-        #expect(reply.status == 200, "\(step): \(reply.status) \(reply.text.prefix(400))", sourceLocation: sourceLocation)
+    static func page(
+        _ client: TwinClient, _ reply: GatewayClient.Reply, _ step: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Page {
+        #expect(
+            reply.status == 200, "\(step): \(reply.status) \(reply.text.prefix(400))", sourceLocation: sourceLocation)
         let loose = try client.decode(LoosePostCheckResponse.self, from: reply)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: Any])
         let items = try #require(object["data"] as? [Any])
@@ -732,11 +765,14 @@ enum TaeYoonTwin {
             return Page(app: try client.decode(PostCheckResponse.self, from: reply), loose: loose, elements: elements)
         } catch {
             let profileless = loose.data.contains { post in
-                post.creator.profile == nil || post.comments.contains { $0.creator != nil && $0.creator?.profile == nil }
+                post.creator.profile == nil
+                    || post.comments.contains { $0.creator != nil && $0.creator?.profile == nil }
             }
             guard profileless else { throw error }
-            withKnownIssue("TaeYoon defect: Model/UserInfo/User.swift declares `profile: String`, so a page holding any user without a profile photo (the key is absent, as LSLP sent it) fails to decode as PostCheckResponse (\(step))",
-                           sourceLocation: sourceLocation) {
+            withKnownIssue(
+                "TaeYoon defect: Model/UserInfo/User.swift declares `profile: String`, so a page holding any user without a profile photo (the key is absent, as LSLP sent it) fails to decode as PostCheckResponse (\(step))",
+                sourceLocation: sourceLocation
+            ) {
                 throw error
             }
             return Page(app: nil, loose: loose, elements: elements)
@@ -767,20 +803,27 @@ enum TaeYoonTwin {
     /// ProfileVM.profileResponse(): my profile (+ photo), `userID` stored, `getUserBoard()` (first `Board` page
     /// filtered by my id, each cover loaded), `getUserPins(next: nil)` (first `Pin` page filtered by my id, each
     /// pin's photos loaded), `App.Manager.updateBoards`.
-    static func profileScreen(_ session: Session, _ client: TwinClient, nextPin: String? = nil) async throws -> ProfileScreen {
+    static func profileScreen(_ session: Session, _ client: TwinClient, nextPin: String? = nil) async throws
+        -> ProfileScreen
+    {
         let profile = try await session.require(try await session.getMyProfile(), "my profile")
         var photo: [UInt8]?
         if let path = profile.profile { photo = try await session.getImageData(imagePath: path) }
         await session.setUserID(profile._id)
-        let boardPage = try page(client, try await session.readPosts(.read(next: nil, limit: nil, productId: boardProductID)), "getUserBoard")
-        var screen = ProfileScreen(profile: profile, photo: photo, boards: nil, pins: nil, nextPin: nil,
-                                   looseBoards: boardPage.loose.data.filter { $0.creator._id == profile._id }, loosePins: [])
+        let boardPage = try page(
+            client, try await session.readPosts(.read(next: nil, limit: nil, productId: boardProductID)), "getUserBoard"
+        )
+        var screen = ProfileScreen(
+            profile: profile, photo: photo, boards: nil, pins: nil, nextPin: nil,
+            looseBoards: boardPage.loose.data.filter { $0.creator._id == profile._id }, loosePins: [])
         guard let boardList = boardPage.app else { return screen }
         var boards: [Board] = []
         for raw in boardList.data where raw.creator._id == profile._id {
             boards.append(try await Board.getBy(checkData: raw, session: session))
         }
-        let pinPage = try page(client, try await session.readPosts(.read(next: nextPin, limit: nil, productId: pinProductID)), "getUserPins")
+        let pinPage = try page(
+            client, try await session.readPosts(.read(next: nextPin, limit: nil, productId: pinProductID)),
+            "getUserPins")
         screen.loosePins = pinPage.loose.data.filter { $0.creator._id == profile._id }
         guard let pinList = pinPage.app else { return screen }
         var pins: [Pin] = []
@@ -800,7 +843,8 @@ enum TaeYoonTwin {
         let session = Session(client: client)
         let nick = TestEnvironment.unique("ty")
         let email = "\(nick)@lslp.example.com"
-        let joined = try await session.require(try await session.signUp(user: UserDetail(email: email, password: "pinterest1234", nick: nick)), "sign-up")
+        let joined = try await session.require(
+            try await session.signUp(user: UserDetail(email: email, password: "pinterest1234", nick: nick)), "sign-up")
         #expect(joined.nick == nick && joined.email == email)
         let signedIn = try await session.require(try await session.signIn(), "sign-in")
         #expect(signedIn._id == joined._id)
@@ -843,20 +887,28 @@ struct TaeYoonTwinTests {
         #expect(mine.creator.profile == nil, "a user who never set a photo has no `profile` key")
         #expect(mine.product_id == Twin.boardProductID && mine.content == "#\(tag)" && mine.hashTags == [tag])
         #expect(mine.image.count == 1)
-        withKnownIssue("TaeYoon defect: the profile tab shows no boards until the member has a profile photo (User.profile required)") {
+        withKnownIssue(
+            "TaeYoon defect: the profile tab shows no boards until the member has a profile photo (User.profile required)"
+        ) {
             #expect(before.boards?.contains { $0.id == mine._id } == true)
         }
 
         // The profile editor: the nick is sent unchanged (vm.user.nick), phone, birthday (yyyyMMdd), photo.
-        let edit = try await member.editProfile(nick: nick, phoneNum: "01012345678", birthDay: "19990518", profile: TestImages.png)
+        let edit = try await member.editProfile(
+            nick: nick, phoneNum: "01012345678", birthDay: "19990518", profile: TestImages.png)
         #expect(edit.status == 200, "\(edit.text)")
         let after = try await Twin.profileScreen(member, client)
-        #expect(after.profile.nick == nick && after.profile.phoneNum == "01012345678" && after.profile.birthDay == "19990518")
+        #expect(
+            after.profile.nick == nick && after.profile.phoneNum == "01012345678"
+                && after.profile.birthDay == "19990518")
         let photoPath = try #require(after.profile.profile)
         #expect(after.photo == TestImages.png)
-        let boardPage = try Twin.page(client, try await member.readPosts(.read(next: nil, limit: nil, productId: Twin.boardProductID)), "boards after photo")
+        let boardPage = try Twin.page(
+            client, try await member.readPosts(.read(next: nil, limit: nil, productId: Twin.boardProductID)),
+            "boards after photo")
         let myBoards = try Twin.mine(client, boardPage, userID: signedIn._id)
-        let appBoard = try #require(myBoards.first { $0._id == mine._id }, "my board decodes with the app's CheckData now")
+        let appBoard = try #require(
+            myBoards.first { $0._id == mine._id }, "my board decodes with the app's CheckData now")
         #expect(appBoard.creator.profile == photoPath && appBoard.creator.nick == nick)
         if let boards = after.boards {
             let shown = try #require(boards.first { $0.id == mine._id })
@@ -871,7 +923,9 @@ struct TaeYoonTwinTests {
         let refused = try await member.post(boardPost: Twin.BoardPost(board: coverless))
         #expect(refused.status == 400, "an empty form has no product_id: \(refused.text)")
         let afterCoverless = try await Twin.profileScreen(member, client)
-        withKnownIssue("TaeYoon defect: PostRouter.multipartFormData leaves the switch (`guard let file = post.file else {break}`) before the text parts, so a board without a cover is sent as an empty form and silently lost") {
+        withKnownIssue(
+            "TaeYoon defect: PostRouter.multipartFormData leaves the switch (`guard let file = post.file else {break}`) before the text parts, so a board without a cover is sent as an empty form and silently lost"
+        ) {
             #expect(afterCoverless.looseBoards.contains { $0.title == coverlessName })
         }
 
@@ -943,7 +997,8 @@ struct TaeYoonTwinTests {
         var found: [Twin.Pin] = []
         for board in await member.userBoards {
             for hashTag in board.hashTags {
-                let reply = try await member.readPosts(.hashTag(name: hashTag, next: nil, limit: nil, productId: Twin.pinProductID))
+                let reply = try await member.readPosts(
+                    .hashTag(name: hashTag, next: nil, limit: nil, productId: Twin.pinProductID))
                 #expect(reply.status == 200, "\(reply.text)")
                 let result = try client.decode(Twin.PostCheckResponse.self, from: reply)
                 #expect(result.next_cursor == "0")
@@ -1004,7 +1059,9 @@ struct TaeYoonTwinTests {
         let screen = try await Twin.profileScreen(member, client)
         #expect(await member.refreshStatuses == [200, 200], "the profile tab renewed the token")
         let pinTitle = pinPost.title
-        withKnownIssue("TaeYoon defect: NetworkService+Pin.swift post(pinPost:) reads the answer with responseString, so a 419 never reaches MyAuthenticator and the pin is silently lost") {
+        withKnownIssue(
+            "TaeYoon defect: NetworkService+Pin.swift post(pinPost:) reads the answer with responseString, so a 419 never reaches MyAuthenticator and the pin is silently lost"
+        ) {
             #expect(screen.loosePins.contains { $0.title == pinTitle })
         }
 

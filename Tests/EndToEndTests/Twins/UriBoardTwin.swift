@@ -254,7 +254,8 @@ enum UriBoardTwin {
 
         // UriBoard: Router/AuthRouter.swift `.tokenRefresh` (sent by InterceptorManager without an interceptor)
         static func tokenRefresh(access: String, refresh: String, key: String) -> TwinRequest {
-            TwinRequest("GET", "/v1/auth/refresh", headers: [("Authorization", access), (sesacKey, key), ("refresh", refresh)])
+            TwinRequest(
+                "GET", "/v1/auth/refresh", headers: [("Authorization", access), (sesacKey, key), ("refresh", refresh)])
         }
 
         // UriBoard: Router/PostRouter.swift `.imageUpload` + Network/NetworkManager.swift `uploadFiles`: one `files`
@@ -274,9 +275,12 @@ enum UriBoardTwin {
 
         // UriBoard: Router/PostRouter.swift `.readPosts`: `?next&limit=10&product_id=uriBoard` on the first page
         static func readPosts(_ query: ReadPostsQueryString, token: String, key: String) -> TwinRequest {
-            TwinRequest("GET", "/v1/posts",
-                        query: TwinQuery.urlComponents([("next", query.next), ("limit", query.limit), ("product_id", query.product_id)]),
-                        headers: [("Authorization", token), (sesacKey, key)])
+            TwinRequest(
+                "GET", "/v1/posts",
+                query: TwinQuery.urlComponents([
+                    ("next", query.next), ("limit", query.limit), ("product_id", query.product_id),
+                ]),
+                headers: [("Authorization", token), (sesacKey, key)])
         }
 
         // UriBoard: Router/PostRouter.swift `.readDetailPost` (path + "/\(parameters)")
@@ -291,7 +295,9 @@ enum UriBoardTwin {
 
         // UriBoard: Protocol/KingfisherModifier.swift — `{base}/v1/{path}` with a JSON Content-Type on the GET
         static func image(_ path: String, token: String, key: String) -> TwinRequest {
-            TwinRequest("GET", "/v1/\(path)", headers: [("Content-Type", "application/json"), (sesacKey, key), ("Authorization", token)])
+            TwinRequest(
+                "GET", "/v1/\(path)",
+                headers: [("Content-Type", "application/json"), (sesacKey, key), ("Authorization", token)])
         }
 
         // UriBoard: Router/LikeRouter.swift `.postLike`
@@ -305,13 +311,17 @@ enum UriBoardTwin {
         }
 
         // UriBoard: Router/CommentRouter.swift `.postComment`
-        static func postComment(_ query: CommentQuery, postId: String, token: String, key: String) throws -> TwinRequest {
-            try .json("POST", "/v1/posts/\(postId)/comments", query, headers: [("Authorization", token), (sesacKey, key)])
+        static func postComment(_ query: CommentQuery, postId: String, token: String, key: String) throws -> TwinRequest
+        {
+            try .json(
+                "POST", "/v1/posts/\(postId)/comments", query, headers: [("Authorization", token), (sesacKey, key)])
         }
 
         // UriBoard: Router/CommentRouter.swift `.deleteComment`
         static func deleteComment(postId: String, commentId: String, token: String, key: String) -> TwinRequest {
-            TwinRequest("DELETE", "/v1/posts/\(postId)/comments/\(commentId)", headers: [("Authorization", token), (sesacKey, key)])
+            TwinRequest(
+                "DELETE", "/v1/posts/\(postId)/comments/\(commentId)",
+                headers: [("Authorization", token), (sesacKey, key)])
         }
 
         // UriBoard: Router/FollowRouter.swift `.postFollow`
@@ -340,12 +350,16 @@ enum UriBoardTwin {
         static func updateProfile(_ query: ProfileQuery, token: String, key: String) -> TwinRequest {
             var form = TwinMultipart()
             form.text("nick", query.nick)
-            form.file("profile", filename: "\(query.profile.count) bytes.jpg", mimeType: "image/jpg", bytes: query.profile)
-            return .multipart("PUT", "/v1/users/me/profile", form, headers: [("Authorization", token), (sesacKey, key)])
+            form.file(
+                "profile", filename: "\(query.profile.count) bytes.jpg", mimeType: "image/jpg", bytes: query.profile)
+            return .multipart(
+                "PUT", "/v1/users/me/profile", form, headers: [("Authorization", token), (sesacKey, key)])
         }
 
         // UriBoard: Router/PaymentsRouter.swift `.validation`
-        static func paymentsValidation(_ query: PaymentsValidationQuery, token: String, key: String) throws -> TwinRequest {
+        static func paymentsValidation(_ query: PaymentsValidationQuery, token: String, key: String) throws
+            -> TwinRequest
+        {
             try .json("POST", "/v1/payments/validation", query, headers: [("Authorization", token), (sesacKey, key)])
         }
     }
@@ -376,14 +390,18 @@ enum UriBoardTwin {
         }
 
         /// SignUpViewModel (email check, then join; nick ≥ 2 characters, password ≥ 8) and SignInViewModel.
-        static func signUp(_ client: TwinClient, nick: String = TestEnvironment.unique("uri"),
-                           password: String = "password123") async throws -> Session {
+        static func signUp(
+            _ client: TwinClient, nick: String = TestEnvironment.unique("uri"),
+            password: String = "password123"
+        ) async throws -> Session {
             let email = "\(nick)@example.com"
-            let checked = try await client.call(try Router.emailValidation(.init(email: email), key: client.apiKey),
-                                                as: EmailValidationModel.self)
+            let checked = try await client.call(
+                try Router.emailValidation(.init(email: email), key: client.apiKey),
+                as: EmailValidationModel.self)
             #expect(!checked.message.isEmpty)
-            let joined = try await client.call(try Router.signUp(.init(email: email, password: password, nick: nick), key: client.apiKey),
-                                               as: SignUpModel.self)
+            let joined = try await client.call(
+                try Router.signUp(.init(email: email, password: password, nick: nick), key: client.apiKey),
+                as: SignUpModel.self)
             #expect(joined.email == email && joined.nick == nick)
             let session = Session(client: client, email: email, password: password)
             let signedIn = try await session.signIn()
@@ -394,8 +412,9 @@ enum UriBoardTwin {
         /// SignInViewModel: login, then every field into UserDefaults.
         @discardableResult
         func signIn() async throws -> SignInModel {
-            let model = try await client.call(try Router.signIn(.init(email: userEmail, password: password), key: client.apiKey),
-                                              as: SignInModel.self)
+            let model = try await client.call(
+                try Router.signIn(.init(email: userEmail, password: password), key: client.apiKey),
+                as: SignInModel.self)
             userId = model.user_id
             nickname = model.nick
             profileImage = model.profileImage ?? ""
@@ -417,10 +436,12 @@ enum UriBoardTwin {
             var reply = try await client.send(try build(accessToken))
             var retryCount = 0
             while reply.status == 419, retryCount < 3 {
-                let renewed = try await client.send(Router.tokenRefresh(access: accessToken, refresh: refreshToken, key: client.apiKey))
+                let renewed = try await client.send(
+                    Router.tokenRefresh(access: accessToken, refresh: refreshToken, key: client.apiKey))
                 lastRefreshStatus = renewed.status
                 guard (200..<300).contains(renewed.status),
-                      let model = try? client.decode(TokenRefreshModel.self, from: renewed) else {
+                    let model = try? client.decode(TokenRefreshModel.self, from: renewed)
+                else {
                     sentToSignIn += 1
                     return reply
                 }
@@ -433,8 +454,10 @@ enum UriBoardTwin {
         }
 
         /// `NetworkManager.requestAPIResult`: through the interceptor, `validate(200..<300)`, the app's type.
-        func call<Model: Decodable>(_ type: Model.Type, status: Int = 200, sourceLocation: SourceLocation = #_sourceLocation,
-                                    _ build: @Sendable (String) throws -> TwinRequest) async throws -> Model {
+        func call<Model: Decodable>(
+            _ type: Model.Type, status: Int = 200, sourceLocation: SourceLocation = #_sourceLocation,
+            _ build: @Sendable (String) throws -> TwinRequest
+        ) async throws -> Model {
             let reply = try await send(build)
             #expect(reply.status == status, "\(reply.status) \(reply.text)", sourceLocation: sourceLocation)
             return try client.decode(type, from: reply)
@@ -445,17 +468,20 @@ enum UriBoardTwin {
         /// The access token expires: replaced by a token of the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(AccessTokenClaims(userId: userId, sessionId: AppSession.sessionId(in: accessToken),
-                                                                  issuedAt: Date().addingTimeInterval(-700),
-                                                                  expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await signer.sign(
+                AccessTokenClaims(
+                    userId: userId, sessionId: AppSession.sessionId(in: accessToken),
+                    issuedAt: Date().addingTimeInterval(-700),
+                    expiresAt: Date().addingTimeInterval(-100)))
         }
 
         /// The refresh token's 14 days pass (its session's expiry moves into the past in auth's database).
         func letRefreshTokenExpire() async throws {
             let session = try #require(AppSession.sessionId(in: accessToken), "the access token names no session")
             _ = try await TestEnvironment.withDatabase { db in
-                try await db.query("UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                                   logger: TestEnvironment.logger)
+                try await db.query(
+                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
+                    logger: TestEnvironment.logger)
             }
         }
     }
@@ -497,7 +523,9 @@ struct UriBoardTwinTests {
         #expect(taken.status == 409, "\(taken.text)")
 
         // The home tab right after sign-in.
-        let first = try await writer.call(App.ReadPostsModel.self) { App.Router.readPosts(.init(next: nil, limit: "10"), token: $0, key: key) }
+        let first = try await writer.call(App.ReadPostsModel.self) {
+            App.Router.readPosts(.init(next: nil, limit: "10"), token: $0, key: key)
+        }
         #expect(first.data.count <= 10)
 
         // PostViewModel without photos: createPost with `files: []`.
@@ -514,7 +542,9 @@ struct UriBoardTwinTests {
         #expect(text.likes.isEmpty && text.likes2.isEmpty && text.comments.isEmpty)
 
         // PostViewModel with photos: upload, then createPost with the paths.
-        let uploaded = try await writer.call(App.ImageFilesModel.self) { App.Router.imageUpload([TestImages.png, TestImages.png], token: $0, key: key) }
+        let uploaded = try await writer.call(App.ImageFilesModel.self) {
+            App.Router.imageUpload([TestImages.png, TestImages.png], token: $0, key: key)
+        }
         #expect(uploaded.files.count == 2)
         let photo = try await writer.call(App.CreatePostModel.self) {
             try App.Router.createPost(.init(content: "창밖 풍경", files: uploaded.files), token: $0, key: key)
@@ -531,7 +561,9 @@ struct UriBoardTwinTests {
 
         // A reader opens the photo post (BoardDetailViewModel) and Kingfisher loads its photos.
         let reader = try await App.Session.signUp(client)
-        let detail = try await reader.call(App.ReadDetailPostModel.self) { App.Router.readDetailPost(id: photo.post_id, token: $0, key: key) }
+        let detail = try await reader.call(App.ReadDetailPostModel.self) {
+            App.Router.readDetailPost(id: photo.post_id, token: $0, key: key)
+        }
         #expect(detail.id == photo.post_id && detail.productId == "uriBoard" && detail.files == uploaded.files)
         #expect(detail.creator.user_id == writerId)
         for path in detail.files {
@@ -555,29 +587,40 @@ struct UriBoardTwinTests {
         let postId = post.post_id
 
         // Like: the list does not contain me → like_status true; then the detail is reloaded.
-        let loaded = try await reader.call(App.ReadDetailPostModel.self) { App.Router.readDetailPost(id: postId, token: $0, key: key) }
+        let loaded = try await reader.call(App.ReadDetailPostModel.self) {
+            App.Router.readDetailPost(id: postId, token: $0, key: key)
+        }
         let liked = try await reader.call(App.PostLikeModel.self) {
-            try App.Router.postLike(id: postId, .init(like_status: !loaded.likes.contains(readerId)), token: $0, key: key)
+            try App.Router.postLike(
+                id: postId, .init(like_status: !loaded.likes.contains(readerId)), token: $0, key: key)
         }
         #expect(liked.like_status == true)
-        let afterLike = try await reader.call(App.ReadDetailPostModel.self) { App.Router.readDetailPost(id: postId, token: $0, key: key) }
+        let afterLike = try await reader.call(App.ReadDetailPostModel.self) {
+            App.Router.readDetailPost(id: postId, token: $0, key: key)
+        }
         #expect(afterLike.likes == [readerId])
 
         // Reboard (like-2) the same way.
         let reboarded = try await reader.call(App.PostLikeModel.self) {
-            try App.Router.postReboard(id: postId, .init(like_status: !afterLike.likes2.contains(readerId)), token: $0, key: key)
+            try App.Router.postReboard(
+                id: postId, .init(like_status: !afterLike.likes2.contains(readerId)), token: $0, key: key)
         }
         #expect(reboarded.like_status == true)
-        let afterReboard = try await reader.call(App.ReadDetailPostModel.self) { App.Router.readDetailPost(id: postId, token: $0, key: key) }
+        let afterReboard = try await reader.call(App.ReadDetailPostModel.self) {
+            App.Router.readDetailPost(id: postId, token: $0, key: key)
+        }
         #expect(afterReboard.likes2 == [readerId])
         #expect(afterReboard.likes == [readerId])
 
         // The heart again: the list contains me → like_status false.
         let unliked = try await reader.call(App.PostLikeModel.self) {
-            try App.Router.postLike(id: postId, .init(like_status: !afterReboard.likes.contains(readerId)), token: $0, key: key)
+            try App.Router.postLike(
+                id: postId, .init(like_status: !afterReboard.likes.contains(readerId)), token: $0, key: key)
         }
         #expect(unliked.like_status == false)
-        let afterUnlike = try await reader.call(App.ReadDetailPostModel.self) { App.Router.readDetailPost(id: postId, token: $0, key: key) }
+        let afterUnlike = try await reader.call(App.ReadDetailPostModel.self) {
+            App.Router.readDetailPost(id: postId, token: $0, key: key)
+        }
         #expect(afterUnlike.likes.isEmpty)
         #expect(afterUnlike.likes2 == [readerId])
 
@@ -587,17 +630,27 @@ struct UriBoardTwinTests {
         }
         #expect(comment.content == "저도 해봤는데 좋더라고요")
         #expect(comment.creator.user_id == readerId)
-        let withComment = try await reader.call(App.ReadDetailPostModel.self) { App.Router.readDetailPost(id: postId, token: $0, key: key) }
+        let withComment = try await reader.call(App.ReadDetailPostModel.self) {
+            App.Router.readDetailPost(id: postId, token: $0, key: key)
+        }
         #expect(withComment.comments.map(\.comment_id) == [comment.comment_id])
         let second = try await writer.call(App.CommentModel.self) {
             try App.Router.postComment(.init(content: "감사합니다!"), postId: postId, token: $0, key: key)
         }
-        let twoComments = try await writer.call(App.ReadDetailPostModel.self) { App.Router.readDetailPost(id: postId, token: $0, key: key) }
-        #expect(twoComments.comments.map(\.comment_id) == [second.comment_id, comment.comment_id], "comments come newest first")
+        let twoComments = try await writer.call(App.ReadDetailPostModel.self) {
+            App.Router.readDetailPost(id: postId, token: $0, key: key)
+        }
+        #expect(
+            twoComments.comments.map(\.comment_id) == [second.comment_id, comment.comment_id],
+            "comments come newest first")
 
-        let removed = try await reader.send { App.Router.deleteComment(postId: postId, commentId: comment.comment_id, token: $0, key: key) }
+        let removed = try await reader.send {
+            App.Router.deleteComment(postId: postId, commentId: comment.comment_id, token: $0, key: key)
+        }
         #expect((200..<300).contains(removed.status), "\(removed.status) \(removed.text)")
-        let afterDelete = try await reader.call(App.ReadDetailPostModel.self) { App.Router.readDetailPost(id: postId, token: $0, key: key) }
+        let afterDelete = try await reader.call(App.ReadDetailPostModel.self) {
+            App.Router.readDetailPost(id: postId, token: $0, key: key)
+        }
         #expect(afterDelete.comments.map(\.comment_id) == [second.comment_id])
 
         // The writer deletes the post from its detail screen; the reader's next load fails (410).
@@ -624,7 +677,9 @@ struct UriBoardTwinTests {
         }
 
         // Ben taps Ann's name on the post: her profile.
-        let annProfile = try await ben.call(App.ProfileModel.self) { App.Router.otherProfile(userId: annId, token: $0, key: key) }
+        let annProfile = try await ben.call(App.ProfileModel.self) {
+            App.Router.otherProfile(userId: annId, token: $0, key: key)
+        }
         #expect(annProfile.user_id == annId)
         #expect(annProfile.email == nil, "another user's profile carries no email")
         #expect(annProfile.posts.contains(post.post_id))
@@ -632,12 +687,16 @@ struct UriBoardTwinTests {
         #expect(!following)
 
         // The follow button: `!following` → follow; then the profile is reloaded.
-        let followed = try await ben.call(App.FollowModel.self) { App.Router.postFollow(id: annId, token: $0, key: key) }
+        let followed = try await ben.call(App.FollowModel.self) {
+            App.Router.postFollow(id: annId, token: $0, key: key)
+        }
         #expect(followed.status == true)
         let benNick = await ben.nickname, annNick = await ann.nickname
         #expect(followed.nick == benNick)
         #expect(followed.opponent == annNick)
-        let reloaded = try await ben.call(App.ProfileModel.self) { App.Router.otherProfile(userId: annId, token: $0, key: key) }
+        let reloaded = try await ben.call(App.ProfileModel.self) {
+            App.Router.otherProfile(userId: annId, token: $0, key: key)
+        }
         #expect(reloaded.followers.map(\.user_id) == [benId])
 
         // Ben's own profile tab.
@@ -647,9 +706,13 @@ struct UriBoardTwinTests {
         #expect(mine.following.map(\.user_id) == [annId])
 
         // The button again: unfollow, reload.
-        let unfollowed = try await ben.call(App.FollowModel.self) { App.Router.deleteFollow(id: annId, token: $0, key: key) }
+        let unfollowed = try await ben.call(App.FollowModel.self) {
+            App.Router.deleteFollow(id: annId, token: $0, key: key)
+        }
         #expect(unfollowed.status == false)
-        let afterUnfollow = try await ben.call(App.ProfileModel.self) { App.Router.otherProfile(userId: annId, token: $0, key: key) }
+        let afterUnfollow = try await ben.call(App.ProfileModel.self) {
+            App.Router.otherProfile(userId: annId, token: $0, key: key)
+        }
         #expect(afterUnfollow.followers.isEmpty)
 
         // Ben edits his profile: a new nick (the screen allows 2–8 characters) and a photo.
@@ -666,9 +729,13 @@ struct UriBoardTwinTests {
 
         let renamed = try await ben.call(App.ProfileModel.self) { App.Router.myProfile(token: $0, key: key) }
         #expect(renamed.nick == newNick && renamed.profileImage == image)
-        let seenByAnn = try await ann.call(App.ProfileModel.self) { App.Router.otherProfile(userId: benId, token: $0, key: key) }
+        let seenByAnn = try await ann.call(App.ProfileModel.self) {
+            App.Router.otherProfile(userId: benId, token: $0, key: key)
+        }
         #expect(seenByAnn.nick == newNick)
-        let detail = try await ann.call(App.ReadDetailPostModel.self) { App.Router.readDetailPost(id: post.post_id, token: $0, key: key) }
+        let detail = try await ann.call(App.ReadDetailPostModel.self) {
+            App.Router.readDetailPost(id: post.post_id, token: $0, key: key)
+        }
         let shown = try #require(detail.comments.first { $0.comment_id == comment.comment_id })
         #expect(shown.creator.nick == newNick)
         #expect(shown.creator.profileImage == image)
@@ -691,16 +758,21 @@ struct UriBoardTwinTests {
         // The iamport SDK's part: merchant_uid "ios_<key>_<seconds>" as the app builds it (the suffix keeps the
         // twins, who share one SesacKey here, from reusing each other's merchant_uid), amount "100".
         let merchantUid = "ios_\(key)_\(Int(Date().timeIntervalSince1970))_\(TestEnvironment.unique("ub"))"
-        let paid = try await sandbox.send("POST", "/__sandbox/payments", json: """
-            {"merchant_uid":"\(merchantUid)","amount":100,"name":"우리보드 후원하기"}
-            """)
+        let paid = try await sandbox.send(
+            "POST", "/__sandbox/payments",
+            json: """
+                {"merchant_uid":"\(merchantUid)","amount":100,"name":"우리보드 후원하기"}
+                """)
         #expect(paid.status == 200, "\(paid.text)")
         let impUid = try #require(try paid.json.string("imp_uid"))
 
-        let query = App.PaymentsValidationQuery(imp_uid: impUid, post_id: funding.post_id, productName: "우리보드 후원", price: 100)
+        let query = App.PaymentsValidationQuery(
+            imp_uid: impUid, post_id: funding.post_id, productName: "우리보드 후원", price: 100)
         let validated = try await member.send { try App.Router.paymentsValidation(query, token: $0, key: key) }
         #expect(validated.status == 200, "\(validated.text)")
-        withKnownIssue("UriBoard defect: Model/Payments/PaymentsValidationModel.swift requires `imp_uid`, which LSLP's validation answer never carried (it mirrors the request, not the Payment)") {
+        withKnownIssue(
+            "UriBoard defect: Model/Payments/PaymentsValidationModel.swift requires `imp_uid`, which LSLP's validation answer never carried (it mirrors the request, not the Payment)"
+        ) {
             _ = try client.decode(App.PaymentsValidationModel.self, from: validated)
         }
         let payment = try validated.json
@@ -743,7 +815,9 @@ struct UriBoardTwinTests {
         #expect(sentToSignIn == 1)
 
         try await member.signIn()
-        let after = try await member.call(App.ReadPostsModel.self) { App.Router.readPosts(.init(next: nil, limit: "10"), token: $0, key: key) }
+        let after = try await member.call(App.ReadPostsModel.self) {
+            App.Router.readPosts(.init(next: nil, limit: "10"), token: $0, key: key)
+        }
         #expect(after.data.count <= 10)
     }
 }

@@ -82,7 +82,8 @@ enum UyubudanTwin {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             userID = try container.decode(String.self, forKey: .userID)
             nickName = try container.decode(String.self, forKey: .nickName)
-            profileImage = try container.decodeIfPresent(String.self, forKey: .profileImage) ?? UyubudanTwin.defaultImage
+            profileImage =
+                try container.decodeIfPresent(String.self, forKey: .profileImage) ?? UyubudanTwin.defaultImage
             accessToken = try container.decode(String.self, forKey: .accessToken)
             refreshToken = try container.decode(String.self, forKey: .refreshToken)
         }
@@ -219,7 +220,8 @@ enum UyubudanTwin {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             userID = try container.decode(String.self, forKey: .userID)
             nick = try container.decode(String.self, forKey: .nick)
-            profileImage = try container.decodeIfPresent(String.self, forKey: .profileImage) ?? UyubudanTwin.defaultImage
+            profileImage =
+                try container.decodeIfPresent(String.self, forKey: .profileImage) ?? UyubudanTwin.defaultImage
         }
     }
 
@@ -250,7 +252,8 @@ enum UyubudanTwin {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             userID = try container.decode(String.self, forKey: .userID)
             nickname = try container.decode(String.self, forKey: .nickname)
-            profileImage = try container.decodeIfPresent(String.self, forKey: .profileImage) ?? UyubudanTwin.defaultImage
+            profileImage =
+                try container.decodeIfPresent(String.self, forKey: .profileImage) ?? UyubudanTwin.defaultImage
             posts = try container.decode([String].self, forKey: .posts)
             followers = try container.decode([FollowInfo].self, forKey: .followers)
             following = try container.decode([FollowInfo].self, forKey: .following)
@@ -273,7 +276,8 @@ enum UyubudanTwin {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             userID = try container.decode(String.self, forKey: .userID)
             nickname = try container.decode(String.self, forKey: .nickname)
-            profileImage = try container.decodeIfPresent(String.self, forKey: .profileImage) ?? UyubudanTwin.defaultImage
+            profileImage =
+                try container.decodeIfPresent(String.self, forKey: .profileImage) ?? UyubudanTwin.defaultImage
         }
     }
 
@@ -376,10 +380,15 @@ enum UyubudanTwin {
         func request(sesacKey: String) throws -> TwinRequest {
             let headers = [UyubudanTwin.jsonContentType, ("SesacKey", sesacKey)]
             switch self {
-            case .join(let query): return TwinRequest("POST", "/v1/users/join", headers: headers, body: try UyubudanTwin.snakeCaseBody(query))
+            case .join(let query):
+                return TwinRequest(
+                    "POST", "/v1/users/join", headers: headers, body: try UyubudanTwin.snakeCaseBody(query))
             case .emailValidation(let query):
-                return TwinRequest("POST", "/v1/validation/email", headers: headers, body: try UyubudanTwin.snakeCaseBody(query))
-            case .login(let query): return TwinRequest("POST", "/v1/users/login", headers: headers, body: try UyubudanTwin.snakeCaseBody(query))
+                return TwinRequest(
+                    "POST", "/v1/validation/email", headers: headers, body: try UyubudanTwin.snakeCaseBody(query))
+            case .login(let query):
+                return TwinRequest(
+                    "POST", "/v1/users/login", headers: headers, body: try UyubudanTwin.snakeCaseBody(query))
             case .authRefresh: return TwinRequest("GET", "/v1/auth/refresh", headers: headers)
             case .withdraw: return TwinRequest("GET", "/v1/users/withdraw", headers: headers)
             }
@@ -402,18 +411,23 @@ enum UyubudanTwin {
                 // Alamofire's upload replaces this Content-Type with the one carrying the boundary.
                 return TwinRequest("POST", "/v1/posts/files", headers: [("Content-Type", "multipart/form-data"), key])
             case .write(let query):
-                return TwinRequest("POST", "/v1/posts", headers: [UyubudanTwin.jsonContentType, key], body: try UyubudanTwin.snakeCaseBody(query))
+                return TwinRequest(
+                    "POST", "/v1/posts", headers: [UyubudanTwin.jsonContentType, key],
+                    body: try UyubudanTwin.snakeCaseBody(query))
             case .readAll(let nextCursor):
-                return TwinRequest("GET", "/v1/posts", query: TwinQuery.urlComponents([("product_id", "uyubudan"), ("next", nextCursor)]),
-                                   headers: [UyubudanTwin.jsonContentType, key])
+                return TwinRequest(
+                    "GET", "/v1/posts",
+                    query: TwinQuery.urlComponents([("product_id", "uyubudan"), ("next", nextCursor)]),
+                    headers: [UyubudanTwin.jsonContentType, key])
             case .readSpecific(let postID):
                 return TwinRequest("GET", "/v1/posts/\(postID)", headers: [UyubudanTwin.jsonContentType, key])
             case .delete(let postID):
                 return TwinRequest("DELETE", "/v1/posts/\(postID)", headers: [UyubudanTwin.jsonContentType, key])
             case .readSpecificUser(let userID, let nextCursor):
-                return TwinRequest("GET", "/v1/posts/users/\(userID)",
-                                   query: TwinQuery.urlComponents([("product_id", "uyubudan"), ("next", nextCursor)]),
-                                   headers: [UyubudanTwin.jsonContentType, key])
+                return TwinRequest(
+                    "GET", "/v1/posts/users/\(userID)",
+                    query: TwinQuery.urlComponents([("product_id", "uyubudan"), ("next", nextCursor)]),
+                    headers: [UyubudanTwin.jsonContentType, key])
             }
         }
     }
@@ -429,10 +443,12 @@ enum UyubudanTwin {
             let headers = [("SesacKey", sesacKey), UyubudanTwin.jsonContentType]
             switch self {
             case .like(let postID, let query):
-                return TwinRequest("POST", "/v1/posts/\(postID)/like", headers: headers, body: try UyubudanTwin.snakeCaseBody(query))
+                return TwinRequest(
+                    "POST", "/v1/posts/\(postID)/like", headers: headers, body: try UyubudanTwin.snakeCaseBody(query))
             case .likeMe: return TwinRequest("GET", "/v1/posts/likes/me", headers: headers)
             case .like2(let postID, let query):
-                return TwinRequest("POST", "/v1/posts/\(postID)/like-2", headers: headers, body: try UyubudanTwin.snakeCaseBody(query))
+                return TwinRequest(
+                    "POST", "/v1/posts/\(postID)/like-2", headers: headers, body: try UyubudanTwin.snakeCaseBody(query))
             case .like2Me: return TwinRequest("GET", "/v1/posts/likes-2/me", headers: headers)
             }
         }
@@ -447,7 +463,9 @@ enum UyubudanTwin {
             let headers = [UyubudanTwin.jsonContentType, ("SesacKey", sesacKey)]
             switch self {
             case .write(let postID, let query):
-                return TwinRequest("POST", "/v1/posts/\(postID)/comments", headers: headers, body: try UyubudanTwin.snakeCaseBody(query))
+                return TwinRequest(
+                    "POST", "/v1/posts/\(postID)/comments", headers: headers,
+                    body: try UyubudanTwin.snakeCaseBody(query))
             case .delete(let postID, let commentID):
                 return TwinRequest("DELETE", "/v1/posts/\(postID)/comments/\(commentID)", headers: headers)
             }
@@ -461,8 +479,10 @@ enum UyubudanTwin {
 
         func request(sesacKey: String) throws -> TwinRequest {
             switch self {
-            case .follow(let userID): return TwinRequest("POST", "/v1/follow/\(userID)", headers: [("SesacKey", sesacKey)])
-            case .cancel(let userID): return TwinRequest("DELETE", "/v1/follow/\(userID)", headers: [("SesacKey", sesacKey)])
+            case .follow(let userID):
+                return TwinRequest("POST", "/v1/follow/\(userID)", headers: [("SesacKey", sesacKey)])
+            case .cancel(let userID):
+                return TwinRequest("DELETE", "/v1/follow/\(userID)", headers: [("SesacKey", sesacKey)])
             }
         }
     }
@@ -476,11 +496,16 @@ enum UyubudanTwin {
         func request(sesacKey: String) throws -> TwinRequest {
             switch self {
             case .read:
-                return TwinRequest("GET", "/v1/users/me/profile", headers: [UyubudanTwin.jsonContentType, ("SesacKey", sesacKey)])
+                return TwinRequest(
+                    "GET", "/v1/users/me/profile", headers: [UyubudanTwin.jsonContentType, ("SesacKey", sesacKey)])
             case .update:
-                return TwinRequest("PUT", "/v1/users/me/profile", headers: [("Content-Type", "multipart/form-data"), ("SesacKey", sesacKey)])
+                return TwinRequest(
+                    "PUT", "/v1/users/me/profile",
+                    headers: [("Content-Type", "multipart/form-data"), ("SesacKey", sesacKey)])
             case .readSpecific(let userID):
-                return TwinRequest("GET", "/v1/users/\(userID)/profile", headers: [UyubudanTwin.jsonContentType, ("SesacKey", sesacKey)])
+                return TwinRequest(
+                    "GET", "/v1/users/\(userID)/profile",
+                    headers: [UyubudanTwin.jsonContentType, ("SesacKey", sesacKey)])
             }
         }
     }
@@ -520,7 +545,8 @@ enum UyubudanTwin {
         var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
         guard let data = Data(base64Encoded: payload),
-              let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
         return claims["sid"] as? String
     }
 
@@ -551,13 +577,17 @@ enum UyubudanTwin {
 
         /// The join flow (e-mail screen: validation; password screen: 4…14 characters; nickname screen: 2…9
         /// characters, then join), then the login screen.
-        static func signUp(_ client: TwinClient, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Session {
+        static func signUp(_ client: TwinClient, sourceLocation: SourceLocation = #_sourceLocation) async throws
+            -> Session
+        {
             let nick = "u" + UUID().uuidString.prefix(8).lowercased()
             let session = Session(client: client, email: "\(nick)@example.com", password: "uyu12345", nick: nick)
-            let check = try await session.fetch(UserRouter.emailValidation(EmailValidationQuery(email: session.email)), as: MessageModel.self)
+            let check = try await session.fetch(
+                UserRouter.emailValidation(EmailValidationQuery(email: session.email)), as: MessageModel.self)
             #expect(!check.message.isEmpty, sourceLocation: sourceLocation)
-            let joined = try await session.fetch(UserRouter.join(JoinQuery(email: session.email, password: session.password, nick: nick)),
-                                                 as: JoinModel.self)
+            let joined = try await session.fetch(
+                UserRouter.join(JoinQuery(email: session.email, password: session.password, nick: nick)),
+                as: JoinModel.self)
             #expect(joined.nick == nick && joined.email == session.email, sourceLocation: sourceLocation)
             try await session.logIn()
             return session
@@ -566,7 +596,8 @@ enum UyubudanTwin {
         /// User/Login/LoginViewModel.swift: login, then `configureUserDefaults`.
         @discardableResult
         func logIn() async throws -> LoginModel {
-            let model = try await fetch(UserRouter.login(LoginQuery(email: email, password: password)), as: LoginModel.self)
+            let model = try await fetch(
+                UserRouter.login(LoginQuery(email: email, password: password)), as: LoginModel.self)
             userID = model.userID
             accessToken = model.accessToken
             refreshToken = model.refreshToken
@@ -610,8 +641,10 @@ enum UyubudanTwin {
 
         /// `NetworkManager.multipartToServer`: the `body` text parts first, then every image of `datas` under its
         /// key as `uyubudan.png`, `image/png`; interceptor, no validation, `responseDecodable`.
-        func multipart<M: Decodable & Sendable>(_ route: some Route, datas: [(String, [[UInt8]])], body: [(String, String)],
-                                                as model: M.Type) async throws -> M {
+        func multipart<M: Decodable & Sendable>(
+            _ route: some Route, datas: [(String, [[UInt8]])], body: [(String, String)],
+            as model: M.Type
+        ) async throws -> M {
             var form = TwinMultipart()
             for (key, value) in body { form.text(key, value) }
             for (key, images) in datas {
@@ -637,7 +670,9 @@ enum UyubudanTwin {
         /// Extensions/Extension+UIImageView.swift: Kingfisher GET `baseURL + "/v1/\(url)"` with `SesacKey` and
         /// `Authorization`.
         func image(_ url: String) async throws -> GatewayClient.Reply {
-            try await client.send(TwinRequest("GET", "/v1/\(url)", headers: [("SesacKey", client.apiKey), ("Authorization", accessToken)]))
+            try await client.send(
+                TwinRequest(
+                    "GET", "/v1/\(url)", headers: [("SesacKey", client.apiKey), ("Authorization", accessToken)]))
         }
 
         /// Profile edit stored the new image (ProfileEdit/ProfileEditViewModel.swift).
@@ -677,17 +712,20 @@ enum UyubudanTwin {
         /// The access token expires: replaced by a token of the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(AccessTokenClaims(userId: userID, sessionId: UyubudanTwin.sessionId(in: accessToken),
-                                                                  issuedAt: Date().addingTimeInterval(-700),
-                                                                  expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await signer.sign(
+                AccessTokenClaims(
+                    userId: userID, sessionId: UyubudanTwin.sessionId(in: accessToken),
+                    issuedAt: Date().addingTimeInterval(-700),
+                    expiresAt: Date().addingTimeInterval(-100)))
         }
 
         /// The refresh token's 14 days pass (its session's expiry moved into the past in auth's database).
         func letRefreshTokenExpire() async throws {
             let session = try #require(UyubudanTwin.sessionId(in: accessToken), "the access token names no session")
             _ = try await TestEnvironment.withDatabase { db in
-                _ = try await db.query("UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                                       logger: TestEnvironment.logger)
+                _ = try await db.query(
+                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
+                    logger: TestEnvironment.logger)
                 return true
             }
         }
@@ -728,22 +766,28 @@ struct UyubudanTwinTests {
         #expect(authorProfile.profileImage == UyubudanTwin.defaultImage, "no picture yet: the app's default")
 
         // Write: category → title/content → the two options (+ a photo): upload, then the post.
-        let upload = try await author.multipart(UyubudanTwin.PostRouter.uploadImage, datas: [("files", [TestImages.png])], body: [],
-                                                as: UyubudanTwin.UploadImageModel.self)
+        let upload = try await author.multipart(
+            UyubudanTwin.PostRouter.uploadImage, datas: [("files", [TestImages.png])], body: [],
+            as: UyubudanTwin.UploadImageModel.self)
         #expect(upload.files.count == 1)
-        let lunch = try await author.fetch(UyubudanTwin.PostRouter.write(UyubudanTwin.WriteQuery(
-            title: "점심 뭐 먹지?", content: "회사 앞 중국집 #점심", content1: "짜장면", content2: "짬뽕", content3: "메뉴",
-            productID: "uyubudan", files: upload.files)), as: UyubudanTwin.PostData.self)
+        let lunch = try await author.fetch(
+            UyubudanTwin.PostRouter.write(
+                UyubudanTwin.WriteQuery(
+                    title: "점심 뭐 먹지?", content: "회사 앞 중국집 #점심", content1: "짜장면", content2: "짬뽕", content3: "메뉴",
+                    productID: "uyubudan", files: upload.files)), as: UyubudanTwin.PostData.self)
         #expect(lunch.productID == "uyubudan")
-        #expect(lunch.title == "점심 뭐 먹지?" && lunch.content1 == "짜장면" && lunch.content2 == "짬뽕" && lunch.content3 == "메뉴")
+        #expect(
+            lunch.title == "점심 뭐 먹지?" && lunch.content1 == "짜장면" && lunch.content2 == "짬뽕" && lunch.content3 == "메뉴")
         #expect(lunch.files == upload.files)
         #expect(lunch.hashTags == ["점심"])
         #expect(lunch.creator.userID == authorId && lunch.creator.nick == authorNick)
         #expect(lunch.creator.profileImage == UyubudanTwin.defaultImage)
         #expect(UyubudanTwin.parsesAsAppDate(lunch.createdAt), "createdAt \(lunch.createdAt)")
-        let trip = try await author.fetch(UyubudanTwin.PostRouter.write(UyubudanTwin.WriteQuery(
-            title: "여름 휴가지", content: "어디가 좋을까요", content1: "제주", content2: "부산", content3: "여행",
-            productID: "uyubudan", files: nil)), as: UyubudanTwin.PostData.self)
+        let trip = try await author.fetch(
+            UyubudanTwin.PostRouter.write(
+                UyubudanTwin.WriteQuery(
+                    title: "여름 휴가지", content: "어디가 좋을까요", content1: "제주", content2: "부산", content3: "여행",
+                    productID: "uyubudan", files: nil)), as: UyubudanTwin.PostData.self)
         #expect(trip.files.isEmpty, "a poll without a photo still carries files: []")
 
         // The voter's feed shows both; the photo loads.
@@ -754,33 +798,53 @@ struct UyubudanTwinTests {
         #expect(try await voter.image(card.files[0]).body == TestImages.png)
 
         // Vote left (HomeViewModel.leftButtonClicked): like-2 off, then like on.
-        #expect(try await voter.fetch(UyubudanTwin.LikeRouter.like2(postID: lunch.postID, UyubudanTwin.LikeQuery(status: false)),
-                                      as: UyubudanTwin.LikeModel.self).status == false)
-        #expect(try await voter.fetch(UyubudanTwin.LikeRouter.like(postID: lunch.postID, UyubudanTwin.LikeQuery(status: true)),
-                                      as: UyubudanTwin.LikeModel.self).status == true)
-        var read = try await voter.fetch(UyubudanTwin.PostRouter.readSpecific(postID: lunch.postID), as: UyubudanTwin.PostData.self)
+        #expect(
+            try await voter.fetch(
+                UyubudanTwin.LikeRouter.like2(postID: lunch.postID, UyubudanTwin.LikeQuery(status: false)),
+                as: UyubudanTwin.LikeModel.self
+            ).status == false)
+        #expect(
+            try await voter.fetch(
+                UyubudanTwin.LikeRouter.like(postID: lunch.postID, UyubudanTwin.LikeQuery(status: true)),
+                as: UyubudanTwin.LikeModel.self
+            ).status == true)
+        var read = try await voter.fetch(
+            UyubudanTwin.PostRouter.readSpecific(postID: lunch.postID), as: UyubudanTwin.PostData.self)
         #expect(read.likes == [voterId] && read.likes2.isEmpty)
         // Change to right (rightButtonClicked): like off, then like-2 on.
-        #expect(try await voter.fetch(UyubudanTwin.LikeRouter.like(postID: lunch.postID, UyubudanTwin.LikeQuery(status: false)),
-                                      as: UyubudanTwin.LikeModel.self).status == false)
-        #expect(try await voter.fetch(UyubudanTwin.LikeRouter.like2(postID: lunch.postID, UyubudanTwin.LikeQuery(status: true)),
-                                      as: UyubudanTwin.LikeModel.self).status == true)
-        read = try await voter.fetch(UyubudanTwin.PostRouter.readSpecific(postID: lunch.postID), as: UyubudanTwin.PostData.self)
+        #expect(
+            try await voter.fetch(
+                UyubudanTwin.LikeRouter.like(postID: lunch.postID, UyubudanTwin.LikeQuery(status: false)),
+                as: UyubudanTwin.LikeModel.self
+            ).status == false)
+        #expect(
+            try await voter.fetch(
+                UyubudanTwin.LikeRouter.like2(postID: lunch.postID, UyubudanTwin.LikeQuery(status: true)),
+                as: UyubudanTwin.LikeModel.self
+            ).status == true)
+        read = try await voter.fetch(
+            UyubudanTwin.PostRouter.readSpecific(postID: lunch.postID), as: UyubudanTwin.PostData.self)
         #expect(read.likes.isEmpty && read.likes2 == [voterId])
 
         // Comments sheet: write, reload, delete (exactly 200), reload.
-        let comment = try await voter.fetch(UyubudanTwin.CommentsRouter.write(postID: lunch.postID, UyubudanTwin.CommentsWriteQuery(content: "짬뽕이죠")),
-                                            as: UyubudanTwin.Comment.self)
+        let comment = try await voter.fetch(
+            UyubudanTwin.CommentsRouter.write(postID: lunch.postID, UyubudanTwin.CommentsWriteQuery(content: "짬뽕이죠")),
+            as: UyubudanTwin.Comment.self)
         #expect(comment.content == "짬뽕이죠" && comment.creator.userID == voterId)
         #expect(UyubudanTwin.parsesAsAppDate(comment.createdAt), "createdAt \(comment.createdAt)")
-        read = try await voter.fetch(UyubudanTwin.PostRouter.readSpecific(postID: lunch.postID), as: UyubudanTwin.PostData.self)
+        read = try await voter.fetch(
+            UyubudanTwin.PostRouter.readSpecific(postID: lunch.postID), as: UyubudanTwin.PostData.self)
         #expect(read.comments.map(\.commentID) == [comment.commentID])
-        #expect(try await voter.fetchNoModel(UyubudanTwin.CommentsRouter.delete(postID: lunch.postID, commentID: comment.commentID)) == 200)
-        read = try await voter.fetch(UyubudanTwin.PostRouter.readSpecific(postID: lunch.postID), as: UyubudanTwin.PostData.self)
+        #expect(
+            try await voter.fetchNoModel(
+                UyubudanTwin.CommentsRouter.delete(postID: lunch.postID, commentID: comment.commentID)) == 200)
+        read = try await voter.fetch(
+            UyubudanTwin.PostRouter.readSpecific(postID: lunch.postID), as: UyubudanTwin.PostData.self)
         #expect(read.comments.isEmpty)
 
         // Follow from the card, then the feed's profile read shows it.
-        let follow = try await voter.fetch(UyubudanTwin.FollowRouter.follow(userID: authorId), as: UyubudanTwin.FollowModel.self)
+        let follow = try await voter.fetch(
+            UyubudanTwin.FollowRouter.follow(userID: authorId), as: UyubudanTwin.FollowModel.self)
         #expect(follow.status)
         #expect(follow.nickname == voterNick && follow.opponent == authorNick)
         let voterProfile = try await voter.fetch(UyubudanTwin.ProfileRouter.read, as: UyubudanTwin.ProfileModel.self)
@@ -788,12 +852,14 @@ struct UyubudanTwinTests {
         #expect(voterProfile.following.first?.profileImage == UyubudanTwin.defaultImage)
 
         // The author's profile (ProfileState.other): the profile, my own following list, the author's polls.
-        let other = try await voter.fetch(UyubudanTwin.ProfileRouter.readSpecific(userID: authorId), as: UyubudanTwin.ProfileModel.self)
+        let other = try await voter.fetch(
+            UyubudanTwin.ProfileRouter.readSpecific(userID: authorId), as: UyubudanTwin.ProfileModel.self)
         #expect(other.followers.map(\.userID) == [voterId])
         #expect(Set(other.posts).isSuperset(of: [lunch.postID, trip.postID]))
         _ = try await voter.fetch(UyubudanTwin.ProfileRouter.read, as: UyubudanTwin.ProfileModel.self)
-        let authorPolls = try await voter.fetch(UyubudanTwin.PostRouter.readSpecificUser(userID: authorId, nextCursor: ""),
-                                                as: UyubudanTwin.ReadAllModel.self)
+        let authorPolls = try await voter.fetch(
+            UyubudanTwin.PostRouter.readSpecificUser(userID: authorId, nextCursor: ""),
+            as: UyubudanTwin.ReadAllModel.self)
         #expect(Set(authorPolls.data.map(\.postID)) == [lunch.postID, trip.postID])
         #expect(authorPolls.nextCursor == "0")
 
@@ -801,15 +867,22 @@ struct UyubudanTwinTests {
         // validation with the fixed price; the app only checks for status 200. Twice: a reader may tip again.
         var tips: [String] = []
         for _ in 0..<2 {
-            let merchantUid = "ios_\(client.apiKey)_\(Int(Date().timeIntervalSince1970 * 1000))_\(TestEnvironment.unique(""))"
-            let paymentBody: [String: Any] = ["merchant_uid": merchantUid, "amount": 100, "name": "\(lunch.creator.nick)님께 후원하기",
-                                              "buyer_name": "김상래"]
-            let paid = try await sandbox.send("POST", "/__sandbox/payments",
-                                              json: String(decoding: try JSONSerialization.data(withJSONObject: paymentBody), as: UTF8.self))
+            let merchantUid =
+                "ios_\(client.apiKey)_\(Int(Date().timeIntervalSince1970 * 1000))_\(TestEnvironment.unique(""))"
+            let paymentBody: [String: Any] = [
+                "merchant_uid": merchantUid, "amount": 100, "name": "\(lunch.creator.nick)님께 후원하기",
+                "buyer_name": "김상래",
+            ]
+            let paid = try await sandbox.send(
+                "POST", "/__sandbox/payments",
+                json: String(decoding: try JSONSerialization.data(withJSONObject: paymentBody), as: UTF8.self))
             #expect(paid.status == 200, "\(paid.text)")
             let impUid = try #require(try paid.json.string("imp_uid"))
-            let status = try await voter.fetchNoModel(UyubudanTwin.PaymentRouter.validation(UyubudanTwin.PaymentValidationQuery(
-                impUID: impUid, postID: lunch.postID, productName: "\(voterProfile.nickname)님의 후원", price: 100)))
+            let status = try await voter.fetchNoModel(
+                UyubudanTwin.PaymentRouter.validation(
+                    UyubudanTwin.PaymentValidationQuery(
+                        impUID: impUid, postID: lunch.postID, productName: "\(voterProfile.nickname)님의 후원", price: 100))
+            )
             #expect(status == 200, "후원에 실패하였습니다")
             tips.append(impUid)
         }
@@ -820,9 +893,13 @@ struct UyubudanTwinTests {
         #expect(tipsOnLunch.allSatisfy { $0.price == 100 && $0.buyerID == voterId && !$0.productName.isEmpty })
         // The app does not read `buyers`; the server's own record of the tips is checked loosely.
         let voterToken = await voter.accessToken
-        let lunchReply = try await client.send(TwinRequest("GET", "/v1/posts/\(lunch.postID)",
-                                                           headers: [UyubudanTwin.jsonContentType, ("SesacKey", client.apiKey), ("Authorization", voterToken)]))
-        #expect((try lunchReply.json["buyers"] as? [String])?.contains(voterId) == true, "the tipper is among the post's buyers")
+        let lunchReply = try await client.send(
+            TwinRequest(
+                "GET", "/v1/posts/\(lunch.postID)",
+                headers: [UyubudanTwin.jsonContentType, ("SesacKey", client.apiKey), ("Authorization", voterToken)]))
+        #expect(
+            (try lunchReply.json["buyers"] as? [String])?.contains(voterId) == true,
+            "the tipper is among the post's buyers")
 
         // My profile's second tab: likes/me and likes-2/me (no query), concatenated.
         let left = try await voter.fetch(UyubudanTwin.LikeRouter.likeMe, as: UyubudanTwin.ReadAllModel.self)
@@ -831,17 +908,22 @@ struct UyubudanTwinTests {
         #expect(right.data.map(\.postID) == [lunch.postID])
 
         // The following sheet, closed after untoggling the author: FollowRouter.cancel through fetchToServer.
-        let unfollow = try await voter.fetch(UyubudanTwin.FollowRouter.cancel(userID: authorId), as: UyubudanTwin.FollowModel.self)
+        let unfollow = try await voter.fetch(
+            UyubudanTwin.FollowRouter.cancel(userID: authorId), as: UyubudanTwin.FollowModel.self)
         #expect(unfollow.status == false)
-        #expect(try await voter.fetch(UyubudanTwin.ProfileRouter.read, as: UyubudanTwin.ProfileModel.self).following.isEmpty)
+        #expect(
+            try await voter.fetch(UyubudanTwin.ProfileRouter.read, as: UyubudanTwin.ProfileModel.self).following.isEmpty
+        )
 
         // The author deletes the trip poll (exactly 200) and the feed reloads without it.
         #expect(try await author.fetchNoModel(UyubudanTwin.PostRouter.delete(postID: trip.postID)) == 200)
-        let reloaded = try await author.fetch(UyubudanTwin.PostRouter.readSpecificUser(userID: authorId, nextCursor: ""),
-                                              as: UyubudanTwin.ReadAllModel.self)
+        let reloaded = try await author.fetch(
+            UyubudanTwin.PostRouter.readSpecificUser(userID: authorId, nextCursor: ""),
+            as: UyubudanTwin.ReadAllModel.self)
         #expect(reloaded.data.map(\.postID) == [lunch.postID])
         do {
-            _ = try await author.fetch(UyubudanTwin.PostRouter.readSpecific(postID: trip.postID), as: UyubudanTwin.PostData.self)
+            _ = try await author.fetch(
+                UyubudanTwin.PostRouter.readSpecific(postID: trip.postID), as: UyubudanTwin.PostData.self)
             Issue.record("a deleted poll was still served")
         } catch let failure as UyubudanTwin.Failure {
             #expect(failure.status == 410, "\(failure)")
@@ -849,13 +931,15 @@ struct UyubudanTwinTests {
 
         // Profile edit: the nick (2…9 characters) and a picture; the app stores the picture.
         let newNick = "n" + UUID().uuidString.prefix(8).lowercased()
-        let edited = try await author.multipart(UyubudanTwin.ProfileRouter.update, datas: [("profile", [TestImages.png])], body: [("nick", newNick)],
-                                                as: UyubudanTwin.ProfileModel.self)
+        let edited = try await author.multipart(
+            UyubudanTwin.ProfileRouter.update, datas: [("profile", [TestImages.png])], body: [("nick", newNick)],
+            as: UyubudanTwin.ProfileModel.self)
         #expect(edited.nickname == newNick)
         #expect(edited.profileImage != UyubudanTwin.defaultImage)
         await author.stored(profileImage: edited.profileImage, nick: edited.nickname)
         #expect(try await author.image(edited.profileImage).body == TestImages.png)
-        let renamed = try await author.fetch(UyubudanTwin.PostRouter.readSpecific(postID: lunch.postID), as: UyubudanTwin.PostData.self)
+        let renamed = try await author.fetch(
+            UyubudanTwin.PostRouter.readSpecific(postID: lunch.postID), as: UyubudanTwin.PostData.self)
         #expect(renamed.creator.nick == newNick, "the new nick right after the rename")
         #expect(renamed.creator.profileImage == edited.profileImage)
     }
@@ -870,20 +954,24 @@ struct UyubudanTwinTests {
         // A duplicate e-mail: 409 → HTTPError.cantUseEmail, shown as "사용이 불가한 이메일입니다.".
         let twin = UyubudanTwin.Session(client: client, email: user.email, password: "uyu12345", nick: "dup")
         do {
-            _ = try await twin.fetch(UyubudanTwin.UserRouter.emailValidation(UyubudanTwin.EmailValidationQuery(email: user.email)),
-                                     as: UyubudanTwin.MessageModel.self)
+            _ = try await twin.fetch(
+                UyubudanTwin.UserRouter.emailValidation(UyubudanTwin.EmailValidationQuery(email: user.email)),
+                as: UyubudanTwin.MessageModel.self)
             Issue.record("a taken e-mail was accepted")
         } catch let failure as UyubudanTwin.Failure {
             #expect(failure.error == .cantUseEmail, "\(failure)")
         }
 
-        let poll = try await user.fetch(UyubudanTwin.PostRouter.write(UyubudanTwin.WriteQuery(
-            title: "이름 짓기", content: "고양이 이름 골라주세요", content1: "나비", content2: "치즈", content3: "작명",
-            productID: "uyubudan", files: nil)), as: UyubudanTwin.PostData.self)
+        let poll = try await user.fetch(
+            UyubudanTwin.PostRouter.write(
+                UyubudanTwin.WriteQuery(
+                    title: "이름 짓기", content: "고양이 이름 골라주세요", content1: "나비", content2: "치즈", content3: "작명",
+                    productID: "uyubudan", files: nil)), as: UyubudanTwin.PostData.self)
 
         // fetchToServer: 419 → refresh → retried with the new token.
         try await user.letAccessTokenExpire()
-        #expect(try await user.fetch(UyubudanTwin.ProfileRouter.read, as: UyubudanTwin.ProfileModel.self).userID == userId)
+        #expect(
+            try await user.fetch(UyubudanTwin.ProfileRouter.read, as: UyubudanTwin.ProfileModel.self).userID == userId)
         #expect(await user.refreshes == 1)
 
         // fetchToServerNoModel: the 419 comes back as is (HTTPError.expiredAccessToken alert), no refresh; the next
@@ -906,7 +994,8 @@ struct UyubudanTwinTests {
         }
         #expect(await user.loginScreens == 1)
         try await user.logIn()
-        #expect(try await user.fetch(UyubudanTwin.ProfileRouter.read, as: UyubudanTwin.ProfileModel.self).userID == userId)
+        #expect(
+            try await user.fetch(UyubudanTwin.ProfileRouter.read, as: UyubudanTwin.ProfileModel.self).userID == userId)
 
         // Withdraw (ProfileViewModel: JoinModel); until the alert's logout, the old token is refused with 401 —
         // which the interceptor leaves alone.
@@ -921,8 +1010,9 @@ struct UyubudanTwinTests {
         #expect(await user.refreshes == 2)
         await user.logOut()
         // The e-mail is free again for the join flow.
-        let again = try await twin.fetch(UyubudanTwin.UserRouter.emailValidation(UyubudanTwin.EmailValidationQuery(email: user.email)),
-                                         as: UyubudanTwin.MessageModel.self)
+        let again = try await twin.fetch(
+            UyubudanTwin.UserRouter.emailValidation(UyubudanTwin.EmailValidationQuery(email: user.email)),
+            as: UyubudanTwin.MessageModel.self)
         #expect(!again.message.isEmpty)
     }
 }

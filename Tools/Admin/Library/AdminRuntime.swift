@@ -14,12 +14,16 @@ public enum AdminRuntime {
         _ = bootstrapped
         var logger = Logger(label: "sns-admin")
         // SNS_LOG_LEVEL (as the services read it) overrides, e.g. `debug` with SNS_KAFKA_PROPERTIES="debug=cgrp".
-        let override = ProcessInfo.processInfo.environment["SNS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
+        let override = ProcessInfo.processInfo.environment["SNS_LOG_LEVEL"].flatMap {
+            Logger.Level(rawValue: $0.lowercased())
+        }
         logger.logLevel = override ?? (verbose ? .info : .error)
         return logger
     }
 
-    public static func withDatabase<T: Sendable>(url: String, logger: Logger, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+    public static func withDatabase<T: Sendable>(
+        url: String, logger: Logger, _ body: @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
         let configuration: DatabaseConfiguration
         do {
             configuration = try DatabaseConfiguration(url: url, maxConnections: 4)
@@ -29,7 +33,9 @@ public enum AdminRuntime {
         let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { await client.run(); return nil }
+                group.addTask {
+                    await client.run(); return nil
+                }
                 defer { group.cancelAll() }
                 try await probe(client, configuration: configuration, logger: logger)
                 return try await body(client)
@@ -41,30 +47,42 @@ public enum AdminRuntime {
         } catch {
             let text = String(reflecting: error)
             if text.contains("ConnectionPool") || text.contains("connect") {
-                throw AdminError("cannot connect to PostgreSQL at \(configuration.host):\(configuration.port) (\(text))")
+                throw AdminError(
+                    "cannot connect to PostgreSQL at \(configuration.host):\(configuration.port) (\(text))")
             }
             throw error
         }
     }
 
     /// Fails within `connectTimeout` when PostgreSQL cannot be reached (the pool itself keeps retrying for a minute).
-    static func probe(_ client: PostgresClient, configuration: DatabaseConfiguration, logger: Logger,
-                      connectTimeout: Duration = .seconds(10)) async throws {
+    static func probe(
+        _ client: PostgresClient, configuration: DatabaseConfiguration, logger: Logger,
+        connectTimeout: Duration = .seconds(10)
+    ) async throws {
         let reached = try await withThrowingTaskGroup(of: Bool.self) { probe in
-            probe.addTask { try await client.query("SELECT 1", logger: logger); return true }
-            probe.addTask { try await Task.sleep(for: connectTimeout); return false }
+            probe.addTask {
+                try await client.query("SELECT 1", logger: logger); return true
+            }
+            probe.addTask {
+                try await Task.sleep(for: connectTimeout); return false
+            }
             defer { probe.cancelAll() }
             return try await probe.next() ?? false
         }
         guard reached else {
-            throw AdminError("cannot connect to PostgreSQL at \(configuration.host):\(configuration.port) within \(connectTimeout)")
+            throw AdminError(
+                "cannot connect to PostgreSQL at \(configuration.host):\(configuration.port) within \(connectTimeout)")
         }
     }
 
-    public static func withProducer<T: Sendable>(configuration: KafkaConfiguration, logger: Logger, _ body: @Sendable (KafkaProducer) async throws -> T) async throws -> T {
+    public static func withProducer<T: Sendable>(
+        configuration: KafkaConfiguration, logger: Logger, _ body: @Sendable (KafkaProducer) async throws -> T
+    ) async throws -> T {
         let producer = try KafkaProducer(configuration: configuration, logger: logger)
         return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await producer.run(); return nil }
+            group.addTask {
+                try await producer.run(); return nil
+            }
             do {
                 let result = try await body(producer)
                 await producer.shutdown()

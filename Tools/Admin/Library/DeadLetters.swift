@@ -48,21 +48,26 @@ public struct DeadLetterStore: Sendable {
     /// Creates `ops.dlq_actions` if needed (the tool's only table).
     public func prepare() async throws {
         let schema = try SQLIdentifier(Self.schema)
-        _ = try await Migrator(schema: schema, migrations: [
-            Migration(version: 1, name: "dlq_actions", sql: """
-                -- Keyed by position *and* the dead letter's own failure time: after a broker lost its data, offsets
-                -- start again at 0, and a new dead letter must not inherit an old one's action.
-                CREATE TABLE ops.dlq_actions (
-                    dlq_partition integer NOT NULL,
-                    dlq_offset bigint NOT NULL,
-                    failed_at text NOT NULL,
-                    action text NOT NULL CHECK (action IN ('retried', 'dropped')),
-                    detail text,
-                    at timestamptz NOT NULL DEFAULT now(),
-                    PRIMARY KEY (dlq_partition, dlq_offset, failed_at)
-                );
-                """),
-        ]).migrate(client: client, logger: logger)
+        _ = try await Migrator(
+            schema: schema,
+            migrations: [
+                Migration(
+                    version: 1, name: "dlq_actions",
+                    sql: """
+                        -- Keyed by position *and* the dead letter's own failure time: after a broker lost its data, offsets
+                        -- start again at 0, and a new dead letter must not inherit an old one's action.
+                        CREATE TABLE ops.dlq_actions (
+                            dlq_partition integer NOT NULL,
+                            dlq_offset bigint NOT NULL,
+                            failed_at text NOT NULL,
+                            action text NOT NULL CHECK (action IN ('retried', 'dropped')),
+                            detail text,
+                            at timestamptz NOT NULL DEFAULT now(),
+                            PRIMARY KEY (dlq_partition, dlq_offset, failed_at)
+                        );
+                        """)
+            ]
+        ).migrate(client: client, logger: logger)
     }
 
     /// Whether `ops.dlq_actions` exists: the read-only commands (`list`, `show`) do not create it.
@@ -74,7 +79,8 @@ public struct DeadLetterStore: Sendable {
 
     func actions() async throws -> [String: String] {
         guard try await prepared() else { return [:] }
-        let rows = try await client.query("SELECT dlq_partition, dlq_offset, failed_at, action FROM ops.dlq_actions", logger: logger)
+        let rows = try await client.query(
+            "SELECT dlq_partition, dlq_offset, failed_at, action FROM ops.dlq_actions", logger: logger)
         var actions: [String: String] = [:]
         for try await (partition, offset, failedAt, action) in rows.decode((Int, Int64, String, String).self) {
             actions["\(partition):\(offset)|\(failedAt)"] = action
@@ -83,7 +89,8 @@ public struct DeadLetterStore: Sendable {
     }
 
     func action(for letter: DeadLetter) async throws -> String? {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT action FROM ops.dlq_actions
             WHERE dlq_partition = \(Int(letter.partition)) AND dlq_offset = \(letter.offset) AND failed_at = \(letter.failedAt ?? "")
             """, logger: logger)
@@ -93,7 +100,8 @@ public struct DeadLetterStore: Sendable {
 
     /// Records an action; false if the dead letter was already retried or dropped.
     func record(_ letter: DeadLetter, action: String, detail: String?) async throws -> Bool {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             INSERT INTO ops.dlq_actions (dlq_partition, dlq_offset, failed_at, action, detail)
             VALUES (\(Int(letter.partition)), \(letter.offset), \(letter.failedAt ?? ""), \(action), \(detail))
             ON CONFLICT DO NOTHING RETURNING 1
@@ -134,23 +142,32 @@ public enum DeadLetters {
 
     /// Sends dead letters back to their original topics and records them as retried. Returns the ids retried;
     /// one retried or dropped by someone else since it was listed is skipped (callers report the difference).
-    public static func retry(_ letters: [DeadLetter], messages: [KafkaConsumerMessage], store: DeadLetterStore,
-                             producer: KafkaProducer) async throws -> [String] {
+    public static func retry(
+        _ letters: [DeadLetter], messages: [KafkaConsumerMessage], store: DeadLetterStore,
+        producer: KafkaProducer
+    ) async throws -> [String] {
         var retried: [String] = []
         for letter in letters {
-            guard let message = messages.first(where: { $0.partition == letter.partition && $0.offset == letter.offset }) else {
+            guard
+                let message = messages.first(where: { $0.partition == letter.partition && $0.offset == letter.offset })
+            else {
                 throw AdminError("dead letter \(letter.id) not found on \(Topic.deadLetter)")
             }
-            guard let topic = letter.originalTopic else { throw AdminError("dead letter \(letter.id) has no original topic header") }
+            guard let topic = letter.originalTopic else {
+                throw AdminError("dead letter \(letter.id) has no original topic header")
+            }
             guard try await store.action(for: letter) == nil else { continue }  // retried or dropped meanwhile
             // Send first, then record: a crash in between leaves it open, and retrying it again only re-delivers an
             // event the idempotent consumers skip. (Recording first could lose it.)
             do {
-                _ = try await producer.send(KafkaOutgoingMessage(
-                    topic: topic, key: message.key, value: message.value,
-                    headers: message.headers.filter { !$0.key.hasPrefix("sns-dlq-") }))
+                _ = try await producer.send(
+                    KafkaOutgoingMessage(
+                        topic: topic, key: message.key, value: message.value,
+                        headers: message.headers.filter { !$0.key.hasPrefix("sns-dlq-") }))
             } catch {
-                throw AdminError("could not send \(letter.id) back to \(topic) (\(retried.count) sent before it: \(retried.joined(separator: " "))): \(error)")
+                throw AdminError(
+                    "could not send \(letter.id) back to \(topic) (\(retried.count) sent before it: \(retried.joined(separator: " "))): \(error)"
+                )
             }
             _ = try await store.record(letter, action: "retried", detail: "to \(topic)")
             retried.append(letter.id)

@@ -19,7 +19,8 @@ public struct EventView: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case topic, partition, offset, key, type, producer, payload
-        case eventId = "event_id", occurredAt = "occurred_at", requestId = "request_id", schemaVersion = "schema_version"
+        case eventId = "event_id", occurredAt = "occurred_at", requestId = "request_id", schemaVersion =
+            "schema_version"
     }
 
     public init(_ message: KafkaConsumerMessage, withPayload: Bool) {
@@ -47,6 +48,7 @@ public struct EventView: Codable, Sendable, Equatable {
 
     public var line: String {
         let time = occurredAt.map { APIDateFormat.string(from: $0) } ?? "-"
-        return "\(time)  \(type ?? "?")  key=\(key ?? "-")  id=\(eventId ?? "-")  req=\(requestId ?? "-")  \(topic)[\(partition)]@\(offset)"
+        return
+            "\(time)  \(type ?? "?")  key=\(key ?? "-")  id=\(eventId ?? "-")  req=\(requestId ?? "-")  \(topic)[\(partition)]@\(offset)"
     }
 }

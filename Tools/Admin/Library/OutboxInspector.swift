@@ -22,17 +22,21 @@ public struct OutboxStatus: Codable, Sendable, Equatable {
 }
 
 public enum OutboxInspector {
-    public static func status(of services: [ServiceCatalog.Service], client: PostgresClient, logger: Logger) async throws -> [OutboxStatus] {
+    public static func status(of services: [ServiceCatalog.Service], client: PostgresClient, logger: Logger)
+        async throws -> [OutboxStatus]
+    {
         var result: [OutboxStatus] = []
         for service in services {
             let schema = try SQLIdentifier(service.schema)
-            var status = OutboxStatus(service: service.name, schema: service.schema, migrated: false, pending: 0, published: 0)
+            var status = OutboxStatus(
+                service: service.name, schema: service.schema, migrated: false, pending: 0, published: 0)
             guard try await tableExists(schema: schema.name, table: "outbox", client: client, logger: logger) else {
                 result.append(status)
                 continue
             }
             status.migrated = true
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 SELECT count(*) FILTER (WHERE published_at IS NULL)::int,
                        count(*) FILTER (WHERE published_at IS NOT NULL)::int,
                        extract(epoch FROM now() - min(created_at) FILTER (WHERE published_at IS NULL))::float8,
@@ -50,7 +54,8 @@ public enum OutboxInspector {
         return result
     }
 
-    static func tableExists(schema: String, table: String, client: PostgresClient, logger: Logger) async throws -> Bool {
+    static func tableExists(schema: String, table: String, client: PostgresClient, logger: Logger) async throws -> Bool
+    {
         let qualified = "\"\(schema)\".\"\(table)\""
         let rows = try await client.query("SELECT to_regclass(\(qualified)) IS NOT NULL", logger: logger)
         for try await exists in rows.decode(Bool.self) { return exists }

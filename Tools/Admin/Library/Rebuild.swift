@@ -30,8 +30,9 @@ public struct Projection: Sendable {
         SystemCatalog.services.flatMap { service in
             service.consumers.compactMap { consumer in
                 consumer.rebuild.map {
-                    Projection(name: $0.name, group: consumer.group, schema: service.schema, topics: consumer.topics,
-                               clear: $0.clear, tables: $0.tables)
+                    Projection(
+                        name: $0.name, group: consumer.group, schema: service.schema, topics: consumer.topics,
+                        clear: $0.clear, tables: $0.tables)
                 }
             }
         }
@@ -55,31 +56,40 @@ public enum Rebuild {
     /// Resets the group to the beginning of its topics (refusing while its consumers run), then empties the read
     /// model and forgets the group's processed records, in one transaction. Returns how many messages the
     /// consumers will re-read when they start.
-    public static func start(_ projection: Projection, kafka: KafkaConfiguration, client: PostgresClient, logger: Logger,
-                             joinTimeout: Duration = .seconds(30)) async throws -> Int64 {
-        let plan = try await Replay.plan(group: projection.group, topics: [], start: .beginning, reapply: false,
-                                         schema: projection.schema, subscribedTopics: projection.topics,
-                                         kafka: kafka, client: client, logger: logger)
+    public static func start(
+        _ projection: Projection, kafka: KafkaConfiguration, client: PostgresClient, logger: Logger,
+        joinTimeout: Duration = .seconds(30)
+    ) async throws -> Int64 {
+        let plan = try await Replay.plan(
+            group: projection.group, topics: [], start: .beginning, reapply: false,
+            schema: projection.schema, subscribedTopics: projection.topics,
+            kafka: kafka, client: client, logger: logger)
         _ = try await Replay.apply(plan, kafka: kafka, client: client, logger: logger, joinTimeout: joinTimeout)
         let schema = try SQLIdentifier(projection.schema)
         let group = projection.group
         let clear = projection.clear
         try await client.transaction(logger: logger) { connection in
             for statement in clear { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-            try await connection.query("DELETE FROM \(table: schema, "processed_events") WHERE consumer = \(group)", logger: logger)
+            try await connection.query(
+                "DELETE FROM \(table: schema, "processed_events") WHERE consumer = \(group)", logger: logger)
         }
-        logger.info("projection emptied; its consumers rebuild it when they start", metadata: ["projection": "\(projection.name)"])
+        logger.info(
+            "projection emptied; its consumers rebuild it when they start",
+            metadata: ["projection": "\(projection.name)"])
         return plan.total
     }
 
     /// How far the group has read: (committed, end) summed over its partitions.
-    public static func progress(_ projection: Projection, kafka: KafkaConfiguration, logger: Logger) async throws -> (done: Int64, total: Int64) {
+    public static func progress(_ projection: Projection, kafka: KafkaConfiguration, logger: Logger) async throws -> (
+        done: Int64, total: Int64
+    ) {
         let admin = try KafkaAdmin(configuration: kafka, logger: logger)
         var done: Int64 = 0, total: Int64 = 0
         do {
             for topic in projection.topics {
                 let marks = try await admin.watermarks(topic: topic)
-                let committed = try await admin.committedOffsets(group: projection.group, topic: topic, partitions: Int32(marks.count))
+                let committed = try await admin.committedOffsets(
+                    group: projection.group, topic: topic, partitions: Int32(marks.count))
                 for (partition, range) in marks {
                     total += range.high - range.low
                     done += max(0, min(committed[partition] ?? range.low, range.high) - range.low)
@@ -93,14 +103,17 @@ public enum Rebuild {
         return (done, total)
     }
 
-    public static func summary(_ projection: Projection, client: PostgresClient, logger: Logger) async throws -> Summary {
+    public static func summary(_ projection: Projection, client: PostgresClient, logger: Logger) async throws -> Summary
+    {
         var rows: [String: Int] = [:]
         var digests: [String] = []
         for table in projection.tables {
             // Table names are constants from `Projection.all` (or a test's own), never input.
-            let result = try await client.query(PostgresQuery(unsafeSQL: """
-                SELECT count(*)::int, coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') FROM \(table) t
-                """), logger: logger)
+            let result = try await client.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT count(*)::int, coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') FROM \(table) t
+                        """), logger: logger)
             for try await (count, digest) in result.decode((Int, String).self) {
                 rows[table] = count
                 digests.append(digest)

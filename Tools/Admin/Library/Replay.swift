@@ -44,9 +44,11 @@ public enum Replay {
     /// - Parameters:
     ///   - schema, subscribedTopics: where the group records processed events and what it consumes; by default
     ///     from `ServiceCatalog` (the system's groups).
-    public static func plan(group: String, topics requested: [String], start: ReplayStart, reapply: Bool,
-                            schema schemaName: String? = nil, subscribedTopics: [String]? = nil,
-                            kafka: KafkaConfiguration, client: PostgresClient, logger: Logger) async throws -> ReplayPlan {
+    public static func plan(
+        group: String, topics requested: [String], start: ReplayStart, reapply: Bool,
+        schema schemaName: String? = nil, subscribedTopics: [String]? = nil,
+        kafka: KafkaConfiguration, client: PostgresClient, logger: Logger
+    ) async throws -> ReplayPlan {
         let ownerSchema = try schemaName ?? ServiceCatalog.owner(ofConsumer: group).schema
         let subscribed = subscribedTopics ?? ServiceCatalog.consumerTopics[group] ?? []
         let topics = requested.isEmpty ? subscribed : requested
@@ -59,7 +61,8 @@ public enum Replay {
         do {
             for topic in topics {
                 let marks = try await admin.watermarks(topic: topic)
-                let committed = try await admin.committedOffsets(group: group, topic: topic, partitions: Int32(marks.count))
+                let committed = try await admin.committedOffsets(
+                    group: group, topic: topic, partitions: Int32(marks.count))
                 for (partition, range) in marks.sorted(by: { $0.key < $1.key }) {
                     let from: Int64
                     switch start {
@@ -68,7 +71,8 @@ public enum Replay {
                     case .offset(let offset):
                         from = min(max(offset, range.low), range.high)
                     case .since(let date):
-                        let rows = try await client.query("""
+                        let rows = try await client.query(
+                            """
                             SELECT min(kafka_offset) FROM \(table: schema, "processed_events")
                             WHERE consumer = \(group) AND topic = \(topic) AND kafka_partition = \(Int(partition)) AND processed_at >= \(date)
                             """, logger: logger)
@@ -77,8 +81,10 @@ public enum Replay {
                         // Nothing applied since then: from where the group stands (nothing to re-deliver).
                         from = min(max(first ?? committed[partition] ?? range.high, range.low), range.high)
                     }
-                    entries.append(.init(topic: topic, partition: partition, committed: committed[partition], from: from,
-                                         high: range.high, redeliver: range.high - from))
+                    entries.append(
+                        .init(
+                            topic: topic, partition: partition, committed: committed[partition], from: from,
+                            high: range.high, redeliver: range.high - from))
                 }
             }
             await admin.close()
@@ -91,12 +97,16 @@ public enum Replay {
 
     /// Moves the offsets (refusing while the group has live members), then, with `reapply`, forgets the processed
     /// records from the new offsets on. Returns how many records were forgotten.
-    public static func apply(_ plan: ReplayPlan, kafka: KafkaConfiguration, client: PostgresClient, logger: Logger,
-                             joinTimeout: Duration = .seconds(30)) async throws -> Int {
+    public static func apply(
+        _ plan: ReplayPlan, kafka: KafkaConfiguration, client: PostgresClient, logger: Logger,
+        joinTimeout: Duration = .seconds(30)
+    ) async throws -> Int {
         do {
             try await KafkaGroupReset.commit(
                 configuration: kafka, group: plan.group, topics: plan.topics, partitions: plan.entries.count,
-                offsets: plan.entries.map { KafkaTopicPartitionOffset(topic: $0.topic, partition: $0.partition, offset: .absolute($0.from)) },
+                offsets: plan.entries.map {
+                    KafkaTopicPartitionOffset(topic: $0.topic, partition: $0.partition, offset: .absolute($0.from))
+                },
                 joinTimeout: joinTimeout, logger: logger)
         } catch let error as KafkaGroupReset.GroupHasOtherMembers {
             throw AdminError("refusing to replay \(plan.group): \(error)")
@@ -105,7 +115,8 @@ public enum Replay {
         let schema = try SQLIdentifier(plan.schema)
         var forgotten = 0
         for entry in plan.entries where entry.redeliver > 0 {
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 WITH gone AS (
                     DELETE FROM \(table: schema, "processed_events")
                     WHERE consumer = \(plan.group) AND topic = \(entry.topic) AND kafka_partition = \(Int(entry.partition))

@@ -29,7 +29,9 @@ public struct Republisher: Sendable {
         public var dryRun: Bool
         public var byTopic: [String: Int]
 
-        enum CodingKeys: String, CodingKey { case service, matched, republished, dryRun = "dry_run", byTopic = "by_topic" }
+        enum CodingKeys: String, CodingKey {
+            case service, matched, republished, dryRun = "dry_run", byTopic = "by_topic"
+        }
     }
 
     public let client: PostgresClient
@@ -44,12 +46,15 @@ public struct Republisher: Sendable {
     /// Counts what `run` would send.
     public func plan(service: ServiceCatalog.Service, filter: Filter) async throws -> Report {
         let schema = try SQLIdentifier(service.schema)
-        guard try await OutboxInspector.tableExists(schema: schema.name, table: "outbox", client: client, logger: logger) else {
+        guard
+            try await OutboxInspector.tableExists(schema: schema.name, table: "outbox", client: client, logger: logger)
+        else {
             throw AdminError("service \(service.name) has no outbox (schema \(schema.name) not migrated)")
         }
         let since = filter.since ?? Date.distantPast
         let until = filter.until ?? Date.distantFuture
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT topic, count(*)::int FROM \(table: schema, "outbox")
             WHERE published_at IS NOT NULL AND created_at >= \(since) AND created_at < \(until)
               AND (cardinality(\(filter.eventTypes)::text[]) = 0 OR event_type = ANY(\(filter.eventTypes)::text[]))
@@ -57,12 +62,15 @@ public struct Republisher: Sendable {
             """, logger: logger)
         var byTopic: [String: Int] = [:]
         for try await (topic, count) in rows.decode((String, Int).self) { byTopic[topic] = count }
-        return Report(service: service.name, matched: byTopic.values.reduce(0, +), republished: 0, dryRun: true, byTopic: byTopic)
+        return Report(
+            service: service.name, matched: byTopic.values.reduce(0, +), republished: 0, dryRun: true, byTopic: byTopic)
     }
 
     /// Sends the matching rows; `progress(done, total)` after each acknowledged batch.
-    public func run(service: ServiceCatalog.Service, filter: Filter, producer: KafkaProducer,
-                    progress: @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> Report {
+    public func run(
+        service: ServiceCatalog.Service, filter: Filter, producer: KafkaProducer,
+        progress: @Sendable (Int, Int) -> Void = { _, _ in }
+    ) async throws -> Report {
         var report = try await plan(service: service, filter: filter)
         report.dryRun = false
         let schema = try SQLIdentifier(service.schema)
@@ -70,23 +78,28 @@ public struct Republisher: Sendable {
         let until = filter.until ?? Date.distantFuture
         var lastId: Int64 = 0
         while true {
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 SELECT id, topic, partition_key, payload::text, headers::text FROM \(table: schema, "outbox")
                 WHERE id > \(lastId) AND published_at IS NOT NULL AND created_at >= \(since) AND created_at < \(until)
                   AND (cardinality(\(filter.eventTypes)::text[]) = 0 OR event_type = ANY(\(filter.eventTypes)::text[]))
                 ORDER BY id LIMIT \(batchSize)
                 """, logger: logger)
             var batch: [KafkaOutgoingMessage] = []
-            for try await (id, topic, key, payload, headersJSON) in rows.decode((Int64, String, String, String, String).self) {
+            for try await (id, topic, key, payload, headersJSON) in rows.decode(
+                (Int64, String, String, String, String).self)
+            {
                 lastId = id
-                batch.append(Outbox.message(topic: topic, partitionKey: key, payload: payload, headersJSON: headersJSON))
+                batch.append(
+                    Outbox.message(topic: topic, partitionKey: key, payload: payload, headersJSON: headersJSON))
             }
             if batch.isEmpty { break }
             _ = try await producer.send(batch)
             report.republished += batch.count
             progress(report.republished, max(report.matched, report.republished))
         }
-        logger.info("republished outbox history", metadata: ["service": "\(service.name)", "events": "\(report.republished)"])
+        logger.info(
+            "republished outbox history", metadata: ["service": "\(service.name)", "events": "\(report.republished)"])
         return report
     }
 }

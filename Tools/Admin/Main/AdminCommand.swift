@@ -1,16 +1,20 @@
 import ArgumentParser
-import SNSKafka
-import SNSPlatform
 import Foundation
 import SNSAdmin
+import SNSKafka
+import SNSPlatform
 
 /// `sns-admin`: the operator's tool for the event pipeline (README "Operating the event pipeline").
 @main
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sns-admin",
-        abstract: "Inspect, replay and repair the SNS event pipeline (outboxes, topics, consumer groups, dead letters).",
-        subcommands: [CatalogCommand.self, TopicsCommand.self, TailCommand.self, OutboxCommand.self, RepublishCommand.self, ReplayCommand.self, RebuildCommand.self, DeadLetterCommand.self]
+        abstract:
+            "Inspect, replay and repair the SNS event pipeline (outboxes, topics, consumer groups, dead letters).",
+        subcommands: [
+            CatalogCommand.self, TopicsCommand.self, TailCommand.self, OutboxCommand.self, RepublishCommand.self,
+            ReplayCommand.self, RebuildCommand.self, DeadLetterCommand.self,
+        ]
     )
 }
 
@@ -64,7 +68,10 @@ enum Output {
     static func table(_ header: [String], _ rows: [[String]]) {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         for row in [header] + rows {
-            print(row.indices.map { $0 == row.count - 1 ? row[$0] : row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+            print(
+                row.indices.map {
+                    $0 == row.count - 1 ? row[$0] : row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0)
+                }
                 .joined(separator: "  "))
         }
     }
@@ -80,7 +87,8 @@ struct TimeArgument: ExpressibleByArgument, Sendable {
             return
         }
         let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        guard let unit = argument.last.flatMap({ units[$0] }), let amount = Double(argument.dropLast()), amount >= 0 else { return nil }
+        guard let unit = argument.last.flatMap({ units[$0] }), let amount = Double(argument.dropLast()), amount >= 0
+        else { return nil }
         self.date = Date().addingTimeInterval(-amount * unit)
     }
 }

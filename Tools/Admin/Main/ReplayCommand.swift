@@ -19,10 +19,13 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Only this topic (repeatable; default: every topic the group consumes).") var topic: [String] = []
     @Flag(help: "From the first stored message.") var fromBeginning = false
     @Option(help: "From this offset in every partition (clamped to what is stored).") var offset: Int64?
-    @Option(help: "From the first message the group applied at or after this time (ISO-8601, or 30m / 2h / 1d ago).") var since: TimeArgument?
-    @Flag(help: "Apply re-delivered events again (forget the group's processed records from there on).") var reapply = false
+    @Option(help: "From the first message the group applied at or after this time (ISO-8601, or 30m / 2h / 1d ago).")
+    var since: TimeArgument?
+    @Flag(help: "Apply re-delivered events again (forget the group's processed records from there on).") var reapply =
+        false
     @Flag(help: "Print the plan, change nothing.") var dryRun = false
-    @Option(help: "Seconds to wait for every partition when joining the group before refusing.") var joinTimeout: Int = 30
+    @Option(help: "Seconds to wait for every partition when joining the group before refusing.") var joinTimeout: Int =
+        30
 
     func validate() throws {
         guard [fromBeginning, offset != nil, since != nil].filter({ $0 }).count == 1 else {
@@ -36,22 +39,37 @@ struct ReplayCommand: AsyncParsableCommand {
         let joinTimeout = self.joinTimeout
         let kafka = try connection.kafkaConfiguration()
         let (group, topics, reapply, dryRun) = (self.group, self.topic, self.reapply, self.dryRun)
-        let (plan, forgotten) = try await AdminRuntime.withDatabase(url: try connection.database(), logger: logger) { client in
-            let plan = try await Replay.plan(group: group, topics: topics, start: start, reapply: reapply,
-                                             kafka: kafka, client: client, logger: logger)
+        let (plan, forgotten) = try await AdminRuntime.withDatabase(url: try connection.database(), logger: logger) {
+            client in
+            let plan = try await Replay.plan(
+                group: group, topics: topics, start: start, reapply: reapply,
+                kafka: kafka, client: client, logger: logger)
             if dryRun { return (plan, 0) }
-            return (plan, try await Replay.apply(plan, kafka: kafka, client: client, logger: logger, joinTimeout: .seconds(joinTimeout)))
+            return (
+                plan,
+                try await Replay.apply(
+                    plan, kafka: kafka, client: client, logger: logger, joinTimeout: .seconds(joinTimeout))
+            )
         }
         if connection.json {
-            struct Result: Encodable { var plan: ReplayPlan; var dryRun: Bool; var forgotten: Int; var redeliver: Int64
-                enum CodingKeys: String, CodingKey { case plan, dryRun = "dry_run", forgotten, redeliver } }
+            struct Result: Encodable {
+                var plan: ReplayPlan; var dryRun: Bool; var forgotten: Int; var redeliver: Int64
+                enum CodingKeys: String, CodingKey { case plan, dryRun = "dry_run", forgotten, redeliver }
+            }
             return try Output.json(Result(plan: plan, dryRun: dryRun, forgotten: forgotten, redeliver: plan.total))
         }
-        Output.table(["topic", "partition", "committed", "from", "end", "re-deliver"], plan.entries.map {
-            [$0.topic, "\($0.partition)", $0.committed.map(String.init) ?? "-", "\($0.from)", "\($0.high)", "\($0.redeliver)"]
-        })
-        print(dryRun
-              ? "dry run: \(plan.total) messages would be re-delivered to \(group)\(reapply ? " and applied again" : "")"
-              : "\(group) will re-read \(plan.total) messages when its consumers start\(reapply ? "; \(forgotten) processed records forgotten" : "")")
+        Output.table(
+            ["topic", "partition", "committed", "from", "end", "re-deliver"],
+            plan.entries.map {
+                [
+                    $0.topic, "\($0.partition)", $0.committed.map(String.init) ?? "-", "\($0.from)", "\($0.high)",
+                    "\($0.redeliver)",
+                ]
+            })
+        print(
+            dryRun
+                ? "dry run: \(plan.total) messages would be re-delivered to \(group)\(reapply ? " and applied again" : "")"
+                : "\(group) will re-read \(plan.total) messages when its consumers start\(reapply ? "; \(forgotten) processed records forgotten" : "")"
+        )
     }
 }

@@ -12,16 +12,22 @@ struct RepublishCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var connection: ConnectionOptions
-    @Option(help: "The service whose outbox to republish (\(ServiceCatalog.services.map(\.name).joined(separator: ", "))), or 'all'.")
+    @Option(
+        help:
+            "The service whose outbox to republish (\(ServiceCatalog.services.map(\.name).joined(separator: ", "))), or 'all'."
+    )
     var service: String
-    @Option(help: "Only events created at or after this time (ISO-8601, or 30m / 2h / 1d ago).") var since: TimeArgument?
+    @Option(help: "Only events created at or after this time (ISO-8601, or 30m / 2h / 1d ago).") var since:
+        TimeArgument?
     @Option(help: "Only events created before this time.") var until: TimeArgument?
-    @Option(name: .customLong("type"), help: "Only this event type (repeatable), e.g. post-created.") var types: [String] = []
+    @Option(name: .customLong("type"), help: "Only this event type (repeatable), e.g. post-created.") var types:
+        [String] = []
     @Flag(help: "Print what would be sent, send nothing.") var dryRun = false
 
     func validate() throws {
         for type in types where EventTypeNames.all.contains(type) == false {
-            throw ValidationError("unknown event type '\(type)' (known: \(EventTypeNames.all.sorted().joined(separator: ", ")))")
+            throw ValidationError(
+                "unknown event type '\(type)' (known: \(EventTypeNames.all.sorted().joined(separator: ", ")))")
         }
     }
 
@@ -43,19 +49,24 @@ struct RepublishCommand: AsyncParsableCommand {
                 var reports: [Republisher.Report] = []
                 for service in services {
                     let progress = ProgressLine(label: "republishing \(service.name)")
-                    reports.append(try await republisher.run(service: service, filter: filter, producer: producer) { done, total in
-                        progress.update(done, of: total)
-                    })
+                    reports.append(
+                        try await republisher.run(service: service, filter: filter, producer: producer) { done, total in
+                            progress.update(done, of: total)
+                        })
                     progress.finish()
                 }
                 return reports
             }
         }
         if connection.json { return try Output.json(reports) }
-        Output.table(["service", dryRun ? "would send" : "sent", "by topic"], reports.map { report in
-            [report.service, "\(dryRun ? report.matched : report.republished)",
-             report.byTopic.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")]
-        })
+        Output.table(
+            ["service", dryRun ? "would send" : "sent", "by topic"],
+            reports.map { report in
+                [
+                    report.service, "\(dryRun ? report.matched : report.republished)",
+                    report.byTopic.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "),
+                ]
+            })
     }
 }
 

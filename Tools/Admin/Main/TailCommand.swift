@@ -12,7 +12,9 @@ private func writeLine(_ line: String) {
 struct TailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tail",
-        abstract: "Print a topic's events (type, key, id, time, request id), filtered by type and key; --follow waits for new ones.")
+        abstract:
+            "Print a topic's events (type, key, id, time, request id), filtered by type and key; --follow waits for new ones."
+    )
 
     @OptionGroup var connection: ConnectionOptions
     @Argument(help: "The topic, e.g. sns.posts.") var topic: String
@@ -51,23 +53,32 @@ struct TailCommand: AsyncParsableCommand {
         // The end of each partition before reading history: following starts after whatever history showed, or here.
         let admin = try KafkaAdmin(configuration: configuration, logger: logger)
         let marks: [Int32: KafkaWatermarks]
-        do { marks = try await admin.watermarks(topic: topic) } catch { await admin.close(); throw AdminError("cannot read \(topic): \(error)") }
+        do { marks = try await admin.watermarks(topic: topic) } catch {
+            await admin.close(); throw AdminError("cannot read \(topic): \(error)")
+        }
         await admin.close()
         let history: [KafkaConsumerMessage]
         do {
-            history = try await KafkaPartitionReader.readAll(configuration: configuration, topic: topic, logger: logger, from: start)
+            history = try await KafkaPartitionReader.readAll(
+                configuration: configuration, topic: topic, logger: logger, from: start)
         } catch {
             throw AdminError("cannot read \(topic): \(error)")
         }
-        for message in history.sorted(by: { ($0.timestamp ?? .distantPast, $0.partition, $0.offset) < ($1.timestamp ?? .distantPast, $1.partition, $1.offset) }) {
+        for message in history.sorted(by: {
+            ($0.timestamp ?? .distantPast, $0.partition, $0.offset) < (
+                $1.timestamp ?? .distantPast, $1.partition, $1.offset
+            )
+        }) {
             guard try emit(message) else { return }
         }
         guard follow else { return }
         var next: [Int32: Int64] = marks.mapValues(\.high)
         for message in history { next[message.partition] = max(next[message.partition] ?? 0, message.offset + 1) }
-        let reader = try KafkaPartitionReader(configuration: configuration, assignments: next.map { partition, offset in
-            KafkaTopicPartitionOffset(topic: topic, partition: partition, offset: .absolute(offset))
-        }, logger: logger)
+        let reader = try KafkaPartitionReader(
+            configuration: configuration,
+            assignments: next.map { partition, offset in
+                KafkaTopicPartitionOffset(topic: topic, partition: partition, offset: .absolute(offset))
+            }, logger: logger)
         while !Task.isCancelled {
             guard let message = try await reader.next(timeout: .seconds(1)) else { continue }
             guard try emit(message) else { break }

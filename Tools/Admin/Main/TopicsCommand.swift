@@ -6,7 +6,8 @@ import SNSPlatform
 
 struct TopicsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "topics", abstract: "The system's topics with partitions and message counts (per partition with --json).")
+        commandName: "topics",
+        abstract: "The system's topics with partitions and message counts (per partition with --json).")
 
     @OptionGroup var connection: ConnectionOptions
     @Flag(help: "Every topic in the cluster, not only the system's (sns.*).") var all = false
@@ -26,9 +27,12 @@ struct TopicsCommand: AsyncParsableCommand {
             let known = Set(Topic.catalog.map(\.name))
             for topic in try await admin.topics() where all || known.contains(topic.name) {
                 let marks = try await admin.watermarks(topic: topic.name)
-                rows.append(TopicRow(
-                    name: topic.name, partitions: topic.partitions, messages: marks.values.reduce(0) { $0 + $1.high - $1.low },
-                    watermarks: Dictionary(uniqueKeysWithValues: marks.map { ("\($0.key)", [$0.value.low, $0.value.high]) })))
+                rows.append(
+                    TopicRow(
+                        name: topic.name, partitions: topic.partitions,
+                        messages: marks.values.reduce(0) { $0 + $1.high - $1.low },
+                        watermarks: Dictionary(
+                            uniqueKeysWithValues: marks.map { ("\($0.key)", [$0.value.low, $0.value.high]) })))
             }
             await admin.close()
         } catch {
@@ -36,6 +40,7 @@ struct TopicsCommand: AsyncParsableCommand {
             throw AdminError("cannot read the cluster's topics: \(error)")
         }
         if connection.json { return try Output.json(rows) }
-        Output.table(["topic", "partitions", "messages"], rows.map { [$0.name, "\($0.partitions)", "\($0.messages)"] })
+        Output.table(
+            ["topic", "partitions", "messages"], rows.map { [$0.name, "\($0.partitions)", "\($0.messages)"] })
     }
 }

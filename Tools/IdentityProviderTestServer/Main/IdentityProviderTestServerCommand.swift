@@ -10,7 +10,8 @@ import Logging
 struct IdentityProviderTestServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sns-idp-test-server",
-        abstract: "Identity-provider test server: Firebase and Apple JWKS + RS256 ID tokens, a Kakao-like user API, and an unauthenticated /__sandbox/ API."
+        abstract:
+            "Identity-provider test server: Firebase and Apple JWKS + RS256 ID tokens, a Kakao-like user API, and an unauthenticated /__sandbox/ API."
     )
 
     @Option(help: "Address to bind.")
@@ -46,11 +47,14 @@ struct IdentityProviderTestServerCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "idp-test-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let provider = IdentityProvider(settings: .init(
-            firebaseProject: firebaseProject, appleClientId: appleClientId, kakaoAppId: kakaoAppId, jwksMaxAge: jwksMaxAge))
+        let provider = IdentityProvider(
+            settings: .init(
+                firebaseProject: firebaseProject, appleClientId: appleClientId, kakaoAppId: kakaoAppId,
+                jwksMaxAge: jwksMaxAge))
         let addressFile = self.addressFile
         let log = logger
-        try await IdentityProviderTestServer.run(provider: provider, host: host, port: port, logger: logger) { host, port in
+        try await IdentityProviderTestServer.run(provider: provider, host: host, port: port, logger: logger) {
+            host, port in
             log.info("identity-provider test server listening", metadata: ["address": "\(host):\(port)"])
             if let addressFile {
                 try? "\(host):\(port)".write(toFile: addressFile, atomically: true, encoding: .utf8)

@@ -16,8 +16,10 @@ public actor IdentityProvider {
         /// `Cache-Control: max-age` of the JWKS answers, seconds.
         public var jwksMaxAge: Int
 
-        public init(firebaseProject: String = "sns-test-project", appleClientId: String = "com.example.sns",
-                    kakaoAppId: Int = 100_001, jwksMaxAge: Int = 300) {
+        public init(
+            firebaseProject: String = "sns-test-project", appleClientId: String = "com.example.sns",
+            kakaoAppId: Int = 100_001, jwksMaxAge: Int = 300
+        ) {
             self.firebaseProject = firebaseProject
             self.appleClientId = appleClientId
             self.kakaoAppId = kakaoAppId
@@ -48,10 +50,12 @@ public actor IdentityProvider {
         /// Header `alg` to claim (the signature stays RS256).
         public var algorithm: String?
 
-        public init(subject: String, phoneNumber: String? = nil, email: String? = nil, audience: String? = nil,
-                    issuer: String? = nil, expiresIn: Int? = nil, issuedAtOffset: Int? = nil, authTimeOffset: Int? = nil,
-                    omitAuthTime: Bool? = nil, keyId: String? = nil, unpublishedKey: Bool? = nil, tamper: Bool? = nil,
-                    algorithm: String? = nil) {
+        public init(
+            subject: String, phoneNumber: String? = nil, email: String? = nil, audience: String? = nil,
+            issuer: String? = nil, expiresIn: Int? = nil, issuedAtOffset: Int? = nil, authTimeOffset: Int? = nil,
+            omitAuthTime: Bool? = nil, keyId: String? = nil, unpublishedKey: Bool? = nil, tamper: Bool? = nil,
+            algorithm: String? = nil
+        ) {
             self.subject = subject
             self.phoneNumber = phoneNumber
             self.email = email
@@ -70,7 +74,8 @@ public actor IdentityProvider {
         enum CodingKeys: String, CodingKey {
             case subject = "sub", phoneNumber = "phone_number", email, audience = "aud", issuer = "iss"
             case expiresIn = "expires_in", issuedAtOffset = "iat_offset", authTimeOffset = "auth_time_offset"
-            case omitAuthTime = "omit_auth_time", keyId = "kid", unpublishedKey = "unpublished_key", tamper, algorithm = "alg"
+            case omitAuthTime = "omit_auth_time", keyId = "kid", unpublishedKey = "unpublished_key", tamper, algorithm =
+                "alg"
         }
     }
 
@@ -174,7 +179,9 @@ public actor IdentityProvider {
             "iat": issuedAt,
             "exp": nowSeconds + (request.expiresIn ?? 3600),
         ]
-        if request.omitAuthTime != true { claims["auth_time"] = nowSeconds + (request.authTimeOffset ?? request.issuedAtOffset ?? 0) }
+        if request.omitAuthTime != true {
+            claims["auth_time"] = nowSeconds + (request.authTimeOffset ?? request.issuedAtOffset ?? 0)
+        }
         switch realm {
         case .firebase:
             claims["user_id"] = request.subject
@@ -183,7 +190,9 @@ public actor IdentityProvider {
                 claims["phone_number"] = phone
                 identities["phone"] = [phone]
             }
-            claims["firebase"] = ["identities": identities, "sign_in_provider": request.phoneNumber == nil ? "custom" : "phone"]
+            claims["firebase"] = [
+                "identities": identities, "sign_in_provider": request.phoneNumber == nil ? "custom" : "phone",
+            ]
         case .apple:
             if let email = request.email {
                 claims["email"] = email
@@ -191,7 +200,9 @@ public actor IdentityProvider {
             }
             claims["c_hash"] = "test"
         }
-        let header: [String: Any] = ["alg": request.algorithm ?? "RS256", "kid": request.keyId ?? key.kid, "typ": "JWT"]
+        let header: [String: Any] = [
+            "alg": request.algorithm ?? "RS256", "kid": request.keyId ?? key.kid, "typ": "JWT",
+        ]
         let headerPart = Base64URL.encode(try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]))
         let payloadJSON = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
         let signingInput = headerPart + "." + Base64URL.encode(payloadJSON)
@@ -206,8 +217,10 @@ public actor IdentityProvider {
     // MARK: Kakao
 
     /// A Kakao access token for a user (a new user id unless given) of an app (ours unless given).
-    public func issueKakaoToken(userId: Int64? = nil, appId: Int? = nil, expiresIn: Int = 21_599, email: String? = nil,
-                                now: Date = Date()) -> (token: String, userId: Int64) {
+    public func issueKakaoToken(
+        userId: Int64? = nil, appId: Int? = nil, expiresIn: Int = 21_599, email: String? = nil,
+        now: Date = Date()
+    ) -> (token: String, userId: Int64) {
         let id: Int64
         if let userId {
             id = userId
@@ -215,9 +228,12 @@ public actor IdentityProvider {
             nextKakaoUserId += 1
             id = nextKakaoUserId
         }
-        let token = (0..<54).map { _ in String("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".randomElement()!) }.joined()
-        kakaoTokens[token] = KakaoToken(userId: id, appId: appId ?? settings.kakaoAppId,
-                                        expiresAt: now.addingTimeInterval(TimeInterval(expiresIn)), email: email)
+        let token = (0..<54).map { _ in
+            String("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".randomElement()!)
+        }.joined()
+        kakaoTokens[token] = KakaoToken(
+            userId: id, appId: appId ?? settings.kakaoAppId,
+            expiresAt: now.addingTimeInterval(TimeInterval(expiresIn)), email: email)
         return (token, id)
     }
 
@@ -258,7 +274,9 @@ public actor IdentityProvider {
     }
 
     public func statistics() -> Statistics {
-        Statistics(jwksFetches: Dictionary(uniqueKeysWithValues: Realm.allCases.map { ($0.rawValue, jwksFetches[$0, default: 0]) }),
-                   kakaoCalls: kakaoCalls)
+        Statistics(
+            jwksFetches: Dictionary(
+                uniqueKeysWithValues: Realm.allCases.map { ($0.rawValue, jwksFetches[$0, default: 0]) }),
+            kakaoCalls: kakaoCalls)
     }
 }

@@ -27,7 +27,9 @@ struct IdentityProviderRoutes: Sendable {
                     account["is_email_valid"] = true
                     account["is_email_verified"] = true
                 }
-                return JSONBody.make(["id": token.userId, "connected_at": "2026-01-01T00:00:00Z", "kakao_account": account])
+                return JSONBody.make([
+                    "id": token.userId, "connected_at": "2026-01-01T00:00:00Z", "kakao_account": account,
+                ])
             }
         }
     }
@@ -40,7 +42,9 @@ struct IdentityProviderRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: .init(bytes: json)))
     }
 
-    private func kakao(_ request: Request, answer: @Sendable (IdentityProvider.KakaoToken, Int) -> Response) async throws -> Response {
+    private func kakao(_ request: Request, answer: @Sendable (IdentityProvider.KakaoToken, Int) -> Response)
+        async throws -> Response
+    {
         let header = request.headers[.authorization] ?? ""
         let bearer = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
         if let fault = await provider.beginKakaoCall(token: bearer) {

@@ -41,7 +41,9 @@ struct IdentityProviderSandboxRoutes: Sendable {
             return JSONBody.make(["kid": kid, "published": published])
         }
         sandbox.put("/jwks-max-age") { request, context in
-            guard let body = try? await request.decode(as: [String: Int].self, context: context), let seconds = body["seconds"], seconds >= 0 else {
+            guard let body = try? await request.decode(as: [String: Int].self, context: context),
+                let seconds = body["seconds"], seconds >= 0
+            else {
                 return Self.badRequest("body must be {\"seconds\": Int}")
             }
             await self.provider.setJWKSMaxAge(seconds)
@@ -56,12 +58,15 @@ struct IdentityProviderSandboxRoutes: Sendable {
                 enum CodingKeys: String, CodingKey { case id, appId = "app_id", expiresIn = "expires_in", email }
             }
             let body = (try? await request.decode(as: Body.self, context: context)) ?? Body()
-            let issued = await self.provider.issueKakaoToken(userId: body.id, appId: body.appId, expiresIn: body.expiresIn ?? 21_599,
-                                                             email: body.email)
+            let issued = await self.provider.issueKakaoToken(
+                userId: body.id, appId: body.appId, expiresIn: body.expiresIn ?? 21_599,
+                email: body.email)
             return JSONBody.make(["access_token": issued.token, "id": issued.userId])
         }
         sandbox.post("/kakao/tokens/revoke") { request, context in
-            guard let body = try? await request.decode(as: [String: String].self, context: context), let token = body["access_token"] else {
+            guard let body = try? await request.decode(as: [String: String].self, context: context),
+                let token = body["access_token"]
+            else {
                 return Self.badRequest("body must be {\"access_token\": String}")
             }
             await self.provider.revokeKakaoToken(token)
@@ -74,7 +79,9 @@ struct IdentityProviderSandboxRoutes: Sendable {
                 var status: Int?
                 var times: Int?
                 var accessToken: String?
-                enum CodingKeys: String, CodingKey { case kind, delayMs = "delay_ms", status, times, accessToken = "access_token" }
+                enum CodingKeys: String, CodingKey {
+                    case kind, delayMs = "delay_ms", status, times, accessToken = "access_token"
+                }
             }
             guard let body = try? await request.decode(as: Body.self, context: context) else {
                 return Self.badRequest("body must be {\"kind\": \"slow\"|\"error\", …}")

@@ -31,7 +31,9 @@ public enum IdentityProviderTestServer {
         provider: IdentityProvider, host: String, port: Int, logger: Logger,
         onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) async throws {
-        try await makeApplication(provider: provider, host: host, port: port, logger: logger, onServerRunning: onServerRunning).runService()
+        try await makeApplication(
+            provider: provider, host: host, port: port, logger: logger, onServerRunning: onServerRunning
+        ).runService()
     }
 
     /// Starts the server in process on 127.0.0.1 and a free port, runs `body` with its base URL
@@ -43,11 +45,13 @@ public enum IdentityProviderTestServer {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (_ baseURL: String) async throws -> T
     ) async throws -> T {
-        let logger = logger ?? {
-            var logger = Logger(label: "idp-test-server")
-            logger.logLevel = .warning
-            return logger
-        }()
+        let logger =
+            logger
+            ?? {
+                var logger = Logger(label: "idp-test-server")
+                logger.logLevel = .warning
+                return logger
+            }()
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = makeApplication(provider: provider, host: "127.0.0.1", port: 0, logger: logger) { _, port in
             portContinuation.yield(port)
@@ -82,7 +86,9 @@ public enum IdentityProviderTestServer {
 enum ServerTask {
     static func end(_ task: Task<Void, any Error>, within limit: Duration, logger: Logger) async {
         let finished = Finished()
-        Task { _ = try? await task.value; finished.set() }
+        Task {
+            _ = try? await task.value; finished.set()
+        }
         if await finished.wait(limit) { return }
         task.cancel()
         if await finished.wait(limit) { return }

@@ -12,7 +12,8 @@ public struct SigningKey: Sendable {
         let primitives = (try? privateKey.publicKey.getKeyPrimitives())
         return [
             "kty": "RSA", "alg": "RS256", "use": "sig", "kid": kid,
-            "n": Base64URL.encode(primitives?.modulus ?? Data()), "e": Base64URL.encode(primitives?.publicExponent ?? Data()),
+            "n": Base64URL.encode(primitives?.modulus ?? Data()),
+            "e": Base64URL.encode(primitives?.publicExponent ?? Data()),
         ]
     }
 

@@ -25,7 +25,8 @@ enum FaultInjection {
         case .error(let code):
             context.logger.info("fault: error", metadata: ["status": "\(code)"])
             let status = Self.knownStatuses.first { $0.code == code } ?? HTTPResponse.Status(code: code)
-            let message = code == 500 || status.reasonPhrase.isEmpty ? PortOneMessage.internalError : status.reasonPhrase
+            let message =
+                code == 500 || status.reasonPhrase.isEmpty ? PortOneMessage.internalError : status.reasonPhrase
             return JSONResponse.failure(code: -1, message: message, status: status)
         case .drop(let delay):
             context.logger.info("fault: drop", metadata: ["after_ms": "\(delay)"])

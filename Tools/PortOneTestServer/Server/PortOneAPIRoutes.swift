@@ -46,7 +46,8 @@ struct PortOneAPIRoutes: Sendable {
             context.logger.info("payment lookup: not found", metadata: ["imp_uid": "\(impUid)"])
             return JSONResponse.failure(code: -1, message: PortOneMessage.paymentNotFound, status: .notFound)
         }
-        context.logger.info("payment lookup", metadata: ["imp_uid": "\(impUid)", "status": "\(payment.status.rawValue)"])
+        context.logger.info(
+            "payment lookup", metadata: ["imp_uid": "\(impUid)", "status": "\(payment.status.rawValue)"])
         return JSONResponse.success(payment)
     }
 
@@ -94,11 +95,15 @@ struct PortOneAPIRoutes: Sendable {
         case .cancelled(let payment):
             context.logger.info(
                 "cancel applied",
-                metadata: ["imp_uid": "\(payment.impUid)", "cancel_amount": "\(payment.cancelAmount)", "status": "\(payment.status.rawValue)"]
+                metadata: [
+                    "imp_uid": "\(payment.impUid)", "cancel_amount": "\(payment.cancelAmount)",
+                    "status": "\(payment.status.rawValue)",
+                ]
             )
             return JSONResponse.success(payment)
         case .rejected(let message):
-            context.logger.info("cancel refused", metadata: ["imp_uid": "\(body.impUid ?? "-")", "reason": "\(message)"])
+            context.logger.info(
+                "cancel refused", metadata: ["imp_uid": "\(body.impUid ?? "-")", "reason": "\(message)"])
             return JSONResponse.failure(code: 1, message: message, status: .ok)
         }
     }

@@ -34,7 +34,9 @@ enum JSONResponse {
             data = try encoder.encode(value)
         } catch {
             data = Data(#"{"code":-1,"message":"response encoding failed","response":null}"#.utf8)
-            return Response(status: .internalServerError, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            return Response(
+                status: .internalServerError, headers: [.contentType: "application/json; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
         return Response(
             status: status,

@@ -124,7 +124,8 @@ extension PortOneLedger {
         payment.cancelAmount += requested
         payment.cancelReason = reason
         payment.cancelHistory.append(
-            PortOneCancel(amount: requested, reason: reason, at: now, pgTid: "StdpayCancel" + PortOneIdentifiers.digits(14))
+            PortOneCancel(
+                amount: requested, reason: reason, at: now, pgTid: "StdpayCancel" + PortOneIdentifiers.digits(14))
         )
         if payment.cancellableAmount == 0 {
             payment.status = .cancelled

@@ -42,7 +42,8 @@ public enum PortOneTestServer {
         onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) async throws {
         if let webhookURL { await ledger.setDefaultWebhookURL(webhookURL) }
-        let app = makeApplication(ledger: ledger, host: host, port: port, logger: logger, onServerRunning: onServerRunning)
+        let app = makeApplication(
+            ledger: ledger, host: host, port: port, logger: logger, onServerRunning: onServerRunning)
         try await app.runService()
     }
 
@@ -104,7 +105,9 @@ public enum PortOneTestServer {
 enum ServerTask {
     static func end(_ task: Task<Void, any Error>, within limit: Duration, logger: Logger) async {
         let finished = Finished()
-        Task { _ = try? await task.value; finished.set() }
+        Task {
+            _ = try? await task.value; finished.set()
+        }
         if await finished.wait(limit) { return }
         task.cancel()
         if await finished.wait(limit) { return }

@@ -41,7 +41,8 @@ struct SandboxPaymentRequest: Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         merchantUid = try c.decode(String.self, forKey: .merchantUid)
         guard let amount = try c.decodeLenientInt(forKey: .amount) else {
-            throw DecodingError.keyNotFound(CodingKeys.amount, .init(codingPath: [], debugDescription: "amount is required"))
+            throw DecodingError.keyNotFound(
+                CodingKeys.amount, .init(codingPath: [], debugDescription: "amount is required"))
         }
         self.amount = amount
         impUid = try c.decodeIfPresent(String.self, forKey: .impUid)

@@ -24,7 +24,8 @@ struct SandboxRoutes: Sendable {
         sandbox.get("/payments") { request, _ in
             let merchantUid = request.uri.queryParameters.get("merchant_uid")
             var views: [SandboxPaymentView] = []
-            for payment in await self.ledger.allPayments() where merchantUid == nil || payment.merchantUid == merchantUid {
+            for payment in await self.ledger.allPayments()
+            where merchantUid == nil || payment.merchantUid == merchantUid {
                 views.append(await self.view(of: payment))
             }
             return JSONResponse.make(["payments": views])
@@ -36,7 +37,9 @@ struct SandboxRoutes: Sendable {
             }
             return JSONResponse.make(await self.view(of: payment))
         }
-        sandbox.post("/payments/{imp_uid}/webhook") { request, context in try await self.deliverWebhook(request, context) }
+        sandbox.post("/payments/{imp_uid}/webhook") { request, context in
+            try await self.deliverWebhook(request, context)
+        }
         sandbox.post("/faults") { request, context in try await self.addFault(request, context) }
         sandbox.get("/faults") { _, _ in
             JSONResponse.make(["faults": await self.ledger.armedFaults().map(SandboxFaultView.init)])
@@ -128,11 +131,15 @@ struct SandboxRoutes: Sendable {
         )
         context.logger.info(
             "sandbox: payment created",
-            metadata: ["imp_uid": "\(payment.impUid)", "merchant_uid": "\(payment.merchantUid)", "amount": "\(payment.amount)"]
+            metadata: [
+                "imp_uid": "\(payment.impUid)", "merchant_uid": "\(payment.merchantUid)", "amount": "\(payment.amount)",
+            ]
         )
         var webhook: SandboxWebhookResult?
         if body.webhook == true {
-            webhook = await deliver(impUid: payment.impUid, url: body.webhookURL, status: nil, timeoutMs: nil, context: context).result
+            webhook = await deliver(
+                impUid: payment.impUid, url: body.webhookURL, status: nil, timeoutMs: nil, context: context
+            ).result
         }
         return JSONResponse.make(await view(of: payment, webhook: webhook))
     }
@@ -165,7 +172,9 @@ struct SandboxRoutes: Sendable {
         if target == nil { target = await ledger.defaultWebhookURL }
         do throws(PortOneWebhookError) {
             let answered = try await ledger.deliverWebhook(impUid: impUid, to: url, status: status, timeout: timeout)
-            context.logger.info("webhook delivered", metadata: ["imp_uid": "\(impUid)", "url": "\(target ?? "-")", "answer": "\(answered)"])
+            context.logger.info(
+                "webhook delivered",
+                metadata: ["imp_uid": "\(impUid)", "url": "\(target ?? "-")", "answer": "\(answered)"])
             return (SandboxWebhookResult(deliveredTo: target, status: answered), .ok)
         } catch {
             context.logger.info("webhook not delivered", metadata: ["imp_uid": "\(impUid)", "error": "\(error)"])
@@ -193,7 +202,8 @@ struct SandboxRoutes: Sendable {
             return Self.badRequest(error.message)
         case .success(let fault):
             let id = await ledger.addFault(fault)
-            context.logger.info("sandbox: fault armed", metadata: ["id": "\(id)", "target": "\(fault.target.rawValue)"])
+            context.logger.info(
+                "sandbox: fault armed", metadata: ["id": "\(id)", "target": "\(fault.target.rawValue)"])
             let armed = PortOneArmedFault(id: id, fault: fault, remaining: fault.times)
             return JSONResponse.make(SandboxFaultView(armed: armed))
         }

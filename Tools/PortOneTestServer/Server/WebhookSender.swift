@@ -15,7 +15,8 @@ enum WebhookSender {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.headers.add(name: "User-Agent", value: "sns-portone-test-server")
             request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(payload)))
-            let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+            let milliseconds =
+                timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
             let response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(milliseconds))
             // Drain the body so the connection can be reused; its content doesn't matter.
             _ = try? await response.body.collect(upTo: 1 << 20)

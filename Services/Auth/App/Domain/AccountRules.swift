@@ -21,7 +21,8 @@ struct AccountRules: Sendable {
 
     func validatePassword(_ password: String) throws {
         guard password.count >= passwordMinLength else {
-            throw APIError.badRequest("비밀번호는 \(passwordMinLength)자 이상이어야 합니다. (password must have at least \(passwordMinLength) characters)")
+            throw APIError.badRequest(
+                "비밀번호는 \(passwordMinLength)자 이상이어야 합니다. (password must have at least \(passwordMinLength) characters)")
         }
         guard password.utf8.count <= Self.passwordMaxBytes else {
             throw APIError.badRequest("비밀번호가 너무 깁니다. (password must be at most \(Self.passwordMaxBytes) bytes)")
@@ -33,11 +34,19 @@ struct AccountRules: Sendable {
 
     func validateNick(_ nick: String) throws {
         guard !nick.isEmpty else { throw APIError.badRequest("닉네임을 입력해주세요. (nick is required)") }
-        guard !nick.unicodeScalars.contains(where: { $0.properties.isWhitespace }) else { throw APIError.nickWhitespace() }
-        guard nick.count <= Self.nickMaxLength else {
-            throw APIError.badRequest("닉네임은 \(Self.nickMaxLength)자 이하여야 합니다. (nick must have at most \(Self.nickMaxLength) characters)")
+        guard !nick.unicodeScalars.contains(where: { $0.properties.isWhitespace }) else {
+            throw APIError.nickWhitespace()
         }
-        guard !nick.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format && $0 != "\u{200D}" }) else {
+        guard nick.count <= Self.nickMaxLength else {
+            throw APIError.badRequest(
+                "닉네임은 \(Self.nickMaxLength)자 이하여야 합니다. (nick must have at most \(Self.nickMaxLength) characters)")
+        }
+        guard
+            !nick.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control
+                    || $0.properties.generalCategory == .format && $0 != "\u{200D}"
+            })
+        else {
             throw APIError.badRequest("닉네임에 사용할 수 없는 문자가 있습니다. (nick contains invalid characters)")
         }
     }
@@ -47,7 +56,9 @@ struct AccountRules: Sendable {
     func normalizeOptional(_ value: String?, field: String) throws -> String? {
         guard let value, !value.isEmpty else { return nil }
         guard value.count <= Self.optionalFieldMaxLength,
-              !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !"\n\r\t".unicodeScalars.contains($0) })
+            !value.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control && !"\n\r\t".unicodeScalars.contains($0)
+            })
         else { throw APIError.badRequest("\(field) 값이 올바르지 않습니다. (invalid \(field))") }
         return value
     }
@@ -60,7 +71,10 @@ struct AccountRules: Sendable {
         guard parts.count == 2 else { return false }
         let local = parts[0], domain = parts[1]
         guard !local.isEmpty, local.utf8.count <= 64,
-              !local.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control || "()<>,;:\\\"[]".unicodeScalars.contains($0) })
+            !local.unicodeScalars.contains(where: {
+                $0.properties.isWhitespace || $0.properties.generalCategory == .control
+                    || "()<>,;:\\\"[]".unicodeScalars.contains($0)
+            })
         else { return false }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2 else { return false }
@@ -68,7 +82,9 @@ struct AccountRules: Sendable {
         guard labels.last?.lowercased() != "invalid" else { return false }
         return labels.allSatisfy { label in
             !label.isEmpty && label.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
-                && label.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" }
+                && label.unicodeScalars.allSatisfy {
+                    $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-"
+                }
         }
     }
 }

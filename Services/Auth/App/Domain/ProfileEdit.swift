@@ -41,7 +41,8 @@ struct ProfileEdit: Sendable, Equatable {
             // Only a profile image our media service stored for this very user: never someone else's file, a
             // post image, or a path made up by the caller (the signature cannot be forged without the key).
             guard let path = MediaPath(value), path.kind == .profiles, mediaPaths.isIssued(path, to: owner) else {
-                throw APIError.badRequest("업로드되지 않은 프로필 이미지입니다. (profileImage must be a profile image uploaded by this user)")
+                throw APIError.badRequest(
+                    "업로드되지 않은 프로필 이미지입니다. (profileImage must be a profile image uploaded by this user)")
             }
             profileImage = path
         }

@@ -48,7 +48,9 @@ struct VerifiedIdentity: Sendable {
 
     /// `+` and 4–15 digits (E.164), else nil.
     static func plausiblePhoneNumber(_ value: String?) -> String? {
-        guard let value, value.hasPrefix("+"), (5...16).contains(value.count), value.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        guard let value, value.hasPrefix("+"), (5...16).contains(value.count),
+            value.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber })
+        else {
             return nil
         }
         return value

@@ -27,11 +27,14 @@ public struct FederationConfiguration: Sendable {
     public var timeout: Duration
     public var jwksMinRefreshInterval: Duration
 
-    public init(firebaseProjectId: String? = nil,
-                firebaseJWKSURL: String = "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com",
-                appleClientIds: [String] = [], appleJWKSURL: String = "https://appleid.apple.com/auth/keys",
-                kakaoAppId: Int64? = nil, kakaoAPIURL: String = "https://kapi.kakao.com",
-                timeout: Duration = .seconds(5), jwksMinRefreshInterval: Duration = .seconds(60)) {
+    public init(
+        firebaseProjectId: String? = nil,
+        firebaseJWKSURL: String =
+            "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com",
+        appleClientIds: [String] = [], appleJWKSURL: String = "https://appleid.apple.com/auth/keys",
+        kakaoAppId: Int64? = nil, kakaoAPIURL: String = "https://kapi.kakao.com",
+        timeout: Duration = .seconds(5), jwksMinRefreshInterval: Duration = .seconds(60)
+    ) {
         self.firebaseProjectId = firebaseProjectId
         self.firebaseJWKSURL = firebaseJWKSURL
         self.appleClientIds = appleClientIds
@@ -46,8 +49,12 @@ public struct FederationConfiguration: Sendable {
         let defaults = FederationConfiguration()
         if let project = env.optionalString("SNS_FIREBASE_PROJECT_ID") {
             // Firebase project ids: 6–30 lowercase letters, digits and hyphens.
-            guard project.count <= 64, project.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
-                throw ConfigurationError(variable: "SNS_FIREBASE_PROJECT_ID", reason: "must be a Firebase project id (lowercase letters, digits, hyphens)")
+            guard project.count <= 64,
+                project.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") })
+            else {
+                throw ConfigurationError(
+                    variable: "SNS_FIREBASE_PROJECT_ID",
+                    reason: "must be a Firebase project id (lowercase letters, digits, hyphens)")
             }
             firebaseProjectId = project
         }
@@ -55,7 +62,8 @@ public struct FederationConfiguration: Sendable {
         appleClientIds = (env.optionalString("SNS_APPLE_CLIENT_IDS") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard appleClientIds.allSatisfy({ id in id.allSatisfy { $0.isASCII && !$0.isWhitespace } }) else {
-            throw ConfigurationError(variable: "SNS_APPLE_CLIENT_IDS", reason: "must be comma-separated client ids (e.g. com.example.app)")
+            throw ConfigurationError(
+                variable: "SNS_APPLE_CLIENT_IDS", reason: "must be comma-separated client ids (e.g. com.example.app)")
         }
         appleJWKSURL = try env.httpURL("SNS_APPLE_JWKS_URL", default: defaults.appleJWKSURL)
         if let raw = env.optionalString("SNS_KAKAO_APP_ID") {
@@ -66,6 +74,7 @@ public struct FederationConfiguration: Sendable {
         }
         kakaoAPIURL = try env.httpURL("SNS_KAKAO_API_URL", default: defaults.kakaoAPIURL)
         timeout = .milliseconds(try env.int("SNS_FEDERATION_TIMEOUT_MS", default: 5000, range: 100...60_000))
-        jwksMinRefreshInterval = .milliseconds(try env.int("SNS_JWKS_MIN_REFRESH_INTERVAL_MS", default: 60_000, range: 0...86_400_000))
+        jwksMinRefreshInterval = .milliseconds(
+            try env.int("SNS_JWKS_MIN_REFRESH_INTERVAL_MS", default: 60_000, range: 0...86_400_000))
     }
 }

@@ -24,7 +24,8 @@ enum FederationError: Error, CustomStringConvertible {
         case .rejected(let reason):
             APIError.unauthorized("인증 제공자가 토큰을 거부했습니다. (the identity provider rejected the token: \(reason))")
         case .providerUnavailable:
-            APIError.unavailable("인증 제공자에 연결할 수 없습니다. 잠시 후 다시 시도해주세요. (the identity provider is unavailable, try again)")
+            APIError.unavailable(
+                "인증 제공자에 연결할 수 없습니다. 잠시 후 다시 시도해주세요. (the identity provider is unavailable, try again)")
         }
     }
 }

@@ -19,8 +19,9 @@ struct IDTokenVerifier: Sendable {
     func verify(_ token: String, now: Date = Date(), logger: Logger) async throws -> IDTokenClaims {
         guard token.utf8.count <= Self.maxTokenLength else { throw FederationError.invalidToken("too long") }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerData = Base64URL.decode(String(parts[0])), let payloadData = Base64URL.decode(String(parts[1])),
-              let signatureData = Base64URL.decode(String(parts[2]))
+        guard parts.count == 3, let headerData = Base64URL.decode(String(parts[0])),
+            let payloadData = Base64URL.decode(String(parts[1])),
+            let signatureData = Base64URL.decode(String(parts[2]))
         else { throw FederationError.invalidToken("not a signed JWT") }
         struct Header: Decodable {
             var alg: String?
@@ -35,7 +36,11 @@ struct IDTokenVerifier: Sendable {
             throw FederationError.invalidToken("unknown key id")
         }
         let signingInput = Data(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        guard key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signatureData), for: signingInput, padding: .insecurePKCS1v1_5) else {
+        guard
+            key.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: signatureData), for: signingInput,
+                padding: .insecurePKCS1v1_5)
+        else {
             throw FederationError.invalidToken("bad signature")
         }
         let claims: IDTokenClaims
@@ -50,10 +55,14 @@ struct IDTokenVerifier: Sendable {
 
     private func check(_ claims: IDTokenClaims, now: TimeInterval) throws {
         guard claims.issuer == issuer else { throw FederationError.invalidToken("wrong issuer") }
-        guard claims.audience.contains(where: audiences.contains) else { throw FederationError.invalidToken("wrong audience") }
+        guard claims.audience.contains(where: audiences.contains) else {
+            throw FederationError.invalidToken("wrong audience")
+        }
         guard let expiresAt = claims.expiresAt else { throw FederationError.invalidToken("no expiry") }
         guard expiresAt > now - leeway else { throw FederationError.invalidToken("expired") }
-        guard let issuedAt = claims.issuedAt, issuedAt <= now + leeway else { throw FederationError.invalidToken("issued in the future") }
+        guard let issuedAt = claims.issuedAt, issuedAt <= now + leeway else {
+            throw FederationError.invalidToken("issued in the future")
+        }
         guard issuedAt < expiresAt else { throw FederationError.invalidToken("expires before it was issued") }
         if let authTime = claims.authTime {
             guard authTime <= now + leeway else { throw FederationError.invalidToken("authenticated in the future") }
@@ -61,7 +70,7 @@ struct IDTokenVerifier: Sendable {
             throw FederationError.invalidToken("no auth_time")
         }
         guard let subject = claims.subject, !subject.isEmpty, subject.utf8.count <= 255,
-              !subject.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            !subject.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { throw FederationError.invalidToken("no subject") }
     }
 }
@@ -83,7 +92,8 @@ struct IDTokenClaims: Decodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case issuer = "iss", audience = "aud", subject = "sub", expiresAt = "exp", issuedAt = "iat", authTime = "auth_time"
+        case issuer = "iss", audience = "aud", subject = "sub", expiresAt = "exp", issuedAt = "iat", authTime =
+            "auth_time"
         case phoneNumber = "phone_number"
     }
 

@@ -14,8 +14,9 @@ struct IdentityProviders: Sendable {
         if let project = configuration.firebaseProjectId {
             firebase = IDTokenVerifier(
                 issuer: FederationConfiguration.firebaseIssuerPrefix + project, audiences: [project],
-                keys: JWKSCache(url: configuration.firebaseJWKSURL, client: client, timeout: configuration.timeout,
-                                minRefreshInterval: configuration.jwksMinRefreshInterval),
+                keys: JWKSCache(
+                    url: configuration.firebaseJWKSURL, client: client, timeout: configuration.timeout,
+                    minRefreshInterval: configuration.jwksMinRefreshInterval),
                 requiresAuthTime: true)
         } else {
             firebase = nil
@@ -23,8 +24,9 @@ struct IdentityProviders: Sendable {
         if !configuration.appleClientIds.isEmpty {
             apple = IDTokenVerifier(
                 issuer: FederationConfiguration.appleIssuer, audiences: Set(configuration.appleClientIds),
-                keys: JWKSCache(url: configuration.appleJWKSURL, client: client, timeout: configuration.timeout,
-                                minRefreshInterval: configuration.jwksMinRefreshInterval))
+                keys: JWKSCache(
+                    url: configuration.appleJWKSURL, client: client, timeout: configuration.timeout,
+                    minRefreshInterval: configuration.jwksMinRefreshInterval))
         } else {
             apple = nil
         }
@@ -44,7 +46,9 @@ struct IdentityProviders: Sendable {
     /// 400 unless `provider` is configured.
     func requireConfigured(_ provider: FederatedProvider) throws {
         guard isConfigured(provider) else {
-            throw APIError.badRequest("\(provider.displayName) 로그인이 설정되지 않았습니다. (\(provider.displayName) sign-in is not configured on this server: set \(provider.configurationVariable))")
+            throw APIError.badRequest(
+                "\(provider.displayName) 로그인이 설정되지 않았습니다. (\(provider.displayName) sign-in is not configured on this server: set \(provider.configurationVariable))"
+            )
         }
     }
 
@@ -57,15 +61,18 @@ struct IdentityProviders: Sendable {
                 let claims = try await verifier.verify(credential, logger: logger)
                 return VerifiedIdentity(
                     provider: provider, subject: claims.subject ?? "",
-                    phoneNumber: provider == .firebase ? VerifiedIdentity.plausiblePhoneNumber(claims.phoneNumber) : nil,
+                    phoneNumber: provider == .firebase
+                        ? VerifiedIdentity.plausiblePhoneNumber(claims.phoneNumber) : nil,
                     signedInAt: claims.signedInAt, credentialHash: VerifiedIdentity.hash(credential))
             case .kakao:
                 let id = try await kakao!.verify(credential, logger: logger)
-                return VerifiedIdentity(provider: .kakao, subject: String(id), phoneNumber: nil, signedInAt: nil,
-                                        credentialHash: VerifiedIdentity.hash(credential))
+                return VerifiedIdentity(
+                    provider: .kakao, subject: String(id), phoneNumber: nil, signedInAt: nil,
+                    credentialHash: VerifiedIdentity.hash(credential))
             }
         } catch let error as FederationError {
-            logger.info("federated sign-in refused", metadata: ["provider": "\(provider.rawValue)", "reason": "\(error)"])
+            logger.info(
+                "federated sign-in refused", metadata: ["provider": "\(provider.rawValue)", "reason": "\(error)"])
             throw error.apiError
         }
     }

@@ -94,16 +94,18 @@ actor JWKSCache {
             throw FederationError.providerUnavailable("the key set is not a JWKS document")
         }
         var result: [String: _RSA.Signing.PublicKey] = [:]
-        for jwk in set.keys where jwk.kty == "RSA" && (jwk.alg == nil || jwk.alg == "RS256") && (jwk.use == nil || jwk.use == "sig") {
+        for jwk in set.keys
+        where jwk.kty == "RSA" && (jwk.alg == nil || jwk.alg == "RS256") && (jwk.use == nil || jwk.use == "sig") {
             guard let kid = jwk.kid, let n = jwk.n.flatMap(Base64URL.decode), let e = jwk.e.flatMap(Base64URL.decode),
-                  let key = try? _RSA.Signing.PublicKey(n: n, e: e), key.keySizeInBits >= 2048
+                let key = try? _RSA.Signing.PublicKey(n: n, e: e), key.keySizeInBits >= 2048
             else { continue }
             result[kid] = key
         }
         return result
     }
 
-    static func download(url: String, client: HTTPClient, timeout: Duration) async throws -> (body: Data, maxAge: Int?) {
+    static func download(url: String, client: HTTPClient, timeout: Duration) async throws -> (body: Data, maxAge: Int?)
+    {
         var request = HTTPClientRequest(url: url)
         request.method = .GET
         request.headers.add(name: "Accept", value: "application/json")
@@ -125,9 +127,16 @@ actor JWKSCache {
     static func maxAge(cacheControl: String) -> Int? {
         var result: Int?
         for directive in cacheControl.split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = directive.split(separator: "=", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
             switch parts.first {
-            case "max-age": if parts.count == 2, let seconds = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) { result = seconds }
+            case "max-age":
+                if parts.count == 2,
+                    let seconds = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+                {
+                    result = seconds
+                }
             case "no-cache", "no-store": return 0
             default: break
             }
@@ -138,7 +147,8 @@ actor JWKSCache {
 
 enum Base64URL {
     static func decode(_ text: String) -> Data? {
-        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         return Data(base64Encoded: base64)

@@ -19,7 +19,7 @@ struct KakaoClient: Sendable {
     /// The Kakao user id the token belongs to.
     func verify(_ token: String, logger: Logger) async throws -> Int64 {
         guard token.utf8.count <= Self.maxTokenLength,
-              token.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F })
+            token.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F })
         else { throw FederationError.invalidToken("not a Kakao access token") }
         struct TokenInfo: Decodable {
             var id: Int64

@@ -28,7 +28,8 @@ struct FederatedLoginHandler: Sendable {
             throw APIError.badRequest("필수값을 채워주세요. (\(provider == .kakao ? "oauthToken" : "idToken") is required)")
         }
         let identity = try await deps.identityProviders.verify(provider, credential: credential, logger: context.logger)
-        let answer = try await FederatedSignIn(deps: deps).signIn(identity, suggestedNick: suggestedNick, context: context)
+        let answer = try await FederatedSignIn(deps: deps).signIn(
+            identity, suggestedNick: suggestedNick, context: context)
         return try .json(answer)
     }
 }

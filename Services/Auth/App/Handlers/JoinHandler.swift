@@ -28,15 +28,18 @@ struct JoinHandler: Sendable {
         let passwordHash = try await deps.hasher.hash(body.password)
         let userId = ObjectID.generate()
         let now = Date()
-        let event = UserRegistered(userId: userId, email: body.email, nick: body.nick, phoneNum: phoneNum,
-                                   birthDay: birthDay, profileImage: nil, registeredAt: now)
+        let event = UserRegistered(
+            userId: userId, email: body.email, nick: body.nick, phoneNum: phoneNum,
+            birthDay: birthDay, profileImage: nil, registeredAt: now)
         let ticket = deps.outbox.readYourWrites()
         do {
             try await deps.postgres.transaction(logger: context.logger) { connection in
-                try await deps.store.insert(userId: userId, email: body.email, nick: body.nick, passwordHash: passwordHash,
-                                            phoneNum: phoneNum, birthDay: birthDay, createdAt: now, on: connection, logger: context.logger)
-                try await deps.outbox.append(event, aggregateId: userId, trace: context.trace, awaitedBy: ticket,
-                                             on: connection, logger: context.logger)
+                try await deps.store.insert(
+                    userId: userId, email: body.email, nick: body.nick, passwordHash: passwordHash,
+                    phoneNum: phoneNum, birthDay: birthDay, createdAt: now, on: connection, logger: context.logger)
+                try await deps.outbox.append(
+                    event, aggregateId: userId, trace: context.trace, awaitedBy: ticket,
+                    on: connection, logger: context.logger)
             }
         } catch AccountStore.InsertConflict.email {
             throw Self.emailTaken

@@ -1,7 +1,7 @@
 import Foundation
-import Logging
 import HTTPTypes
 import Hummingbird
+import Logging
 import SNSPlatform
 
 /// `POST /v1/users/login` → `{user_id, email, nick, profileImage?, accessToken, refreshToken}`;
@@ -39,21 +39,25 @@ struct SessionIssuer: Sendable {
     let deps: AuthDependencies
 
     /// `credentialHash`: the federated credential that opened the session (see `VerifiedIdentity`), if any.
-    func startSession(userId: String, credentialHash: [UInt8]? = nil, logger: Logger) async throws -> (accessToken: String, refreshToken: String) {
+    func startSession(userId: String, credentialHash: [UInt8]? = nil, logger: Logger) async throws -> (
+        accessToken: String, refreshToken: String
+    ) {
         let sessionId = ObjectID.generate()
         let refreshToken = RefreshTokens.generate()
         let now = Date()
         try await deps.store.createSession(
             sessionId: sessionId, userId: userId, tokenHash: RefreshTokens.hash(refreshToken),
-            expiresAt: now.addingTimeInterval(deps.configuration.refreshTokenTTL.timeInterval), credentialHash: credentialHash,
+            expiresAt: now.addingTimeInterval(deps.configuration.refreshTokenTTL.timeInterval),
+            credentialHash: credentialHash,
             logger: logger)
         let accessToken = try await accessToken(userId: userId, sessionId: sessionId, now: now)
         return (accessToken, refreshToken)
     }
 
     func accessToken(userId: String, sessionId: String, now: Date = Date()) async throws -> String {
-        try await deps.signer.sign(AccessTokenClaims(
-            userId: userId, sessionId: sessionId, issuedAt: now,
-            expiresAt: now.addingTimeInterval(deps.configuration.accessTokenTTL.timeInterval)))
+        try await deps.signer.sign(
+            AccessTokenClaims(
+                userId: userId, sessionId: sessionId, issuedAt: now,
+                expiresAt: now.addingTimeInterval(deps.configuration.accessTokenTTL.timeInterval)))
     }
 }

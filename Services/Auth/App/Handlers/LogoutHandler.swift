@@ -13,7 +13,8 @@ struct LogoutHandler: Sendable {
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
         let user = try context.requireUser()
         try await deps.postgres.transaction(logger: context.logger) { connection in
-            try await deps.store.revokeSessions(userId: user.userId, sessionId: user.sessionId, on: connection, logger: context.logger)
+            try await deps.store.revokeSessions(
+                userId: user.userId, sessionId: user.sessionId, on: connection, logger: context.logger)
         }
         return try .json(MessageBody(message: Self.message))
     }

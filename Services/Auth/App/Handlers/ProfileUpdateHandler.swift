@@ -28,7 +28,9 @@ struct ProfileUpdateHandler: Sendable {
         let user = try context.requireUser()
         let body = try await request.decodeJSON(as: ProfileUpdateRequest.self, context: context)
         let edit = try ProfileEdit(body, rules: deps.rules, mediaPaths: deps.mediaPaths, owner: user.userId)
-        if let nick = edit.nick, try await deps.profiles.nickTaken(nick, byOtherThan: user.userId, logger: context.logger) {
+        if let nick = edit.nick,
+            try await deps.profiles.nickTaken(nick, byOtherThan: user.userId, logger: context.logger)
+        {
             throw JoinHandler.nickTaken
         }
 
@@ -36,17 +38,23 @@ struct ProfileUpdateHandler: Sendable {
         let ticket = deps.outbox.readYourWrites()
         do {
             result = try await deps.postgres.transaction(logger: context.logger) { connection -> ProfileResponse? in
-                guard let current = try await deps.profiles.lockProfile(userId: user.userId, on: connection, logger: context.logger) else {
+                guard
+                    let current = try await deps.profiles.lockProfile(
+                        userId: user.userId, on: connection, logger: context.logger)
+                else {
                     return nil
                 }
                 let profile = edit.applied(to: current)
                 let updatedAt = try await deps.profiles.write(profile, on: connection, logger: context.logger)
-                let event = UserUpdated(userId: profile.userId, nick: profile.nick, phoneNum: profile.phoneNum,
-                                        birthDay: profile.birthDay, profileImage: profile.profileImage, updatedAt: updatedAt)
-                try await deps.outbox.append(event, aggregateId: profile.userId, trace: context.trace, awaitedBy: ticket,
-                                             on: connection, logger: context.logger)
-                return ProfileResponse(userId: profile.userId, email: profile.email, nick: profile.nick, phoneNum: profile.phoneNum,
-                                       birthDay: profile.birthDay, profileImage: profile.profileImage, updatedAt: updatedAt)
+                let event = UserUpdated(
+                    userId: profile.userId, nick: profile.nick, phoneNum: profile.phoneNum,
+                    birthDay: profile.birthDay, profileImage: profile.profileImage, updatedAt: updatedAt)
+                try await deps.outbox.append(
+                    event, aggregateId: profile.userId, trace: context.trace, awaitedBy: ticket,
+                    on: connection, logger: context.logger)
+                return ProfileResponse(
+                    userId: profile.userId, email: profile.email, nick: profile.nick, phoneNum: profile.phoneNum,
+                    birthDay: profile.birthDay, profileImage: profile.profileImage, updatedAt: updatedAt)
             }
         } catch is ProfileStore.NickTaken {
             throw JoinHandler.nickTaken

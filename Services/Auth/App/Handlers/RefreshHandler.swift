@@ -26,7 +26,10 @@ struct RefreshHandler: Sendable {
         case .invalid:
             throw APIError.unauthorized()
         case .valid(let validUser):
-            guard try await deps.store.isActive(userId: validUser.userId, sessionId: validUser.sessionId, logger: context.logger) else {
+            guard
+                try await deps.store.isActive(
+                    userId: validUser.userId, sessionId: validUser.sessionId, logger: context.logger)
+            else {
                 throw APIError.unauthorized("탈퇴했거나 로그아웃된 계정입니다. (account no longer active)")
             }
             throw APIError.conflict("액세스 토큰이 만료되지 않았습니다. (access token has not expired yet)")
@@ -34,12 +37,14 @@ struct RefreshHandler: Sendable {
             user = expiredUser
         }
         guard let refreshToken = request.headers[.refresh]?.trimmingCharacters(in: .whitespaces), !refreshToken.isEmpty,
-              refreshToken.utf8.count <= 512
+            refreshToken.utf8.count <= 512
         else {
             throw APIError.unauthorized("리프레시 토큰이 없습니다. (missing Refresh header)")
         }
-        guard let session = try await deps.store.session(tokenHash: RefreshTokens.hash(refreshToken), logger: context.logger),
-              session.userId == user.userId, !session.revoked, session.accountActive
+        guard
+            let session = try await deps.store.session(
+                tokenHash: RefreshTokens.hash(refreshToken), logger: context.logger),
+            session.userId == user.userId, !session.revoked, session.accountActive
         else {
             throw APIError.unauthorized("인증할 수 없는 리프레시 토큰입니다. (refresh token cannot be verified)")
         }

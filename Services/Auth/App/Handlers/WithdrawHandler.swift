@@ -19,14 +19,19 @@ struct WithdrawHandler: Sendable {
         let now = Date()
         let ticket = deps.outbox.readYourWrites()
         let summary = try await deps.postgres.transaction(logger: context.logger) { connection -> AccountSummary? in
-            guard let summary = try await deps.store.withdraw(userId: user.userId, at: now, on: connection, logger: context.logger) else {
+            guard
+                let summary = try await deps.store.withdraw(
+                    userId: user.userId, at: now, on: connection, logger: context.logger)
+            else {
                 return nil
             }
-            try await deps.store.revokeSessions(userId: user.userId, sessionId: nil, on: connection, logger: context.logger)
+            try await deps.store.revokeSessions(
+                userId: user.userId, sessionId: nil, on: connection, logger: context.logger)
             // Federated identities (Firebase, Apple, Kakao) no longer sign into this account (decision 0012).
             try await deps.identities.release(userId: user.userId, at: now, on: connection, logger: context.logger)
-            try await deps.outbox.append(UserWithdrawn(userId: user.userId, withdrawnAt: now), aggregateId: user.userId,
-                                         trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
+            try await deps.outbox.append(
+                UserWithdrawn(userId: user.userId, withdrawnAt: now), aggregateId: user.userId,
+                trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
             return summary
         }
         guard let summary else { throw APIError.unauthorized("탈퇴한 계정입니다. (account already withdrawn)") }

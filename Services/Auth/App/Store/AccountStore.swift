@@ -41,10 +41,13 @@ struct AccountStore: Sendable {
     }
 
     /// Inserts inside the caller's transaction; a unique-index race surfaces as `InsertConflict`.
-    func insert(userId: String, email: String, nick: String, passwordHash: String?, phoneNum: String?, birthDay: String?,
-                createdAt: Date, on connection: PostgresConnection, logger: Logger) async throws {
+    func insert(
+        userId: String, email: String, nick: String, passwordHash: String?, phoneNum: String?, birthDay: String?,
+        createdAt: Date, on connection: PostgresConnection, logger: Logger
+    ) async throws {
         do {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO auth.accounts (user_id, email, nick, password_hash, phone_num, birth_day, created_at)
                 VALUES (\(userId), \(email), \(nick), \(passwordHash), \(phoneNum), \(birthDay), \(createdAt))
                 """, logger: logger)
@@ -55,11 +58,13 @@ struct AccountStore: Sendable {
     }
 
     func activeAccount(email: String, logger: Logger) async throws -> Account? {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT user_id, email, nick, password_hash, profile_image FROM auth.accounts
             WHERE lower(email) = lower(\(email)) AND withdrawn_at IS NULL
             """, logger: logger)
-        for try await (userId, email, nick, hash, image) in rows.decode((String, String, String, String?, String?).self) {
+        for try await (userId, email, nick, hash, image) in rows.decode((String, String, String, String?, String?).self)
+        {
             return Account(userId: userId, email: email, nick: nick, passwordHash: hash, profileImage: image)
         }
         return nil
@@ -69,7 +74,8 @@ struct AccountStore: Sendable {
     func isActive(userId: String, sessionId: String?, logger: Logger) async throws -> Bool {
         let rows: PostgresRowSequence
         if let sessionId {
-            rows = try await client.query("""
+            rows = try await client.query(
+                """
                 SELECT 1 FROM auth.accounts a JOIN auth.refresh_tokens r ON r.user_id = a.user_id
                 WHERE a.user_id = \(userId) AND a.withdrawn_at IS NULL AND r.session_id = \(sessionId) AND r.revoked_at IS NULL
                 """, logger: logger)
@@ -82,41 +88,53 @@ struct AccountStore: Sendable {
     }
 
     /// `credentialHash`: the federated credential (ID token, Kakao token) that opened the session, if any.
-    func createSession(sessionId: String, userId: String, tokenHash: [UInt8], expiresAt: Date, credentialHash: [UInt8]? = nil,
-                       logger: Logger) async throws {
-        try await client.query("""
+    func createSession(
+        sessionId: String, userId: String, tokenHash: [UInt8], expiresAt: Date, credentialHash: [UInt8]? = nil,
+        logger: Logger
+    ) async throws {
+        try await client.query(
+            """
             INSERT INTO auth.refresh_tokens (session_id, user_id, token_hash, expires_at, credential_hash)
             VALUES (\(sessionId), \(userId), \(ByteBuffer(bytes: tokenHash)), \(expiresAt), \(credentialHash.map { ByteBuffer(bytes: $0) }))
             """, logger: logger)
     }
 
     func session(tokenHash: [UInt8], logger: Logger) async throws -> Session? {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT r.session_id, r.user_id, r.expires_at, r.revoked_at IS NOT NULL, a.withdrawn_at IS NULL
             FROM auth.refresh_tokens r JOIN auth.accounts a ON a.user_id = r.user_id
             WHERE r.token_hash = \(ByteBuffer(bytes: tokenHash))
             """, logger: logger)
-        for try await (sessionId, userId, expiresAt, revoked, active) in rows.decode((String, String, Date, Bool, Bool).self) {
-            return Session(sessionId: sessionId, userId: userId, expiresAt: expiresAt, revoked: revoked, accountActive: active)
+        for try await (sessionId, userId, expiresAt, revoked, active) in rows.decode(
+            (String, String, Date, Bool, Bool).self)
+        {
+            return Session(
+                sessionId: sessionId, userId: userId, expiresAt: expiresAt, revoked: revoked, accountActive: active)
         }
         return nil
     }
 
     func touchSession(_ sessionId: String, logger: Logger) async throws {
-        try await client.query("UPDATE auth.refresh_tokens SET last_used_at = now() WHERE session_id = \(sessionId)", logger: logger)
+        try await client.query(
+            "UPDATE auth.refresh_tokens SET last_used_at = now() WHERE session_id = \(sessionId)", logger: logger)
     }
 
     /// Revokes one session, or every session of the user when `sessionId` is nil. Returns how many.
     @discardableResult
-    func revokeSessions(userId: String, sessionId: String?, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+    func revokeSessions(userId: String, sessionId: String?, on connection: PostgresConnection, logger: Logger)
+        async throws -> Int
+    {
         let rows: PostgresRowSequence
         if let sessionId {
-            rows = try await connection.query("""
+            rows = try await connection.query(
+                """
                 UPDATE auth.refresh_tokens SET revoked_at = now()
                 WHERE user_id = \(userId) AND session_id = \(sessionId) AND revoked_at IS NULL RETURNING 1
                 """, logger: logger)
         } else {
-            rows = try await connection.query("""
+            rows = try await connection.query(
+                """
                 UPDATE auth.refresh_tokens SET revoked_at = now() WHERE user_id = \(userId) AND revoked_at IS NULL RETURNING 1
                 """, logger: logger)
         }
@@ -126,8 +144,11 @@ struct AccountStore: Sendable {
     }
 
     /// Marks the account withdrawn (freeing email and nick) and returns its summary; nil if already gone.
-    func withdraw(userId: String, at date: Date, on connection: PostgresConnection, logger: Logger) async throws -> AccountSummary? {
-        let rows = try await connection.query("""
+    func withdraw(userId: String, at date: Date, on connection: PostgresConnection, logger: Logger) async throws
+        -> AccountSummary?
+    {
+        let rows = try await connection.query(
+            """
             UPDATE auth.accounts SET withdrawn_at = \(date)
             WHERE user_id = \(userId) AND withdrawn_at IS NULL
             RETURNING user_id, email, nick

@@ -21,7 +21,8 @@ struct IdentityStore: Sendable {
 
     /// The active account the identity signs into, if any.
     func activeAccount(provider: FederatedProvider, subject: String, logger: Logger) async throws -> LinkedAccount? {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT a.user_id, a.email, a.nick, a.profile_image
             FROM auth.identities i JOIN auth.accounts a ON a.user_id = i.user_id
             WHERE i.provider = \(provider.rawValue) AND i.subject = \(subject) AND i.released_at IS NULL AND a.withdrawn_at IS NULL
@@ -37,7 +38,8 @@ struct IdentityStore: Sendable {
     func withdrawalTraces(provider: FederatedProvider, subject: String, credentialHash: [UInt8], logger: Logger)
         async throws -> (lastRelease: Date?, credentialOfWithdrawnAccount: Bool)
     {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT (SELECT max(released_at) FROM auth.identities WHERE provider = \(provider.rawValue) AND subject = \(subject)),
                    EXISTS (SELECT 1 FROM auth.refresh_tokens r JOIN auth.accounts a ON a.user_id = r.user_id
                            WHERE r.credential_hash = \(ByteBuffer(bytes: credentialHash)) AND a.withdrawn_at IS NOT NULL)
@@ -47,10 +49,13 @@ struct IdentityStore: Sendable {
     }
 
     /// Links the identity to a new account inside the caller's transaction.
-    func link(provider: FederatedProvider, subject: String, userId: String, phoneNumber: String?, at date: Date,
-              on connection: PostgresConnection, logger: Logger) async throws {
+    func link(
+        provider: FederatedProvider, subject: String, userId: String, phoneNumber: String?, at date: Date,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
         do {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO auth.identities (provider, subject, user_id, phone_number, created_at, last_sign_in_at)
                 VALUES (\(provider.rawValue), \(subject), \(userId), \(phoneNumber), \(date), \(date))
                 """, logger: logger)
@@ -61,7 +66,8 @@ struct IdentityStore: Sendable {
 
     /// Records a later sign-in (and the provider's current phone number, for Firebase).
     func recordSignIn(provider: FederatedProvider, subject: String, phoneNumber: String?, logger: Logger) async throws {
-        try await client.query("""
+        try await client.query(
+            """
             UPDATE auth.identities SET last_sign_in_at = now(), phone_number = coalesce(\(phoneNumber), phone_number)
             WHERE provider = \(provider.rawValue) AND subject = \(subject) AND released_at IS NULL
             """, logger: logger)
@@ -70,6 +76,7 @@ struct IdentityStore: Sendable {
     /// The account is withdrawn: its identities sign into it no more (inside the withdrawal's transaction).
     func release(userId: String, at date: Date, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
-            "UPDATE auth.identities SET released_at = \(date) WHERE user_id = \(userId) AND released_at IS NULL", logger: logger)
+            "UPDATE auth.identities SET released_at = \(date) WHERE user_id = \(userId) AND released_at IS NULL",
+            logger: logger)
     }
 }

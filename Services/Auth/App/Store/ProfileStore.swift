@@ -24,7 +24,8 @@ struct ProfileStore: Sendable {
     /// Whether an active account other than `userId` uses `nick`, case-insensitively. A quick answer for the
     /// common case; the unique index still decides when two renames (or a rename and a join) race.
     func nickTaken(_ nick: String, byOtherThan userId: String, logger: Logger) async throws -> Bool {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT 1 FROM auth.accounts
             WHERE lower(nick) = lower(\(nick)) AND withdrawn_at IS NULL AND user_id <> \(userId)
             """, logger: logger)
@@ -36,13 +37,17 @@ struct ProfileStore: Sendable {
     /// of one profile apply one after the other and neither loses the other's fields. nil when the account is
     /// unknown or withdrawn (a concurrent withdrawal that committed first included).
     func lockProfile(userId: String, on connection: PostgresConnection, logger: Logger) async throws -> Profile? {
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT user_id, email, nick, phone_num, birth_day, profile_image FROM auth.accounts
             WHERE user_id = \(userId) AND withdrawn_at IS NULL
             FOR UPDATE
             """, logger: logger)
-        for try await (userId, email, nick, phone, birthday, image) in rows.decode((String, String, String, String?, String?, String?).self) {
-            return Profile(userId: userId, email: email, nick: nick, phoneNum: phone, birthDay: birthday, profileImage: image)
+        for try await (userId, email, nick, phone, birthday, image) in rows.decode(
+            (String, String, String, String?, String?, String?).self)
+        {
+            return Profile(
+                userId: userId, email: email, nick: nick, phoneNum: phone, birthDay: birthday, profileImage: image)
         }
         return nil
     }
@@ -54,7 +59,8 @@ struct ProfileStore: Sendable {
     /// clocks disagree. A nick that another active account got first → `NickTaken`.
     func write(_ profile: Profile, on connection: PostgresConnection, logger: Logger) async throws -> Date {
         do {
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE auth.accounts
                 SET nick = \(profile.nick), phone_num = \(profile.phoneNum), birth_day = \(profile.birthDay),
                     profile_image = \(profile.profileImage),

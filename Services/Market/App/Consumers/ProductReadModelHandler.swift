@@ -18,7 +18,8 @@ struct ProductReadModelHandler: EventHandler {
             try await upsert(try event.payload(as: PostUpdated.self).post, connection: connection, logger: logger)
         case .postDeleted:
             let deleted = try event.payload(as: PostDeleted.self)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO \(table: s, "products") (post_id, seller_id, product_id, updated_at, deleted_at)
                 VALUES (\(deleted.postId), \(deleted.userId), \(deleted.productId), \(deleted.deletedAt), \(deleted.deletedAt))
                 ON CONFLICT (post_id) DO UPDATE
@@ -26,7 +27,8 @@ struct ProductReadModelHandler: EventHandler {
                 """, logger: logger)
         case .userWithdrawn:
             let user = try event.payload(as: UserWithdrawn.self)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO \(table: s, "withdrawn_users") (user_id, withdrawn_at) VALUES (\(user.userId), \(user.withdrawnAt))
                 ON CONFLICT (user_id) DO NOTHING
                 """, logger: logger)
@@ -50,7 +52,8 @@ struct ProductReadModelHandler: EventHandler {
             return
         }
         let s = schema
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO \(table: s, "products") (post_id, seller_id, product_id, title, price, updated_at)
             SELECT p.post_id, p.seller_id, CASE WHEN p.no_product THEN NULL ELSE p.product_id END,
                    CASE WHEN p.no_title THEN NULL ELSE p.title END, CASE WHEN p.no_price THEN NULL ELSE p.price END,
@@ -70,7 +73,8 @@ struct ProductReadModelHandler: EventHandler {
 
     private func upsert(_ post: PostSnapshot, connection: PostgresConnection, logger: Logger) async throws {
         let s = schema
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO \(table: s, "products") (post_id, seller_id, product_id, title, price, updated_at)
             VALUES (\(post.postId), \(post.userId), \(post.productId), \(post.title), \(post.price), \(post.updatedAt))
             ON CONFLICT (post_id) DO UPDATE

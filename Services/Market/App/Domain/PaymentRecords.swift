@@ -14,8 +14,10 @@ struct PaymentRecord: Sendable, Equatable {
 
     typealias Row = (String, String, String, String, String, String?, Int, Date, Bool)
 
-    init(paymentId: String, impUid: String, merchantUid: String, buyerId: String, postId: String, productName: String?,
-         price: Int, paidAt: Date, acknowledged: Bool) {
+    init(
+        paymentId: String, impUid: String, merchantUid: String, buyerId: String, postId: String, productName: String?,
+        price: Int, paidAt: Date, acknowledged: Bool
+    ) {
         self.paymentId = paymentId
         self.impUid = impUid
         self.merchantUid = merchantUid
@@ -28,8 +30,9 @@ struct PaymentRecord: Sendable, Equatable {
     }
 
     init(_ row: Row) {
-        self.init(paymentId: row.0, impUid: row.1, merchantUid: row.2, buyerId: row.3, postId: row.4, productName: row.5,
-                  price: row.6, paidAt: row.7, acknowledged: row.8)
+        self.init(
+            paymentId: row.0, impUid: row.1, merchantUid: row.2, buyerId: row.3, postId: row.4, productName: row.5,
+            price: row.6, paidAt: row.7, acknowledged: row.8)
     }
 }
 
@@ -51,7 +54,8 @@ struct Claim: Sendable, Equatable {
 
     typealias Row = (String, String, String, String?, String, String, Int?)
 
-    init(impUid: String, buyerId: String, postId: String, productName: String?, statedPrice: Int? = nil, source: Source) {
+    init(impUid: String, buyerId: String, postId: String, productName: String?, statedPrice: Int? = nil, source: Source)
+    {
         self.impUid = impUid
         self.buyerId = buyerId
         self.postId = postId
@@ -61,8 +65,9 @@ struct Claim: Sendable, Equatable {
     }
 
     init(_ row: Row) {
-        self.init(impUid: row.0, buyerId: row.1, postId: row.2, productName: row.3, statedPrice: row.6,
-                  source: Source(rawValue: row.4) ?? .app)
+        self.init(
+            impUid: row.0, buyerId: row.1, postId: row.2, productName: row.3, statedPrice: row.6,
+            source: Source(rawValue: row.4) ?? .app)
         self.state = State(rawValue: row.5) ?? .pending
     }
 

@@ -22,8 +22,12 @@ struct ValidationHandler: Sendable {
         let body = try await request.decodeJSON(as: ValidationRequest.self, context: context)
         let impUid = body.impUid.trimmingCharacters(in: .whitespaces)
         let postId = body.postId.trimmingCharacters(in: .whitespaces)
-        guard PaymentInput.validImpUid(impUid) else { throw APIError.badRequest("유효하지 않은 imp_uid 입니다. (invalid imp_uid)") }
-        guard PaymentInput.validPostId(postId) else { throw APIError.badRequest("유효하지 않은 post_id 입니다. (invalid post_id)") }
+        guard PaymentInput.validImpUid(impUid) else {
+            throw APIError.badRequest("유효하지 않은 imp_uid 입니다. (invalid imp_uid)")
+        }
+        guard PaymentInput.validPostId(postId) else {
+            throw APIError.badRequest("유효하지 않은 post_id 입니다. (invalid post_id)")
+        }
         let logger = context.logger
 
         if let existing = try await deps.store.payment(impUid: impUid, logger: logger) {
@@ -33,8 +37,9 @@ struct ValidationHandler: Sendable {
         // The claim is kept even for a post the market does not know (yet): if the buyer has paid, the re-verifier
         // records the purchase once the post arrives, or refunds it when the claim expires.
         let claim = try await deps.store.claim(
-            Claim(impUid: impUid, buyerId: me.userId, postId: postId, productName: body.productName,
-                  statedPrice: body.price, source: .app),
+            Claim(
+                impUid: impUid, buyerId: me.userId, postId: postId, productName: body.productName,
+                statedPrice: body.price, source: .app),
             firstRetry: deps.reverifyDelay, logger: logger)
         guard claim.buyerId == me.userId else {
             throw APIError.conflict("다른 계정이 검증 요청한 결제입니다. (imp_uid claimed by another account)")
@@ -45,7 +50,8 @@ struct ValidationHandler: Sendable {
         guard known else { throw APIError.gone("게시글을 찾을 수 없습니다. (post not found)") }
 
         // A claim settled before (refused and refunded, or recorded) is answered from the record, never settled again.
-        let settlement = claim.state == .rejected || claim.state == .completed
+        let settlement =
+            claim.state == .rejected || claim.state == .completed
             ? try await deps.verification.outcome(ofSettled: claim, logger: logger)
             : try await deps.verification.settle(claim, recordedBy: .app, trace: context.trace, logger: logger)
         switch settlement {
@@ -58,13 +64,15 @@ struct ValidationHandler: Sendable {
         case .rejected(.notPaid(let status)):
             throw APIError.badRequest("결제가 완료되지 않았습니다. (payment status is '\(status)', not 'paid')")
         case .rejected(.amountMismatch(_, _, let refunded)):
-            throw APIError.badRequest(refunded
-                ? "결제 금액이 상품 가격과 달라 결제를 취소했습니다. (amount does not match the post's price; the payment was cancelled)"
-                : "결제 금액이 상품 가격과 달라 결제 취소를 진행 중입니다. (amount does not match the post's price; it will be cancelled)")
+            throw APIError.badRequest(
+                refunded
+                    ? "결제 금액이 상품 가격과 달라 결제를 취소했습니다. (amount does not match the post's price; the payment was cancelled)"
+                    : "결제 금액이 상품 가격과 달라 결제 취소를 진행 중입니다. (amount does not match the post's price; it will be cancelled)")
         case .rejected(.postUnavailable(let refunded)):
-            throw APIError.gone(refunded
-                ? "게시글이 삭제되었거나 판매 중이 아니어서 결제를 취소했습니다. (post deleted or not for sale; the payment was cancelled)"
-                : "게시글이 삭제되었거나 판매 중이 아닙니다. 결제 취소를 진행 중입니다. (post deleted or not for sale; it will be cancelled)")
+            throw APIError.gone(
+                refunded
+                    ? "게시글이 삭제되었거나 판매 중이 아니어서 결제를 취소했습니다. (post deleted or not for sale; the payment was cancelled)"
+                    : "게시글이 삭제되었거나 판매 중이 아닙니다. 결제 취소를 진행 중입니다. (post deleted or not for sale; it will be cancelled)")
         case .rejected(.merchantUidReused):
             throw APIError.badRequest("이미 처리된 주문번호의 결제라서 취소했습니다. (merchant_uid already used; the payment is cancelled)")
         case .notYetPaid(let status):
@@ -72,16 +80,21 @@ struct ValidationHandler: Sendable {
         case .productUnknown:
             throw APIError.gone("게시글을 찾을 수 없습니다. (post not found)")
         case .unreachable:
-            try await deps.store.postponeClaim(impUid: impUid, delay: deps.reverifyDelay, reason: "PortOne unreachable during the app's call",
-                                               logger: logger)
-            throw APIError(429, "결제 확인 서버에 연결할 수 없습니다. 잠시 후 다시 시도해주세요. 결제는 안전하게 보관됩니다. "
-                + "(payment gateway unreachable; retry later — nothing is lost or recorded twice)")
+            try await deps.store.postponeClaim(
+                impUid: impUid, delay: deps.reverifyDelay, reason: "PortOne unreachable during the app's call",
+                logger: logger)
+            throw APIError(
+                429,
+                "결제 확인 서버에 연결할 수 없습니다. 잠시 후 다시 시도해주세요. 결제는 안전하게 보관됩니다. "
+                    + "(payment gateway unreachable; retry later — nothing is lost or recorded twice)")
         }
     }
 
     /// A payment already on record: 200 once for its buyer if it was completed in the background, else 409.
     private func answerRecorded(_ record: PaymentRecord, me: String, logger: Logger) async throws -> Response {
-        if record.buyerId == me, !record.acknowledged, try await deps.store.acknowledge(impUid: record.impUid, buyerId: me, logger: logger) {
+        if record.buyerId == me, !record.acknowledged,
+            try await deps.store.acknowledge(impUid: record.impUid, buyerId: me, logger: logger)
+        {
             return try .json(PaymentJSON(record))
         }
         throw APIError.conflict("이미 검증 처리된 결제입니다. (payment already validated)")

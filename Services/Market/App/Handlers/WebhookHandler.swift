@@ -20,7 +20,9 @@ struct WebhookHandler: Sendable {
     func receive(_ request: Request, context: APIRequestContext) async throws -> Response {
         let notification = try await Self.decode(request, context: context)
         let impUid = notification.impUid.trimmingCharacters(in: .whitespaces)
-        guard PaymentInput.validImpUid(impUid) else { throw APIError.badRequest("유효하지 않은 imp_uid 입니다. (invalid imp_uid)") }
+        guard PaymentInput.validImpUid(impUid) else {
+            throw APIError.badRequest("유효하지 않은 imp_uid 입니다. (invalid imp_uid)")
+        }
         var logger = context.logger
         logger[metadataKey: "imp_uid"] = .string(impUid)
         logger.info("payment webhook received", metadata: ["claimed_status": "\(notification.status ?? "-")"])
@@ -41,20 +43,25 @@ struct WebhookHandler: Sendable {
             }
             guard let payment else { return try message("unknown payment; ignored") }
             guard let attribution = payment.attribution else {
-                logger.info("webhook: no buyer known yet for this payment; the app's validation will record it",
-                            metadata: ["status": "\(payment.status)", "amount": "\(payment.amount)"])
+                logger.info(
+                    "webhook: no buyer known yet for this payment; the app's validation will record it",
+                    metadata: ["status": "\(payment.status)", "amount": "\(payment.amount)"])
                 return try message("no buyer known yet; waiting for the app's validation")
             }
             prefetched = payment
             claim = try await deps.store.claim(
-                Claim(impUid: impUid, buyerId: attribution.buyerId, postId: attribution.postId, productName: payment.name, source: .customData),
+                Claim(
+                    impUid: impUid, buyerId: attribution.buyerId, postId: attribution.postId, productName: payment.name,
+                    source: .customData),
                 firstRetry: deps.reverifyDelay, logger: logger)
         }
         guard let claim else { return try message("nothing to do") }
         // Settled before (refused and refunded, or recorded): a repeated or forged notification changes nothing.
         guard claim.state == .pending || claim.state == .expired else { return try message("already settled") }
 
-        switch try await deps.verification.settle(claim, recordedBy: .webhook, prefetched: prefetched, trace: context.trace, logger: logger) {
+        switch try await deps.verification.settle(
+            claim, recordedBy: .webhook, prefetched: prefetched, trace: context.trace, logger: logger)
+        {
         case .recorded, .alreadyRecorded:
             return try message("recorded")
         case .rejected:
@@ -62,10 +69,13 @@ struct WebhookHandler: Sendable {
         case .notYetPaid(let status):
             return try message("not paid yet (\(status)); waiting")
         case .productUnknown:
-            try await deps.store.postponeClaim(impUid: impUid, delay: deps.reverifyDelay, reason: "post not in the read model yet", logger: logger)
+            try await deps.store.postponeClaim(
+                impUid: impUid, delay: deps.reverifyDelay, reason: "post not in the read model yet", logger: logger)
             return try message("post not known yet; will retry")
         case .unreachable:
-            try await deps.store.postponeClaim(impUid: impUid, delay: deps.reverifyDelay, reason: "PortOne unreachable during a webhook", logger: logger)
+            try await deps.store.postponeClaim(
+                impUid: impUid, delay: deps.reverifyDelay, reason: "PortOne unreachable during a webhook",
+                logger: logger)
             throw APIError.unavailable("PortOne unreachable; the payment will be verified again later")
         }
     }

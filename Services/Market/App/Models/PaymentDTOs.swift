@@ -23,8 +23,13 @@ struct ValidationRequest: Decodable, Sendable {
 
     private static func amount(in c: KeyedDecodingContainer<CodingKeys>) -> Int? {
         if let value = try? c.decodeIfPresent(Int.self, forKey: .price) { return value }
-        if let value = try? c.decodeIfPresent(Double.self, forKey: .price), value.rounded() == value, abs(value) < 1e12 { return Int(value) }
-        if let text = try? c.decodeIfPresent(String.self, forKey: .price) { return Int(text.trimmingCharacters(in: .whitespaces)) }
+        if let value = try? c.decodeIfPresent(Double.self, forKey: .price), value.rounded() == value, abs(value) < 1e12
+        {
+            return Int(value)
+        }
+        if let text = try? c.decodeIfPresent(String.self, forKey: .price) {
+            return Int(text.trimmingCharacters(in: .whitespaces))
+        }
         return nil
     }
 }
@@ -51,7 +56,8 @@ struct PaymentJSON: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case paymentId = "payment_id", buyerId = "buyer_id", postId = "post_id", merchantUid = "merchant_uid", productName, price, paidAt
+        case paymentId = "payment_id", buyerId = "buyer_id", postId = "post_id", merchantUid = "merchant_uid",
+            productName, price, paidAt
     }
 }
 
@@ -73,7 +79,9 @@ enum PaymentInput {
     /// imp_uid goes into PortOne's URL path, so only the characters real ones use are accepted.
     static func validImpUid(_ value: String) -> Bool {
         (1...64).contains(value.utf8.count)
-            && value.utf8.allSatisfy { (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 95 || $0 == 45 }
+            && value.utf8.allSatisfy {
+                (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 95 || $0 == 45
+            }
     }
 
     static func validPostId(_ value: String) -> Bool {

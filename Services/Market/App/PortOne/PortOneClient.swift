@@ -37,7 +37,8 @@ struct PortOneClient: Sendable {
             // proxy, which must not make a real payment look unknown.
             struct Ignored: Decodable, Sendable {}
             guard (try? JSONDecoder().decode(PortOneEnvelope<Ignored>.self, from: Data(buffer: body))) != nil else {
-                throw PortOneError.unexpected("GET /payments answered 404 without PortOne's envelope (check SNS_PORTONE_URL)")
+                throw PortOneError.unexpected(
+                    "GET /payments answered 404 without PortOne's envelope (check SNS_PORTONE_URL)")
             }
             return nil
         }
@@ -60,20 +61,25 @@ struct PortOneClient: Sendable {
             enum CodingKeys: String, CodingKey { case impUid = "imp_uid", checksum, reason }
         }
         let json = try JSONEncoder().encode(CancelBody(impUid: impUid, checksum: checksum, reason: reason))
-        let (status, body) = try await authorizedCall(.POST, path: "/payments/cancel", body: ByteBuffer(bytes: json), logger: logger)
+        let (status, body) = try await authorizedCall(
+            .POST, path: "/payments/cancel", body: ByteBuffer(bytes: json), logger: logger)
         guard status == 200 else { throw PortOneError.unexpected("POST /payments/cancel answered \(status)") }
         struct Ignored: Decodable, Sendable {}
         let envelope = try decode(PortOneEnvelope<Ignored>.self, body, what: "cancel")
         if envelope.code == 0 { return .cancelled }
         // code != 0: already cancelled, or refused. The payment's state says which.
-        if let payment = try await payment(impUid, logger: logger), payment.status == "cancelled" { return .alreadyCancelled }
+        if let payment = try await payment(impUid, logger: logger), payment.status == "cancelled" {
+            return .alreadyCancelled
+        }
         return .refused(envelope.message ?? "code \(envelope.code)")
     }
 
     // MARK: Calls
 
     /// One call with the shared token: retried on transient failures; on 401 the token is replaced once.
-    private func authorizedCall(_ method: HTTPMethod, path: String, body: ByteBuffer?, logger: Logger) async throws -> (Int, ByteBuffer) {
+    private func authorizedCall(_ method: HTTPMethod, path: String, body: ByteBuffer?, logger: Logger) async throws -> (
+        Int, ByteBuffer
+    ) {
         var renewedToken = false
         var attempt = 0
         var lastFailure = "no attempt"
@@ -92,7 +98,9 @@ struct PortOneClient: Sendable {
                 let (status, responseBody) = try await send(request)
                 if status == 401 {
                     await tokens.invalidate(token)
-                    if renewedToken { throw PortOneError.credentialsRejected("\(method) \(path) refused a fresh token") }
+                    if renewedToken {
+                        throw PortOneError.credentialsRejected("\(method) \(path) refused a fresh token")
+                    }
                     renewedToken = true
                     attempt -= 1  // a replaced token is not a failed attempt
                     logger.info("PortOne refused the cached token; fetching a new one", metadata: ["path": "\(path)"])
@@ -108,8 +116,12 @@ struct PortOneClient: Sendable {
             } catch {
                 lastFailure = Self.describe(error)
             }
-            logger.warning("PortOne call failed", metadata: [
-                "path": "\(method) \(path)", "attempt": "\(attempt)", "of": "\(settings.attempts)", "reason": "\(lastFailure)"])
+            logger.warning(
+                "PortOne call failed",
+                metadata: [
+                    "path": "\(method) \(path)", "attempt": "\(attempt)", "of": "\(settings.attempts)",
+                    "reason": "\(lastFailure)",
+                ])
             if attempt < settings.attempts {
                 try await Task.sleep(for: Backoff.delay(attempt: attempt, base: settings.retryBase, cap: .seconds(2)))
             }
@@ -133,7 +145,9 @@ struct PortOneClient: Sendable {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+        if let error = error as? HTTPClientError,
+            error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout
+        {
             return "timeout"
         }
         return String(describing: error)
@@ -160,7 +174,8 @@ struct PortOneClient: Sendable {
                 let body = try await response.body.collect(upTo: 1 << 16)
                 let status = Int(response.status.code)
                 if status == 200 {
-                    let envelope = try JSONDecoder().decode(PortOneEnvelope<PortOneTokenResponse>.self, from: Data(buffer: body))
+                    let envelope = try JSONDecoder().decode(
+                        PortOneEnvelope<PortOneTokenResponse>.self, from: Data(buffer: body))
                     guard envelope.code == 0, let token = envelope.response else {
                         throw PortOneError.credentialsRejected(envelope.message ?? "code \(envelope.code)")
                     }

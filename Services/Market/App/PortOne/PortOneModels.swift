@@ -15,8 +15,11 @@ struct PortOnePaymentResponse: Decodable, Sendable, Equatable {
 
     var isPaid: Bool { status == "paid" }
 
-    init(impUid: String, merchantUid: String, amount: Int, cancelAmount: Int = 0, currency: String = "KRW", status: String,
-         name: String? = nil, paidAt: Date? = nil, customData: String? = nil) {
+    init(
+        impUid: String, merchantUid: String, amount: Int, cancelAmount: Int = 0, currency: String = "KRW",
+        status: String,
+        name: String? = nil, paidAt: Date? = nil, customData: String? = nil
+    ) {
         self.impUid = impUid
         self.merchantUid = merchantUid
         self.amount = amount
@@ -29,7 +32,8 @@ struct PortOnePaymentResponse: Decodable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case impUid = "imp_uid", merchantUid = "merchant_uid", amount, cancelAmount = "cancel_amount", currency, status, name
+        case impUid = "imp_uid", merchantUid = "merchant_uid", amount, cancelAmount = "cancel_amount", currency, status,
+            name
         case paidAt = "paid_at", customData = "custom_data"
     }
 
@@ -69,8 +73,9 @@ struct PortOnePaymentResponse: Decodable, Sendable, Equatable {
             enum CodingKeys: String, CodingKey { case postId = "post_id", buyerId = "buyer_id" }
         }
         guard let customData, let parsed = try? JSONDecoder().decode(Attribution.self, from: Data(customData.utf8)),
-              let postId = parsed.postId, let buyerId = parsed.buyerId,
-              !postId.isEmpty, !buyerId.isEmpty, postId.count <= 64, buyerId.count <= 64 else { return nil }
+            let postId = parsed.postId, let buyerId = parsed.buyerId,
+            !postId.isEmpty, !buyerId.isEmpty, postId.count <= 64, buyerId.count <= 64
+        else { return nil }
         return (buyerId, postId)
     }
 }

@@ -31,7 +31,8 @@ actor PortOneTokenCache {
         let task = Task<Token, any Error> {
             let issued = try await fetch()
             let lifetime = TimeInterval(max(issued.expiredAt - issued.now, 0))
-            return Token(value: issued.accessToken, refreshAfter: now.addingTimeInterval(lifetime - min(margin, lifetime / 2)))
+            return Token(
+                value: issued.accessToken, refreshAfter: now.addingTimeInterval(lifetime - min(margin, lifetime / 2)))
         }
         inFlight = task
         fetches += 1

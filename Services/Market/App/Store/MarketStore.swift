@@ -24,7 +24,8 @@ struct MarketStore: Sendable {
     /// The post as the market knows it; a post of a withdrawn seller counts as deleted (it vanished everywhere).
     func product(_ postId: String, logger: Logger) async throws -> Product? {
         let s = schema
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT p.post_id, p.seller_id, p.title, p.price,
                    p.deleted_at IS NOT NULL OR EXISTS (SELECT 1 FROM \(table: s, "withdrawn_users") w WHERE w.user_id = p.seller_id)
             FROM \(table: s, "products") p WHERE p.post_id = \(postId)
@@ -37,7 +38,8 @@ struct MarketStore: Sendable {
 
     func isActive(userId: String, logger: Logger) async throws -> Bool {
         let s = schema
-        let rows = try await client.query("SELECT 1 FROM \(table: s, "withdrawn_users") WHERE user_id = \(userId)", logger: logger)
+        let rows = try await client.query(
+            "SELECT 1 FROM \(table: s, "withdrawn_users") WHERE user_id = \(userId)", logger: logger)
         for try await _ in rows.decode(Int.self) { return false }
         return true
     }
@@ -46,7 +48,8 @@ struct MarketStore: Sendable {
 
     func payment(impUid: String, logger: Logger) async throws -> PaymentRecord? {
         let s = schema
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT payment_id, imp_uid, merchant_uid, buyer_id, post_id, product_name, price, paid_at, acknowledged
             FROM \(table: s, "payments") WHERE imp_uid = \(impUid)
             """, logger: logger)
@@ -57,9 +60,12 @@ struct MarketStore: Sendable {
     enum InsertOutcome { case inserted, duplicate }
 
     /// Inserts a verified payment; `duplicate` when its `imp_uid` or `merchant_uid` is already recorded.
-    func insert(_ payment: PaymentRecord, recordedBy: String, on connection: PostgresConnection, logger: Logger) async throws -> InsertOutcome {
+    func insert(_ payment: PaymentRecord, recordedBy: String, on connection: PostgresConnection, logger: Logger)
+        async throws -> InsertOutcome
+    {
         let s = schema
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             INSERT INTO \(table: s, "payments")
                 (payment_id, imp_uid, merchant_uid, buyer_id, post_id, product_name, price, paid_at, recorded_by, acknowledged)
             VALUES (\(payment.paymentId), \(payment.impUid), \(payment.merchantUid), \(payment.buyerId), \(payment.postId),
@@ -75,7 +81,8 @@ struct MarketStore: Sendable {
     /// someone else's), so exactly one app call gets the 200.
     func acknowledge(impUid: String, buyerId: String, logger: Logger) async throws -> Bool {
         let s = schema
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             UPDATE \(table: s, "payments") SET acknowledged = true
             WHERE imp_uid = \(impUid) AND buyer_id = \(buyerId) AND NOT acknowledged
             RETURNING 1
@@ -87,7 +94,8 @@ struct MarketStore: Sendable {
     func history(buyerId: String, logger: Logger) async throws -> [PaymentRecord] {
         let s = schema
         let limit = Self.historyLimit
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT payment_id, imp_uid, merchant_uid, buyer_id, post_id, product_name, price, paid_at, acknowledged
             FROM \(table: s, "payments") WHERE buyer_id = \(buyerId)
             ORDER BY paid_at DESC, seq DESC LIMIT \(limit)
@@ -107,7 +115,8 @@ struct MarketStore: Sendable {
         let delay = firstRetry.timeInterval
         // ON CONFLICT DO UPDATE (a no-op update) returns the row that won, also when a concurrent transaction
         // inserted it after this statement's snapshot was taken (DO NOTHING + a SELECT would see nothing then).
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             INSERT INTO \(table: s, "claims") (imp_uid, buyer_id, post_id, product_name, stated_price, source, next_attempt_at)
             VALUES (\(claim.impUid), \(claim.buyerId), \(claim.postId), \(claim.productName), \(claim.statedPrice),
                     \(claim.source.rawValue), now() + make_interval(secs => \(delay)))
@@ -120,7 +129,8 @@ struct MarketStore: Sendable {
 
     func existingClaim(impUid: String, logger: Logger) async throws -> Claim? {
         let s = schema
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT imp_uid, buyer_id, post_id, product_name, source, state, stated_price FROM \(table: s, "claims")
             WHERE imp_uid = \(impUid)
             """, logger: logger)
@@ -129,40 +139,53 @@ struct MarketStore: Sendable {
     }
 
     /// Ends a pending claim as `rejected` or `expired` (a recording or a refund takes it with `takeClaim`).
-    func settleClaim(impUid: String, state: Claim.State, reason: String?, on connection: PostgresConnection? = nil, logger: Logger) async throws {
+    func settleClaim(
+        impUid: String, state: Claim.State, reason: String?, on connection: PostgresConnection? = nil, logger: Logger
+    ) async throws {
         let s = schema
         let query: PostgresQuery = """
             UPDATE \(table: s, "claims") SET state = \(state.rawValue), last_error = coalesce(\(reason), last_error), updated_at = now()
             WHERE imp_uid = \(impUid) AND state = 'pending'
             """
-        if let connection { try await connection.query(query, logger: logger) } else { try await client.query(query, logger: logger) }
+        if let connection {
+            try await connection.query(query, logger: logger)
+        } else {
+            try await client.query(query, logger: logger)
+        }
     }
 
     /// The claim is the gate between recording and refunding: exactly one of them takes it out of `pending`
     /// (or `expired`). Returns whether this caller took it.
-    func takeClaim(impUid: String, to state: Claim.State, reason: String?, on connection: PostgresConnection? = nil,
-                   logger: Logger) async throws -> Bool {
+    func takeClaim(
+        impUid: String, to state: Claim.State, reason: String?, on connection: PostgresConnection? = nil,
+        logger: Logger
+    ) async throws -> Bool {
         let s = schema
         let query: PostgresQuery = """
             UPDATE \(table: s, "claims") SET state = \(state.rawValue), last_error = coalesce(\(reason), last_error), updated_at = now()
             WHERE imp_uid = \(impUid) AND state IN ('pending', 'expired')
             RETURNING 1
             """
-        let rows = if let connection { try await connection.query(query, logger: logger) } else { try await client.query(query, logger: logger) }
+        let rows =
+            if let connection { try await connection.query(query, logger: logger) } else {
+                try await client.query(query, logger: logger)
+            }
         for try await _ in rows.decode(Int.self) { return true }
         return false
     }
 
     func deleteClaim(impUid: String, logger: Logger) async throws {
         let s = schema
-        try await client.query("DELETE FROM \(table: s, "claims") WHERE imp_uid = \(impUid) AND state <> 'completed'", logger: logger)
+        try await client.query(
+            "DELETE FROM \(table: s, "claims") WHERE imp_uid = \(impUid) AND state <> 'completed'", logger: logger)
     }
 
     /// Leaves a claim pending and schedules its next verification after `delay`.
     func postponeClaim(impUid: String, delay: Duration, reason: String, logger: Logger) async throws {
         let s = schema
         let seconds = delay.timeInterval
-        try await client.query("""
+        try await client.query(
+            """
             UPDATE \(table: s, "claims")
             SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => \(seconds)), last_error = \(reason), updated_at = now()
             WHERE imp_uid = \(impUid) AND state = 'pending'
@@ -171,10 +194,13 @@ struct MarketStore: Sendable {
 
     /// Takes up to `limit` due pending claims for this worker: each is leased (its next attempt pushed `lease`
     /// ahead) so other replicas skip it while it is verified, without holding a transaction open over HTTP calls.
-    func leaseDueClaims(limit: Int, lease: Duration, asOf: Date, logger: Logger) async throws -> [(claim: Claim, attempts: Int, age: TimeInterval)] {
+    func leaseDueClaims(limit: Int, lease: Duration, asOf: Date, logger: Logger) async throws -> [(
+        claim: Claim, attempts: Int, age: TimeInterval
+    )] {
         let s = schema
         let seconds = lease.timeInterval
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             UPDATE \(table: s, "claims") c SET next_attempt_at = greatest(now(), \(asOf)) + make_interval(secs => \(seconds))
             FROM (SELECT imp_uid FROM \(table: s, "claims") WHERE state = 'pending' AND next_attempt_at <= \(asOf)
                   ORDER BY next_attempt_at LIMIT \(limit) FOR UPDATE SKIP LOCKED) due
@@ -193,7 +219,8 @@ struct MarketStore: Sendable {
 
     func recordRejection(_ rejection: Rejection, logger: Logger) async throws {
         let s = schema
-        try await client.query("""
+        try await client.query(
+            """
             INSERT INTO \(table: s, "rejections")
                 (imp_uid, merchant_uid, buyer_id, post_id, reason, paid_amount, expected_amount, cancel_state, last_error)
             VALUES (\(rejection.impUid), \(rejection.merchantUid), \(rejection.buyerId), \(rejection.postId), \(rejection.reason),
@@ -211,22 +238,29 @@ struct MarketStore: Sendable {
 
     func rejection(impUid: String, logger: Logger) async throws -> Rejection? {
         let s = schema
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT imp_uid, merchant_uid, buyer_id, post_id, reason, paid_amount, expected_amount, cancel_state, last_error
             FROM \(table: s, "rejections") WHERE imp_uid = \(impUid)
             """, logger: logger)
-        for try await row in rows.decode((String, String?, String?, String?, String, Int?, Int?, String, String?).self) {
-            return Rejection(impUid: row.0, merchantUid: row.1, buyerId: row.2, postId: row.3, reason: row.4, paidAmount: row.5,
-                             expectedAmount: row.6, cancelState: Rejection.CancelState(rawValue: row.7) ?? .pending, lastError: row.8)
+        for try await row in rows.decode((String, String?, String?, String?, String, Int?, Int?, String, String?).self)
+        {
+            return Rejection(
+                impUid: row.0, merchantUid: row.1, buyerId: row.2, postId: row.3, reason: row.4, paidAmount: row.5,
+                expectedAmount: row.6, cancelState: Rejection.CancelState(rawValue: row.7) ?? .pending, lastError: row.8
+            )
         }
         return nil
     }
 
     /// Leases due pending cancels (see `leaseDueClaims`).
-    func leaseDueCancels(limit: Int, lease: Duration, asOf: Date, logger: Logger) async throws -> [(impUid: String, paidAmount: Int, attempts: Int)] {
+    func leaseDueCancels(limit: Int, lease: Duration, asOf: Date, logger: Logger) async throws -> [(
+        impUid: String, paidAmount: Int, attempts: Int
+    )] {
         let s = schema
         let seconds = lease.timeInterval
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             UPDATE \(table: s, "rejections") r SET next_attempt_at = greatest(now(), \(asOf)) + make_interval(secs => \(seconds))
             FROM (SELECT imp_uid FROM \(table: s, "rejections") WHERE cancel_state = 'pending' AND next_attempt_at <= \(asOf)
                   ORDER BY next_attempt_at LIMIT \(limit) FOR UPDATE SKIP LOCKED) due
@@ -238,10 +272,13 @@ struct MarketStore: Sendable {
         return leased
     }
 
-    func updateCancel(impUid: String, state: Rejection.CancelState, retryAfter: Duration?, error: String?, logger: Logger) async throws {
+    func updateCancel(
+        impUid: String, state: Rejection.CancelState, retryAfter: Duration?, error: String?, logger: Logger
+    ) async throws {
         let s = schema
         let seconds = retryAfter?.timeInterval ?? 0
-        try await client.query("""
+        try await client.query(
+            """
             UPDATE \(table: s, "rejections")
             SET cancel_state = \(state.rawValue), cancel_attempts = cancel_attempts + 1,
                 next_attempt_at = now() + make_interval(secs => \(seconds)), last_error = \(error), updated_at = now()

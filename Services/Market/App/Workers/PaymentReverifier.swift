@@ -28,7 +28,8 @@ struct PaymentReverifier: Service {
                 let report = try await runOnce()
                 if report.worked > 0 { logger.info("re-verified pending payments", metadata: report.metadata) }
             } catch {
-                logger.error("payment re-verification round failed", metadata: ["error": "\(String(reflecting: error))"])
+                logger.error(
+                    "payment re-verification round failed", metadata: ["error": "\(String(reflecting: error))"])
             }
             do {
                 try await cancelWhenGracefulShutdown { try await Task.sleep(for: self.interval) }
@@ -43,8 +44,11 @@ struct PaymentReverifier: Service {
         var recorded = 0, rejected = 0, postponed = 0, expired = 0, cancelsDone = 0, cancelsPending = 0
         var worked: Int { recorded + rejected + postponed + expired + cancelsDone + cancelsPending }
         var metadata: Logger.Metadata {
-            ["recorded": "\(recorded)", "rejected": "\(rejected)", "postponed": "\(postponed)", "expired": "\(expired)",
-             "cancels_done": "\(cancelsDone)", "cancels_pending": "\(cancelsPending)"]
+            [
+                "recorded": "\(recorded)", "rejected": "\(rejected)", "postponed": "\(postponed)",
+                "expired": "\(expired)",
+                "cancels_done": "\(cancelsDone)", "cancels_pending": "\(cancelsPending)",
+            ]
         }
     }
 
@@ -54,17 +58,23 @@ struct PaymentReverifier: Service {
         let lease = Duration.seconds(120)
         // One claim at a time, each with its own error handling; a shutdown or a PortOne outage ends the round early
         // (every step is idempotent, and what is left is leased again later).
-        for (claim, attempts, age) in try await store.leaseDueClaims(limit: batchSize, lease: lease, asOf: asOf, logger: logger) {
+        for (claim, attempts, age) in try await store.leaseDueClaims(
+            limit: batchSize, lease: lease, asOf: asOf, logger: logger)
+        {
             if Task.isShuttingDownGracefully || Task.isCancelled { break }
             var logger = logger
             logger[metadataKey: "imp_uid"] = .string(claim.impUid)
             let settlement: PaymentVerification.Settlement
             do {
-                settlement = age > maxAge
+                settlement =
+                    age > maxAge
                     ? try await verification.expire(claim, logger: logger)
-                    : try await verification.settle(claim, recordedBy: .reverifier, trace: TraceContext(requestId: nil), logger: logger)
+                    : try await verification.settle(
+                        claim, recordedBy: .reverifier, trace: TraceContext(requestId: nil), logger: logger)
             } catch {
-                logger.error("could not re-verify a claim; it is retried later", metadata: ["error": "\(String(reflecting: error))"])
+                logger.error(
+                    "could not re-verify a claim; it is retried later",
+                    metadata: ["error": "\(String(reflecting: error))"])
                 report.postponed += 1
                 continue
             }
@@ -75,20 +85,28 @@ struct PaymentReverifier: Service {
                 if age > maxAge { report.expired += 1 } else { report.rejected += 1 }
             case .notYetPaid, .productUnknown, .unreachable:
                 let delay = Backoff.delay(attempt: attempts + 1, base: interval, cap: .seconds(3600))
-                try await store.postponeClaim(impUid: claim.impUid, delay: delay, reason: "\(settlement)", logger: logger)
+                try await store.postponeClaim(
+                    impUid: claim.impUid, delay: delay, reason: "\(settlement)", logger: logger)
                 report.postponed += 1
-                if case .unreachable = settlement { return report }  // PortOne is down: the rest waits for the next round
+                // PortOne is down: the rest waits for the next round
+                if case .unreachable = settlement { return report }
             }
         }
-        for (impUid, paidAmount, attempts) in try await store.leaseDueCancels(limit: batchSize, lease: lease, asOf: asOf, logger: logger) {
+        for (impUid, paidAmount, attempts) in try await store.leaseDueCancels(
+            limit: batchSize, lease: lease, asOf: asOf, logger: logger)
+        {
             if Task.isShuttingDownGracefully || Task.isCancelled { break }
             do {
-                switch try await verification.retryCancel(impUid: impUid, paidAmount: paidAmount, attempts: attempts, retryBase: interval, logger: logger) {
+                switch try await verification.retryCancel(
+                    impUid: impUid, paidAmount: paidAmount, attempts: attempts, retryBase: interval, logger: logger)
+                {
                 case .done, .refused, .notNeeded: report.cancelsDone += 1
                 case .pending: report.cancelsPending += 1; return report
                 }
             } catch {
-                logger.error("could not retry a refund; it is retried later", metadata: ["imp_uid": "\(impUid)", "error": "\(error)"])
+                logger.error(
+                    "could not retry a refund; it is retried later",
+                    metadata: ["imp_uid": "\(impUid)", "error": "\(error)"])
                 report.cancelsPending += 1
             }
         }

@@ -32,8 +32,10 @@ public struct MediaGarbageCollector: Sendable {
     /// Temp files older than this belong to no running upload (a live upload writes to its file constantly).
     static let staleTemporaryAge: TimeInterval = 3600
 
-    public init(catalog: MediaCatalog, root: MediaRoot, postgres: PostgresClient, grace: Duration,
-                batchSize: Int = 200, maxBatches: Int = 25, logger: Logger) {
+    public init(
+        catalog: MediaCatalog, root: MediaRoot, postgres: PostgresClient, grace: Duration,
+        batchSize: Int = 200, maxBatches: Int = 25, logger: Logger
+    ) {
         self.catalog = catalog
         self.root = root
         self.postgres = postgres
@@ -57,11 +59,15 @@ public struct MediaGarbageCollector: Sendable {
             if count < batchSize { break }
         }
         let stale = try await MediaDisk.removeFiles(
-            in: root.temporaryDirectory, modifiedBefore: Date().addingTimeInterval(-Self.staleTemporaryAge), limit: 1000)
+            in: root.temporaryDirectory, modifiedBefore: Date().addingTimeInterval(-Self.staleTemporaryAge), limit: 1000
+        )
         let result = PassResult(collected: collected, staleTemporaryFiles: stale)
-        logger.info("media garbage collection pass", metadata: [
-            "collected": "\(collected)", "stale_temporary_files": "\(stale)", "grace_seconds": "\(grace.components.seconds)",
-        ])
+        logger.info(
+            "media garbage collection pass",
+            metadata: [
+                "collected": "\(collected)", "stale_temporary_files": "\(stale)",
+                "grace_seconds": "\(grace.components.seconds)",
+            ])
         return result
     }
 
@@ -71,7 +77,8 @@ public struct MediaGarbageCollector: Sendable {
         let batchSize = self.batchSize
         let logger = self.logger
         return try await postgres.transaction(logger: logger) { connection -> Int in
-            let paths = try await catalog.deleteUnreferenced(olderThan: grace, limit: batchSize, on: connection, logger: logger)
+            let paths = try await catalog.deleteUnreferenced(
+                olderThan: grace, limit: batchSize, on: connection, logger: logger)
             for path in paths {
                 guard let mediaPath = MediaPath(path) else { continue }  // rows only ever hold paths we issued
                 do {
@@ -79,7 +86,8 @@ public struct MediaGarbageCollector: Sendable {
                 } catch {
                     // Committing anyway orphans the file on disk, but keeps one unremovable file from
                     // blocking every later pass; the error says which file to look at.
-                    logger.error("could not remove a collected file", metadata: ["path": "\(path)", "error": "\(error)"])
+                    logger.error(
+                        "could not remove a collected file", metadata: ["path": "\(path)", "error": "\(error)"])
                 }
             }
             return paths.count
@@ -104,7 +112,8 @@ public struct MediaGarbageCollectionService: Service {
 
     public func run() async throws {
         do { try await startGate.wait() } catch { return }
-        logger.info("media garbage collection started", metadata: ["interval_seconds": "\(interval.components.seconds)"])
+        logger.info(
+            "media garbage collection started", metadata: ["interval_seconds": "\(interval.components.seconds)"])
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 try await cancelWhenGracefulShutdown { try await Task.sleep(for: self.interval) }
@@ -114,7 +123,8 @@ public struct MediaGarbageCollectionService: Service {
             do {
                 try await collector.collect()
             } catch {
-                logger.error("media garbage collection pass failed", metadata: ["error": "\(String(reflecting: error))"])
+                logger.error(
+                    "media garbage collection pass failed", metadata: ["error": "\(String(reflecting: error))"])
             }
         }
         logger.info("media garbage collection stopped")

@@ -24,21 +24,26 @@ public struct MediaReferencesHandler: EventHandler {
     public func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
         switch event.eventType {
         case .postCreated:
-            try await reference(post: try event.payload(as: PostCreated.self).post, connection: connection, logger: logger)
+            try await reference(
+                post: try event.payload(as: PostCreated.self).post, connection: connection, logger: logger)
         case .postUpdated:
-            try await reference(post: try event.payload(as: PostUpdated.self).post, connection: connection, logger: logger)
+            try await reference(
+                post: try event.payload(as: PostUpdated.self).post, connection: connection, logger: logger)
         case .postDeleted:
             let deleted = try event.payload(as: PostDeleted.self)
             try await catalog.removeReferences(holder: .post, id: deleted.postId, on: connection, logger: logger)
         case .userRegistered:
             let user = try event.payload(as: UserRegistered.self)
-            try await reference(profileOf: user.userId, image: user.profileImage, connection: connection, logger: logger)
+            try await reference(
+                profileOf: user.userId, image: user.profileImage, connection: connection, logger: logger)
         case .userUpdated:
             let user = try event.payload(as: UserUpdated.self)
-            try await reference(profileOf: user.userId, image: user.profileImage, connection: connection, logger: logger)
+            try await reference(
+                profileOf: user.userId, image: user.profileImage, connection: connection, logger: logger)
         case .userWithdrawn:
             let withdrawn = try event.payload(as: UserWithdrawn.self)
-            try await catalog.withdraw(userId: withdrawn.userId, at: withdrawn.withdrawnAt, on: connection, logger: logger)
+            try await catalog.withdraw(
+                userId: withdrawn.userId, at: withdrawn.withdrawnAt, on: connection, logger: logger)
         default:
             return
         }
@@ -49,14 +54,18 @@ public struct MediaReferencesHandler: EventHandler {
             try await catalog.removeReferences(holder: .post, id: post.postId, on: connection, logger: logger)
             return
         }
-        try await catalog.replaceReferences(holder: .post, id: post.postId, owner: post.userId,
-                                            paths: Self.mediaPaths(post.files), on: connection, logger: logger)
+        try await catalog.replaceReferences(
+            holder: .post, id: post.postId, owner: post.userId,
+            paths: Self.mediaPaths(post.files), on: connection, logger: logger)
     }
 
-    private func reference(profileOf userId: String, image: String?, connection: PostgresConnection, logger: Logger) async throws {
+    private func reference(profileOf userId: String, image: String?, connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         if try await catalog.isWithdrawn(userId: userId, on: connection, logger: logger) { return }
-        try await catalog.replaceReferences(holder: .profile, id: userId, owner: userId,
-                                            paths: Self.mediaPaths(image.map { [$0] } ?? []), on: connection, logger: logger)
+        try await catalog.replaceReferences(
+            holder: .profile, id: userId, owner: userId,
+            paths: Self.mediaPaths(image.map { [$0] } ?? []), on: connection, logger: logger)
     }
 
     /// The well-formed media paths among `files`, in their canonical string form.

@@ -28,7 +28,8 @@ struct DownloadHandler: Sendable {
         guard raw.hasPrefix(routePrefix), let path = MediaPath(String(raw.dropFirst(routePrefix.count))) else {
             throw APIError.unknownRoute()
         }
-        guard let record = try await deps.catalog.file(path: path.string, logger: context.logger), record.size > 0 else {
+        guard let record = try await deps.catalog.file(path: path.string, logger: context.logger), record.size > 0
+        else {
             throw Self.gone
         }
         let etag = ConditionalRequest.quoted(record.etag)
@@ -55,8 +56,9 @@ struct DownloadHandler: Sendable {
             headers[.contentRange] = "bytes \(requested.lowerBound)-\(requested.upperBound)/\(record.size)"
         case .unsatisfiable:
             headers[.contentRange] = "bytes */\(record.size)"
-            var response = try Response.json(MessageBody(message: "요청한 범위를 제공할 수 없습니다. (range not satisfiable)"),
-                                             status: .rangeNotSatisfiable)
+            var response = try Response.json(
+                MessageBody(message: "요청한 범위를 제공할 수 없습니다. (range not satisfiable)"),
+                status: .rangeNotSatisfiable)
             for field in headers { response.headers.append(field) }
             return response
         }
@@ -70,9 +72,11 @@ struct DownloadHandler: Sendable {
         let actualSize = try await file.size()
         guard actualSize == record.size else {
             await file.close()
-            context.logger.error("stored file has the wrong size", metadata: [
-                "path": "\(path.string)", "expected": "\(record.size)", "actual": "\(actualSize)",
-            ])
+            context.logger.error(
+                "stored file has the wrong size",
+                metadata: [
+                    "path": "\(path.string)", "expected": "\(record.size)", "actual": "\(actualSize)",
+                ])
             throw APIError.internalError()
         }
         headers[.contentType] = record.contentType
@@ -82,7 +86,8 @@ struct DownloadHandler: Sendable {
             do {
                 var offset = range.lowerBound
                 while offset <= range.upperBound {
-                    let chunk = try await file.read(at: offset, length: min(Self.chunkLength, range.upperBound - offset + 1))
+                    let chunk = try await file.read(
+                        at: offset, length: min(Self.chunkLength, range.upperBound - offset + 1))
                     guard chunk.readableBytes > 0 else {
                         throw DiskError(operation: "read (file shrank)", path: file.path, code: 0)
                     }

@@ -28,7 +28,8 @@ struct InternalImageHandler: Sendable {
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let file = try await deps.rawReceiver.receive(request.body, logger: context.logger)
-        let paths = try await deps.store.store([file], kind: kind, owner: user.userId, trace: context.trace, logger: context.logger)
+        let paths = try await deps.store.store(
+            [file], kind: kind, owner: user.userId, trace: context.trace, logger: context.logger)
         guard let path = paths.first else { throw APIError.internalError() }
         return try .json(InternalImageResponse(path: path.string))
     }

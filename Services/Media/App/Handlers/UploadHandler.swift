@@ -20,7 +20,8 @@ struct UploadHandler: Sendable {
             await form.discard()
             throw APIError.badRequest("업로드할 파일이 없습니다. (no file in the '\(Self.fileField)' field)")
         }
-        let paths = try await deps.store.store(form.files, kind: .posts, owner: user.userId, trace: context.trace, logger: context.logger)
+        let paths = try await deps.store.store(
+            form.files, kind: .posts, owner: user.userId, trace: context.trace, logger: context.logger)
         return try .json(UploadResponse(files: paths.map(\.string)))
     }
 }

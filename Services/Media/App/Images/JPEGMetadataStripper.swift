@@ -27,7 +27,9 @@ public enum JPEGMetadataStripper {
     static let frames: Set<UInt8> = [0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF]
 
     public static func strip(_ data: [UInt8]) throws -> [UInt8] {
-        guard data.count >= 4, data[0] == 0xFF, data[1] == soi else { throw Malformed(reason: "does not start with SOI") }
+        guard data.count >= 4, data[0] == 0xFF, data[1] == soi else {
+            throw Malformed(reason: "does not start with SOI")
+        }
         var output: [UInt8] = [0xFF, soi]
         output.reserveCapacity(data.count)
         var index = 2
@@ -35,7 +37,9 @@ public enum JPEGMetadataStripper {
 
         while true {
             // A marker: 0xFF, any number of 0xFF fill bytes, then the marker code.
-            guard index < data.count, data[index] == 0xFF else { throw Malformed(reason: "expected a marker at byte \(index)") }
+            guard index < data.count, data[index] == 0xFF else {
+                throw Malformed(reason: "expected a marker at byte \(index)")
+            }
             while index < data.count && data[index] == 0xFF { index += 1 }
             guard index < data.count else { throw Malformed(reason: "truncated marker at the end") }
             let marker = data[index]

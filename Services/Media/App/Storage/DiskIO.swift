@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOCore
 import NIOPosix
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where the media store's blocking file-system calls (open, write, fsync, rename, unlink, pread) run: NIO's
 /// blocking-I/O thread pool (`NIOThreadPool.singleton`, bounded, shared with Hummingbird's `FileIO`), never a
@@ -19,7 +20,8 @@ import NIOPosix
 /// cancellation-aware, so clean-up (close, unlink) still happens for a cancelled request.
 enum DiskIO {
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await NIOThreadPool.singleton.runIfActive(eventLoop: MultiThreadedEventLoopGroup.singleton.any(), body).get()
+        try await NIOThreadPool.singleton.runIfActive(eventLoop: MultiThreadedEventLoopGroup.singleton.any(), body)
+            .get()
     }
 }
 

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOCore
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An open POSIX file descriptor. Every blocking call goes through `DiskIO.run`.
 ///
@@ -94,7 +95,9 @@ final class FileDescriptor: Sendable {
             var result: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
-                let count = chunk.withUnsafeMutableBytes { systemPread(fd, $0.baseAddress!, $0.count, off_t(result.count)) }
+                let count = chunk.withUnsafeMutableBytes {
+                    systemPread(fd, $0.baseAddress!, $0.count, off_t(result.count))
+                }
                 if count < 0 {
                     if errno == EINTR { continue }
                     throw DiskError(operation: "read", path: self.path, code: errno)
@@ -128,12 +131,18 @@ final class FileDescriptor: Sendable {
 
     /// Closes the descriptor; calling it again does nothing.
     func close() async {
-        guard let fd = descriptor.withLock({ state -> Int32? in defer { state = nil }; return state }) else { return }
+        guard
+            let fd = descriptor.withLock({ state -> Int32? in
+                defer { state = nil }; return state
+            })
+        else { return }
         _ = try? await DiskIO.run { _ = systemClose(fd) }
     }
 
     private func requireOpen(_ operation: String) throws -> Int32 {
-        guard let fd = descriptor.withLock({ $0 }) else { throw DiskError(operation: operation, path: path, code: EBADF) }
+        guard let fd = descriptor.withLock({ $0 }) else {
+            throw DiskError(operation: operation, path: path, code: EBADF)
+        }
         return fd
     }
 }
@@ -142,4 +151,6 @@ final class FileDescriptor: Sendable {
 private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
 private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
 private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, pointer, count) }
-private func systemPread(_ fd: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t) -> Int { pread(fd, pointer, count, offset) }
+private func systemPread(_ fd: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t) -> Int {
+    pread(fd, pointer, count, offset)
+}

@@ -35,18 +35,23 @@ public struct MediaCatalog: Sendable {
     /// `created_at` is the database's clock (the transaction's start), the same clock garbage collection
     /// measures the grace period with.
     func insertFile(_ file: StoredFile, owner: String, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO \(table: schema, "files") (path, owner_id, kind, content_type, size, etag)
             VALUES (\(file.path.string), \(owner), \(file.path.kind.rawValue), \(file.type.contentType), \(file.size), \(file.sha256))
             """, logger: logger)
     }
 
     public func file(path: String, logger: Logger) async throws -> FileRecord? {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT path, owner_id, content_type, size, etag, created_at FROM \(table: schema, "files") WHERE path = \(path)
             """, logger: logger)
-        for try await (path, owner, contentType, size, etag, createdAt) in rows.decode((String, String, String, Int, String, Date).self) {
-            return FileRecord(path: path, ownerId: owner, contentType: contentType, size: size, etag: etag, createdAt: createdAt)
+        for try await (path, owner, contentType, size, etag, createdAt) in rows.decode(
+            (String, String, String, Int, String, Date).self)
+        {
+            return FileRecord(
+                path: path, ownerId: owner, contentType: contentType, size: size, etag: etag, createdAt: createdAt)
         }
         return nil
     }
@@ -60,9 +65,12 @@ public struct MediaCatalog: Sendable {
     /// deletes the claimed rows that are *still* unreferenced, under a fresh snapshot: a reference committed
     /// after the first statement's snapshot but before its lock is seen, and none can be added now that the
     /// rows are locked (writers of references must lock them first).
-    func deleteUnreferenced(olderThan grace: Duration, limit: Int, on connection: PostgresConnection, logger: Logger) async throws -> [String] {
+    func deleteUnreferenced(olderThan grace: Duration, limit: Int, on connection: PostgresConnection, logger: Logger)
+        async throws -> [String]
+    {
         let graceSeconds = Double(grace.components.seconds) + Double(grace.components.attoseconds) / 1e18
-        let claimed = try await connection.query("""
+        let claimed = try await connection.query(
+            """
             SELECT f.path FROM \(table: schema, "files") f
             WHERE f.created_at <= now() - make_interval(secs => \(graceSeconds))
               AND NOT EXISTS (SELECT 1 FROM \(table: schema, "references") r WHERE r.path = f.path)
@@ -73,7 +81,8 @@ public struct MediaCatalog: Sendable {
         var candidates: [String] = []
         for try await path in claimed.decode(String.self) { candidates.append(path) }
         guard !candidates.isEmpty else { return [] }
-        let deleted = try await connection.query("""
+        let deleted = try await connection.query(
+            """
             DELETE FROM \(table: schema, "files") f
             WHERE f.path = ANY(\(candidates))
               AND NOT EXISTS (SELECT 1 FROM \(table: schema, "references") r WHERE r.path = f.path)
@@ -88,20 +97,25 @@ public struct MediaCatalog: Sendable {
 
     /// Makes `paths` exactly the files `holder` references. Takes a share lock on the stored files among them
     /// first, so a garbage collection running at the same moment either already deleted them or skips them.
-    func replaceReferences(holder: Holder, id: String, owner: String, paths: [String],
-                           on connection: PostgresConnection, logger: Logger) async throws {
+    func replaceReferences(
+        holder: Holder, id: String, owner: String, paths: [String],
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
         let unique = Array(Set(paths)).sorted()
         if !unique.isEmpty {
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT 1 FROM \(table: schema, "files") WHERE path = ANY(\(unique)) ORDER BY path FOR SHARE
                 """, logger: logger)
         }
-        try await connection.query("""
+        try await connection.query(
+            """
             DELETE FROM \(table: schema, "references")
             WHERE holder_kind = \(holder.rawValue) AND holder_id = \(id) AND NOT (path = ANY(\(unique)))
             """, logger: logger)
         if !unique.isEmpty {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO \(table: schema, "references") (holder_kind, holder_id, path, owner_id)
                 SELECT \(holder.rawValue), \(id), p, \(owner) FROM unnest(\(unique)::text[]) AS p
                 ON CONFLICT (holder_kind, holder_id, path) DO UPDATE SET owner_id = EXCLUDED.owner_id
@@ -110,15 +124,18 @@ public struct MediaCatalog: Sendable {
     }
 
     func removeReferences(holder: Holder, id: String, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("""
+        try await connection.query(
+            """
             DELETE FROM \(table: schema, "references") WHERE holder_kind = \(holder.rawValue) AND holder_id = \(id)
             """, logger: logger)
     }
 
     /// Removes every reference held by the user's posts and profile, and remembers the withdrawal.
     func withdraw(userId: String, at date: Date, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("DELETE FROM \(table: schema, "references") WHERE owner_id = \(userId)", logger: logger)
-        try await connection.query("""
+        try await connection.query(
+            "DELETE FROM \(table: schema, "references") WHERE owner_id = \(userId)", logger: logger)
+        try await connection.query(
+            """
             INSERT INTO \(table: schema, "withdrawn_users") (user_id, withdrawn_at) VALUES (\(userId), \(date))
             ON CONFLICT (user_id) DO NOTHING
             """, logger: logger)

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Path-level file-system operations of the media store (rename, unlink, directory sync), each run through
 /// `DiskIO.run`, never on the cooperative pool.
@@ -13,14 +14,18 @@ enum MediaDisk {
     /// `rename(2)`: atomic within one file system, which is why temp files live under the media root.
     static func rename(_ source: String, to destination: String) async throws {
         try await DiskIO.run {
-            guard systemRename(source, destination) == 0 else { throw DiskError(operation: "rename", path: destination, code: errno) }
+            guard systemRename(source, destination) == 0 else {
+                throw DiskError(operation: "rename", path: destination, code: errno)
+            }
         }
     }
 
     /// Removes a file; a file that is already gone counts as removed.
     static func remove(_ path: String) async throws {
         try await DiskIO.run {
-            guard unlink(path) == 0 || errno == ENOENT else { throw DiskError(operation: "unlink", path: path, code: errno) }
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw DiskError(operation: "unlink", path: path, code: errno)
+            }
         }
     }
 
@@ -74,9 +79,9 @@ enum MediaDisk {
                 var info = stat()
                 guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
                 #if canImport(Darwin)
-                let seconds = info.st_mtimespec.tv_sec
+                    let seconds = info.st_mtimespec.tv_sec
                 #else
-                let seconds = info.st_mtim.tv_sec
+                    let seconds = info.st_mtim.tv_sec
                 #endif
                 let modified = Date(timeIntervalSince1970: TimeInterval(seconds))
                 if modified < cutoff, unlink(path) == 0 { removed += 1 }

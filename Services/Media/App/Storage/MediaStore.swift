@@ -27,7 +27,9 @@ public struct MediaStore: Sendable {
     let postgres: PostgresClient
     let outbox: Outbox
 
-    public init(root: MediaRoot, signer: MediaPathSigner, catalog: MediaCatalog, postgres: PostgresClient, outbox: Outbox) {
+    public init(
+        root: MediaRoot, signer: MediaPathSigner, catalog: MediaCatalog, postgres: PostgresClient, outbox: Outbox
+    ) {
         self.root = root
         self.signer = signer
         self.catalog = catalog
@@ -37,7 +39,9 @@ public struct MediaStore: Sendable {
 
     /// Places and records `files` as `kind` files of `owner`, in order; returns their paths. On failure
     /// nothing of them remains (temp files included).
-    public func store(_ files: [ReceivedFile], kind: MediaPath.Kind, owner: String, trace: TraceContext, logger: Logger) async throws -> [MediaPath] {
+    public func store(_ files: [ReceivedFile], kind: MediaPath.Kind, owner: String, trace: TraceContext, logger: Logger)
+        async throws -> [MediaPath]
+    {
         let stored: [StoredFile]
         do {
             stored = try await place(files, kind: kind, owner: owner)
@@ -52,15 +56,18 @@ public struct MediaStore: Sendable {
         } catch let timeout as TransactionTimeout {
             // The outcome is unknown (the commit may still land); removing the files could leave rows without
             // them. Leave them: if the transaction did roll back they are unreachable, never served.
-            logger.error("media transaction timed out; stored files left in place", metadata: ["count": "\(stored.count)"])
+            logger.error(
+                "media transaction timed out; stored files left in place", metadata: ["count": "\(stored.count)"])
             throw timeout
         } catch {
             await remove(stored)
             throw error
         }
-        logger.info("media stored", metadata: [
-            "count": "\(stored.count)", "kind": "\(kind.rawValue)", "bytes": "\(stored.reduce(0) { $0 + $1.size })",
-        ])
+        logger.info(
+            "media stored",
+            metadata: [
+                "count": "\(stored.count)", "kind": "\(kind.rawValue)", "bytes": "\(stored.reduce(0) { $0 + $1.size })",
+            ])
         return stored.map(\.path)
     }
 
@@ -84,11 +91,15 @@ public struct MediaStore: Sendable {
     }
 
     /// Records placed files (rows and `media-stored` events) inside the caller's transaction.
-    public func record(_ files: [StoredFile], owner: String, trace: TraceContext, on connection: PostgresConnection, logger: Logger) async throws {
+    public func record(
+        _ files: [StoredFile], owner: String, trace: TraceContext, on connection: PostgresConnection, logger: Logger
+    ) async throws {
         let now = Date()
         for file in files {
             try await catalog.insertFile(file, owner: owner, on: connection, logger: logger)
-            let event = MediaStored(path: file.path.string, userId: owner, contentType: file.type.contentType, size: file.size, storedAt: now)
+            let event = MediaStored(
+                path: file.path.string, userId: owner, contentType: file.type.contentType, size: file.size,
+                storedAt: now)
             try await outbox.append(event, aggregateId: owner, trace: trace, on: connection, logger: logger)
         }
     }

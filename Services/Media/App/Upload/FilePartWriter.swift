@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Crypto
 import NIOCore
 import SNSPlatform
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Receives one file part: holds back the first bytes until the type can be recognised, then writes
 /// everything to a temp file as it arrives, counting and hashing; refuses the file the moment it is not an
@@ -35,7 +36,8 @@ final class FilePartWriter {
     func append(_ buffer: ByteBuffer) async throws {
         size += buffer.readableBytes
         guard size <= maxBytes else {
-            throw APIError.badRequest("파일 용량이 너무 큽니다. (file \(position) is larger than \(Self.describe(bytes: maxBytes)))")
+            throw APIError.badRequest(
+                "파일 용량이 너무 큽니다. (file \(position) is larger than \(Self.describe(bytes: maxBytes)))")
         }
         if type == nil {
             pending.writeImmutableBuffer(buffer)
@@ -73,7 +75,8 @@ final class FilePartWriter {
 
     private func recognise() async throws {
         guard pending.readableBytes >= ImageType.sniffLength,
-              let type = ImageType.sniff(pending.readableBytesView) else { throw Self.notAnImage(position) }
+            let type = ImageType.sniff(pending.readableBytesView)
+        else { throw Self.notAnImage(position) }
         self.type = type
         let path = root.newTemporaryPath()
         temporaryPath = path
@@ -109,7 +112,8 @@ final class FilePartWriter {
             do {
                 stripped = try JPEGMetadataStripper.strip(bytes)
             } catch let error as JPEGMetadataStripper.Malformed {
-                throw APIError.badRequest("손상된 JPEG 파일입니다. (file \(position) is not a well-formed JPEG: \(error.reason))")
+                throw APIError.badRequest(
+                    "손상된 JPEG 파일입니다. (file \(position) is not a well-formed JPEG: \(error.reason))")
             }
             return (stripped, Self.hex(SHA256.hash(data: stripped)))
         }

@@ -38,7 +38,9 @@ final class FormAssembler {
             case .headers(let seen): headers = seen
             case .file, .field: throw Self.malformed
             }
-            guard headers.count < 16 else { throw APIError.badRequest("잘못된 multipart 요청입니다. (too many headers in one part)") }
+            guard headers.count < 16 else {
+                throw APIError.badRequest("잘못된 multipart 요청입니다. (too many headers in one part)")
+            }
             headers.append((name, value))
             current = .headers(headers)
 
@@ -50,7 +52,9 @@ final class FormAssembler {
             case .field(let name, let label, var data):
                 data.writeImmutableBuffer(buffer)
                 guard data.readableBytes <= limits.maxFieldBytes else {
-                    throw APIError.badRequest("'\(label)' 항목이 너무 큽니다. (part '\(label)' is larger than \(limits.maxFieldBytes) bytes; images go in the '\(fileField)' field)")
+                    throw APIError.badRequest(
+                        "'\(label)' 항목이 너무 큽니다. (part '\(label)' is larger than \(limits.maxFieldBytes) bytes; images go in the '\(fileField)' field)"
+                    )
                 }
                 current = .field(name: name, label: label, data: data)
             case .headers, nil:
@@ -108,11 +112,14 @@ final class FormAssembler {
             try countPart()  // a part without any header lines
             headers = []
         }
-        let disposition = headers.last { $0.name.lowercased() == "content-disposition" }.map { HeaderParameters($0.value) }
+        let disposition = headers.last { $0.name.lowercased() == "content-disposition" }.map {
+            HeaderParameters($0.value)
+        }
         let name = disposition?.parameters["name"]
         if name == fileField {
             guard fileCount < limits.maxFiles else {
-                throw APIError.badRequest("파일은 최대 \(limits.maxFiles)개까지 업로드할 수 있습니다. (at most \(limits.maxFiles) files per request)")
+                throw APIError.badRequest(
+                    "파일은 최대 \(limits.maxFiles)개까지 업로드할 수 있습니다. (at most \(limits.maxFiles) files per request)")
             }
             fileCount += 1
             let writer = FilePartWriter(root: root, maxBytes: limits.maxFileBytes, position: fileCount)

@@ -34,7 +34,8 @@ public struct MultipartReceiver: Sendable {
         _ body: Body, contentType: String?, fileField: String, logger: Logger
     ) async throws -> ReceivedForm where Body.Element == ByteBuffer {
         guard let boundary = HeaderParameters.multipartBoundary(contentType: contentType) else {
-            throw APIError.badRequest("multipart/form-data 형식이 아닙니다. (expected a multipart/form-data body with a boundary)")
+            throw APIError.badRequest(
+                "multipart/form-data 형식이 아닙니다. (expected a multipart/form-data body with a boundary)")
         }
         let assembler = FormAssembler(root: root, limits: limits, fileField: fileField)
         var bytesRead = 0
@@ -63,7 +64,9 @@ public struct MultipartReceiver: Sendable {
         var silentBytes = 0
         for try await chunk in body {
             var chunk = chunk
-            while let slice = chunk.readSlice(length: min(Self.sliceLength, chunk.readableBytes)), slice.readableBytes > 0 {
+            while let slice = chunk.readSlice(length: min(Self.sliceLength, chunk.readableBytes)),
+                slice.readableBytes > 0
+            {
                 bytesRead += slice.readableBytes
                 guard bytesRead <= limits.maxBodyBytes else {
                     throw APIError.badRequest("요청 본문이 너무 큽니다. (request body larger than \(limits.maxBodyBytes) bytes)")

@@ -16,7 +16,8 @@ public struct RawFileReceiver: Sendable {
         self.maxFileBytes = maxFileBytes
     }
 
-    public func receive<Body: AsyncSequence>(_ body: Body, logger: Logger) async throws -> ReceivedFile where Body.Element == ByteBuffer {
+    public func receive<Body: AsyncSequence>(_ body: Body, logger: Logger) async throws -> ReceivedFile
+    where Body.Element == ByteBuffer {
         let writer = FilePartWriter(root: root, maxBytes: maxFileBytes, position: 1)
         var bytesRead = 0
         do {

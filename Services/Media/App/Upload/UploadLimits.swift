@@ -14,8 +14,10 @@ public struct UploadLimits: Sendable, Equatable {
     /// anything: bounds what the parser buffers for header lines.
     public var maxFramingBytes: Int
 
-    public init(maxFiles: Int = 5, maxFileBytes: Int = 5 * 1024 * 1024, maxFieldBytes: Int = 8 * 1024,
-                maxParts: Int? = nil, maxFramingBytes: Int = 16 * 1024) {
+    public init(
+        maxFiles: Int = 5, maxFileBytes: Int = 5 * 1024 * 1024, maxFieldBytes: Int = 8 * 1024,
+        maxParts: Int? = nil, maxFramingBytes: Int = 16 * 1024
+    ) {
         self.maxFiles = maxFiles
         self.maxFileBytes = maxFileBytes
         self.maxFieldBytes = maxFieldBytes

@@ -14,7 +14,8 @@ struct MediaClient: Sendable {
         media = InternalServiceClient(service: "media", baseURL: mediaURL, apiKey: apiKey, timeout: timeout)
     }
 
-    func storePostImage(_ bytes: ByteBuffer, token: String, trace: TraceContext, logger: Logger) async throws -> String {
+    func storePostImage(_ bytes: ByteBuffer, token: String, trace: TraceContext, logger: Logger) async throws -> String
+    {
         struct Stored: Decodable { var path: String }
         return try await media.call(
             .POST, "/internal/v1/post-images", body: bytes, contentType: "application/octet-stream", token: token,

@@ -13,26 +13,32 @@ struct ReadModelHandler: EventHandler {
         switch event.eventType {
         case .userRegistered:
             let user = try event.payload(as: UserRegistered.self)
-            try await upsertProfile(userId: user.userId, nick: user.nick, profileImage: user.profileImage, at: user.registeredAt,
-                                    connection: connection, logger: logger)
+            try await upsertProfile(
+                userId: user.userId, nick: user.nick, profileImage: user.profileImage, at: user.registeredAt,
+                connection: connection, logger: logger)
         case .userUpdated:
             let user = try event.payload(as: UserUpdated.self)
-            try await upsertProfile(userId: user.userId, nick: user.nick, profileImage: user.profileImage, at: user.updatedAt,
-                                    connection: connection, logger: logger)
+            try await upsertProfile(
+                userId: user.userId, nick: user.nick, profileImage: user.profileImage, at: user.updatedAt,
+                connection: connection, logger: logger)
         case .userWithdrawn:
             let user = try event.payload(as: UserWithdrawn.self)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO posts.users (user_id, withdrawn_at) VALUES (\(user.userId), \(user.withdrawnAt))
                 ON CONFLICT (user_id) DO UPDATE SET withdrawn_at = coalesce(posts.users.withdrawn_at, EXCLUDED.withdrawn_at)
                 """, logger: logger)
             try await connection.query(
-                "UPDATE posts.posts SET author_withdrawn = true WHERE user_id = \(user.userId) AND NOT author_withdrawn", logger: logger)
+                "UPDATE posts.posts SET author_withdrawn = true WHERE user_id = \(user.userId) AND NOT author_withdrawn",
+                logger: logger)
             try await connection.query(
-                "DELETE FROM posts.follows WHERE follower_id = \(user.userId) OR followee_id = \(user.userId)", logger: logger)
+                "DELETE FROM posts.follows WHERE follower_id = \(user.userId) OR followee_id = \(user.userId)",
+                logger: logger)
         case .userFollowed:
             let edge = try event.payload(as: UserFollowed.self).edge
             // A follow that arrives after either side withdrew (another topic, no ordering) is not kept.
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO posts.follows (follower_id, followee_id)
                 SELECT \(edge.followerId), \(edge.followeeId)
                 WHERE NOT EXISTS (SELECT 1 FROM posts.users WHERE user_id IN (\(edge.followerId), \(edge.followeeId))
@@ -42,10 +48,12 @@ struct ReadModelHandler: EventHandler {
         case .userUnfollowed:
             let edge = try event.payload(as: UserUnfollowed.self).edge
             try await connection.query(
-                "DELETE FROM posts.follows WHERE follower_id = \(edge.followerId) AND followee_id = \(edge.followeeId)", logger: logger)
+                "DELETE FROM posts.follows WHERE follower_id = \(edge.followerId) AND followee_id = \(edge.followeeId)",
+                logger: logger)
         case .purchaseCompleted:
             let purchase = try event.payload(as: PurchaseCompleted.self)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO posts.buyers (post_id, user_id, paid_at) VALUES (\(purchase.postId), \(purchase.buyerId), \(purchase.paidAt))
                 ON CONFLICT DO NOTHING
                 """, logger: logger)
@@ -56,9 +64,12 @@ struct ReadModelHandler: EventHandler {
 
     /// Profiles may come from two producers (auth at sign-up, the profile owner later), so the newest
     /// `at` wins regardless of arrival order.
-    private func upsertProfile(userId: String, nick: String, profileImage: String?, at: Date,
-                               connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("""
+    private func upsertProfile(
+        userId: String, nick: String, profileImage: String?, at: Date,
+        connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.query(
+            """
             INSERT INTO posts.users (user_id, nick, profile_image, profile_at) VALUES (\(userId), \(nick), \(profileImage), \(at))
             ON CONFLICT (user_id) DO UPDATE SET nick = EXCLUDED.nick, profile_image = EXCLUDED.profile_image, profile_at = EXCLUDED.profile_at
             WHERE posts.users.profile_at IS NULL OR posts.users.profile_at <= EXCLUDED.profile_at

@@ -32,7 +32,8 @@ struct Page: Sendable {
         guard !raw.isEmpty, raw.utf8.allSatisfy({ (48...57).contains($0) }) else {
             throw APIError.badRequest("limit 값이 올바르지 않습니다. (limit must be a positive integer)")
         }
-        guard let value = Int(raw) else { return maxLimit }  // more digits than an Int holds: clamped like any large value
+        // more digits than an Int holds: clamped like any large value
+        guard let value = Int(raw) else { return maxLimit }
         guard value >= 1 else {
             throw APIError.badRequest("limit 값이 올바르지 않습니다. (limit must be a positive integer)")
         }
@@ -68,7 +69,8 @@ enum Cursor {
         var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.utf8.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
-              text.hasPrefix("c1:"), let position = Int64(text.dropFirst(3)), position > 0 else { return nil }
+            text.hasPrefix("c1:"), let position = Int64(text.dropFirst(3)), position > 0
+        else { return nil }
         return position
     }
 }

@@ -30,7 +30,8 @@ struct PostRules: Sendable {
         }
         for file in files {
             guard let path = MediaPath(file), path.kind == .posts, signer.isIssued(path, to: owner) else {
-                throw APIError.badRequest("업로드되지 않은 파일입니다: \(file) (files must be paths returned by POST /v1/posts/files to you)")
+                throw APIError.badRequest(
+                    "업로드되지 않은 파일입니다: \(file) (files must be paths returned by POST /v1/posts/files to you)")
             }
         }
         if Set(files).count != files.count {

@@ -29,7 +29,8 @@ struct CreatePostHandler: Sendable {
             postId: ObjectID.generate(now: now), userId: userId, productId: productId, title: body.title.value,
             content: body.content.value, content1: body.content1.value, content2: body.content2.value,
             content3: body.content3.value, content4: body.content4.value, content5: body.content5.value,
-            price: body.price.value, files: body.files.value ?? [], hashTags: Hashtags.extract(from: body.content.value),
+            price: body.price.value, files: body.files.value ?? [],
+            hashTags: Hashtags.extract(from: body.content.value),
             createdAt: now, updatedAt: now)
         // The answer is read inside the transaction: a committed post is always answered with 200.
         let ticket = deps.outbox.readYourWrites()
@@ -37,8 +38,9 @@ struct CreatePostHandler: Sendable {
             let withdrawn = try await deps.store.ensureUser(userId, on: connection, logger: context.logger)
             guard !withdrawn else { throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)") }
             try await deps.store.insert(post, authorWithdrawn: false, on: connection, logger: context.logger)
-            try await deps.outbox.append(PostCreated(post: post.snapshot), aggregateId: post.postId,
-                                         trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
+            try await deps.outbox.append(
+                PostCreated(post: post.snapshot), aggregateId: post.postId,
+                trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
             return try await deps.queries.one(postId: post.postId, on: connection, logger: context.logger)
         }
         await ticket.wait(logger: context.logger)
@@ -52,8 +54,10 @@ struct CreatePostHandler: Sendable {
 func validate(_ body: PostBody, owner: String, rules: PostRules) throws {
     try rules.checkLength(body.title.value, field: "title", max: PostRules.maxTitle)
     try rules.checkLength(body.content.value, field: "content", max: PostRules.maxContent)
-    for (field, value) in [("content1", body.content1), ("content2", body.content2), ("content3", body.content3),
-                           ("content4", body.content4), ("content5", body.content5)] {
+    for (field, value) in [
+        ("content1", body.content1), ("content2", body.content2), ("content3", body.content3),
+        ("content4", body.content4), ("content5", body.content5),
+    ] {
         try rules.checkLength(value.value, field: field, max: PostRules.maxExtraContent)
     }
     if case .null = body.productId {

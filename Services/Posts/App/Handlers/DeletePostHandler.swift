@@ -14,13 +14,16 @@ struct DeletePostHandler: Sendable {
         let postId = try context.parameters.require("post_id")
         let ticket = deps.outbox.readYourWrites()
         try await deps.postgres.transaction(logger: context.logger) { connection in
-            guard let (post, _) = try await deps.store.lock(postId: postId, on: connection, logger: context.logger) else {
+            guard let (post, _) = try await deps.store.lock(postId: postId, on: connection, logger: context.logger)
+            else {
                 throw PostsDependencies.postGone
             }
             guard post.userId == user.userId else { throw APIError.notOwner() }
             try await deps.store.delete(postId: postId, on: connection, logger: context.logger)
             try await deps.outbox.append(
-                PostDeleted(postId: postId, userId: post.userId, productId: post.productId, files: post.files, deletedAt: Date()),
+                PostDeleted(
+                    postId: postId, userId: post.userId, productId: post.productId, files: post.files, deletedAt: Date()
+                ),
                 aggregateId: postId, trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
         }
         await ticket.wait(logger: context.logger)

@@ -18,7 +18,9 @@ struct G0PostForm: Sendable {
 
     static let fileField = "file"
     static let maxTextBytes = 64 * 1024
-    static let textFields: Set<String> = ["title", "content", "content1", "content2", "content3", "content4", "content5", "product_id"]
+    static let textFields: Set<String> = [
+        "title", "content", "content1", "content2", "content3", "content4", "content5", "product_id",
+    ]
 
     static func read(_ request: Request, maxFiles: Int, maxFileBytes: Int) async throws -> G0PostForm {
         let limit = maxFiles * maxFileBytes + textFields.count * maxTextBytes + 64 * 1024
@@ -27,11 +29,15 @@ struct G0PostForm: Sendable {
         return try make(form, maxFiles: maxFiles, maxFileBytes: maxFileBytes)
     }
 
-    static func parse(_ collected: ByteBuffer, boundary: String, maxFiles: Int, maxFileBytes: Int) throws -> G0PostForm {
-        try make(try BufferedMultipartForm.parse(collected, boundary: boundary), maxFiles: maxFiles, maxFileBytes: maxFileBytes)
+    static func parse(_ collected: ByteBuffer, boundary: String, maxFiles: Int, maxFileBytes: Int) throws -> G0PostForm
+    {
+        try make(
+            try BufferedMultipartForm.parse(collected, boundary: boundary), maxFiles: maxFiles,
+            maxFileBytes: maxFileBytes)
     }
 
-    private static func make(_ multipart: BufferedMultipartForm, maxFiles: Int, maxFileBytes: Int) throws -> G0PostForm {
+    private static func make(_ multipart: BufferedMultipartForm, maxFiles: Int, maxFileBytes: Int) throws -> G0PostForm
+    {
         var form = G0PostForm()
         for part in multipart.parts {
             guard let name = part.name else { continue }

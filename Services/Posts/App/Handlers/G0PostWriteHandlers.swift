@@ -33,7 +33,8 @@ struct G0PostWriteHandlers: Sendable {
         var form = try await G0PostForm.read(request, maxFiles: maxFiles, maxFileBytes: maxFileBytes)
         try validate(form.body, owner: user.userId, rules: deps.rules)
         try await storeImages(&form, request: request, context: context)
-        let post = try await UpdatePostHandler(deps: deps).update(postId: postId, body: form.body, userId: user.userId, context: context)
+        let post = try await UpdatePostHandler(deps: deps).update(
+            postId: postId, body: form.body, userId: user.userId, context: context)
         return try .post(post, .g0)
     }
 
@@ -43,7 +44,8 @@ struct G0PostWriteHandlers: Sendable {
         guard let token = AuthenticationMiddleware.token(from: request) else { throw APIError.unauthorized() }
         var paths: [String] = []
         for image in form.images {
-            paths.append(try await media.storePostImage(image, token: token, trace: context.trace, logger: context.logger))
+            paths.append(
+                try await media.storePostImage(image, token: token, trace: context.trace, logger: context.logger))
         }
         form.body.files = .value(paths)
     }

@@ -40,7 +40,10 @@ struct LikeHandler: Sendable {
         let ticket = deps.outbox.readYourWrites()
         let state = try await deps.postgres.transaction(logger: context.logger) { connection -> Bool in
             let withdrawn = try await deps.store.ensureUser(userId, on: connection, logger: context.logger)
-            guard let (post, _) = try await deps.store.lock(postId: postId, shared: true, on: connection, logger: context.logger) else {
+            guard
+                let (post, _) = try await deps.store.lock(
+                    postId: postId, shared: true, on: connection, logger: context.logger)
+            else {
                 throw PostsDependencies.postGone
             }
             guard !withdrawn else { throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)") }
@@ -49,17 +52,24 @@ struct LikeHandler: Sendable {
             case .state(let state):
                 desired = state
             case .toggle:
-                desired = try await !deps.store.likes(postId: postId, kind: kind, userId: userId, on: connection, logger: context.logger)
+                desired = try await !deps.store.likes(
+                    postId: postId, kind: kind, userId: userId, on: connection, logger: context.logger)
             }
             let now = Date()
-            let changed = try await deps.store.setLike(postId: postId, kind: kind, userId: userId, desired: desired,
-                                                       at: now, on: connection, logger: context.logger)
+            let changed = try await deps.store.setLike(
+                postId: postId, kind: kind, userId: userId, desired: desired,
+                at: now, on: connection, logger: context.logger)
             guard changed else { return desired }
-            let change = LikeChange(postId: postId, userId: userId, postUserId: post.userId, productId: post.productId, kind: kind, at: now)
+            let change = LikeChange(
+                postId: postId, userId: userId, postUserId: post.userId, productId: post.productId, kind: kind, at: now)
             if desired {
-                try await deps.outbox.append(PostLiked(like: change), aggregateId: postId, trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
+                try await deps.outbox.append(
+                    PostLiked(like: change), aggregateId: postId, trace: context.trace, awaitedBy: ticket,
+                    on: connection, logger: context.logger)
             } else {
-                try await deps.outbox.append(PostUnliked(like: change), aggregateId: postId, trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
+                try await deps.outbox.append(
+                    PostUnliked(like: change), aggregateId: postId, trace: context.trace, awaitedBy: ticket,
+                    on: connection, logger: context.logger)
             }
             return desired
         }

@@ -12,21 +12,26 @@ struct ReadPostHandlers: Sendable {
     /// `GET /v1/posts/{post_id}`.
     func one(_ request: Request, context: APIRequestContext) async throws -> Response {
         let postId = try context.parameters.require("post_id")
-        guard let post = try await deps.queries.one(postId: postId, logger: context.logger) else { throw PostsDependencies.postGone }
+        guard let post = try await deps.queries.one(postId: postId, logger: context.logger) else {
+            throw PostsDependencies.postGone
+        }
         return try .post(post, format)
     }
 
     /// `GET /v1/posts?next&limit&product_id`.
     func all(_ request: Request, context: APIRequestContext) async throws -> Response {
         let page = try Page(request: request)
-        return try reply(try await deps.queries.list(.all(productId: productId(request)), page: page, logger: context.logger))
+        return try reply(
+            try await deps.queries.list(.all(productId: productId(request)), page: page, logger: context.logger))
     }
 
     /// `GET /v1/posts/users/{user_id}?next&limit&product_id`.
     func byUser(_ request: Request, context: APIRequestContext) async throws -> Response {
         let userId = try context.parameters.require("user_id")
         let page = try Page(request: request)
-        return try reply(try await deps.queries.list(.byUser(userId: userId, productId: productId(request)), page: page, logger: context.logger))
+        return try reply(
+            try await deps.queries.list(
+                .byUser(userId: userId, productId: productId(request)), page: page, logger: context.logger))
     }
 
     /// `GET /v1/posts/hashtags?hashTag&next&limit&product_id` — `hashTag` without `#` (a leading `#` is tolerated).
@@ -34,7 +39,9 @@ struct ReadPostHandlers: Sendable {
         let page = try Page(request: request)
         let tag = Hashtags.key(request.uri.queryParameters["hashTag"].map(String.init) ?? "")
         guard !tag.isEmpty else { throw APIError.badRequest("hashTag 값을 입력해주세요. (hashTag is required)") }
-        return try reply(try await deps.queries.list(.byHashtag(tag: tag, productId: productId(request)), page: page, logger: context.logger))
+        return try reply(
+            try await deps.queries.list(
+                .byHashtag(tag: tag, productId: productId(request)), page: page, logger: context.logger))
     }
 
     /// `GET /v1/posts/likes/me` and `GET /v1/posts/likes-2/me`.
@@ -42,7 +49,10 @@ struct ReadPostHandlers: Sendable {
         { request, context in
             let user = try context.requireUser()
             let page = try Page(request: request)
-            return try reply(try await deps.queries.list(.liked(userId: user.userId, kind: kind, productId: productId(request)), page: page, logger: context.logger))
+            return try reply(
+                try await deps.queries.list(
+                    .liked(userId: user.userId, kind: kind, productId: productId(request)), page: page,
+                    logger: context.logger))
         }
     }
 
@@ -50,7 +60,9 @@ struct ReadPostHandlers: Sendable {
     func following(_ request: Request, context: APIRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let page = try Page(request: request)
-        return try reply(try await deps.queries.list(.following(userId: user.userId, productId: productId(request)), page: page, logger: context.logger))
+        return try reply(
+            try await deps.queries.list(
+                .following(userId: user.userId, productId: productId(request)), page: page, logger: context.logger))
     }
 
     /// `product_id` filter; empty means no filter.

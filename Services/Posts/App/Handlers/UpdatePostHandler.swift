@@ -15,19 +15,22 @@ struct UpdatePostHandler: Sendable {
     }
 
     /// The edit itself, shared by the G1 (JSON) and G0 (multipart) encodings: the committed post as §3.1 JSON.
-    func update(postId: String, body: PostBody, userId: String, context: APIRequestContext) async throws -> PostJSONText {
+    func update(postId: String, body: PostBody, userId: String, context: APIRequestContext) async throws -> PostJSONText
+    {
         try validate(body, owner: userId, rules: deps.rules)
         let ticket = deps.outbox.readYourWrites()
         let updated = try await deps.postgres.transaction(logger: context.logger) { connection -> PostJSONText? in
-            guard var (post, seq) = try await deps.store.lock(postId: postId, on: connection, logger: context.logger) else {
+            guard var (post, seq) = try await deps.store.lock(postId: postId, on: connection, logger: context.logger)
+            else {
                 throw PostsDependencies.postGone
             }
             guard post.userId == userId else { throw APIError.notOwner() }
             post.apply(body)
             post.updatedAt = Date()
             try await deps.store.update(post, seq: seq, on: connection, logger: context.logger)
-            try await deps.outbox.append(PostUpdated(post: post.snapshot), aggregateId: post.postId,
-                                         trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
+            try await deps.outbox.append(
+                PostUpdated(post: post.snapshot), aggregateId: post.postId,
+                trace: context.trace, awaitedBy: ticket, on: connection, logger: context.logger)
             return try await deps.queries.one(postId: postId, on: connection, logger: context.logger)
         }
         await ticket.wait(logger: context.logger)

@@ -33,7 +33,8 @@ struct G1PostWire: Decodable, Sendable {
     var comments: [Comment]
 
     enum CodingKeys: String, CodingKey {
-        case postId = "post_id", productId = "product_id", title, content, content1, content2, content3, content4, content5
+        case postId = "post_id", productId = "product_id", title, content, content1, content2, content3, content4,
+            content5
         case createdAt, creator, files, likes, hashTags, comments
     }
 }
@@ -82,7 +83,9 @@ struct G0Post: Encodable, Sendable {
         likes = post.likes
         image = post.files
         hashTags = post.hashTags
-        comments = post.comments.map { G0Comment(id: $0.commentId, content: $0.content, time: $0.createdAt, creator: G0User($0.creator)) }
+        comments = post.comments.map {
+            G0Comment(id: $0.commentId, content: $0.content, time: $0.createdAt, creator: G0User($0.creator))
+        }
         id = post.postId
         creator = G0User(post.creator)
         time = post.createdAt
@@ -146,8 +149,10 @@ extension Response {
             return try .json(comment)
         case .g0:
             let creator = G0User(comment.creator)
-            return try .json(G0Comment(id: comment.commentId, content: comment.content,
-                                       time: APIDateFormat.string(from: comment.createdAt), creator: creator))
+            return try .json(
+                G0Comment(
+                    id: comment.commentId, content: comment.content,
+                    time: APIDateFormat.string(from: comment.createdAt), creator: creator))
         }
     }
 }

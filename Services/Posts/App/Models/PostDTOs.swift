@@ -140,7 +140,8 @@ extension Response {
     }
 
     private static func json(text: String) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }

@@ -45,7 +45,9 @@ struct PostQueries: Sendable {
         let (variant, bindings) = Self.route(list, page: page)
         let rows = try await run(variant, bindings: bindings, logger: logger)
         let shown = rows.prefix(page.limit)
-        return Result(posts: shown.map(Self.post), nextCursor: page.nextCursor(fetched: rows.count, lastPosition: shown.last?.position))
+        return Result(
+            posts: shown.map(Self.post),
+            nextCursor: page.nextCursor(fetched: rows.count, lastPosition: shown.last?.position))
     }
 
     private func run<P: PageSQL>(_: P.Type, bindings: PostgresBindings, logger: Logger) async throws -> [PostRow] {
@@ -133,7 +135,6 @@ struct PostPage<Page: PageSQL>: PostgresPreparedStatement {
     func makeBindings() throws -> PostgresBindings { bindings }
     func decodeRow(_ row: PostgresRow) throws -> PostRow { try PostQueries.decodeRow(row) }
 }
-
 
 extension AsyncSequence {
     /// All elements, in order.

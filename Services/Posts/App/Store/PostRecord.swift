@@ -48,7 +48,8 @@ struct PostRecord: Sendable {
     }
 
     var snapshot: PostSnapshot {
-        PostSnapshot(postId: postId, userId: userId, productId: productId, title: title, price: price, files: files,
-                     hashTags: hashTags, createdAt: createdAt, updatedAt: updatedAt)
+        PostSnapshot(
+            postId: postId, userId: userId, productId: productId, title: title, price: price, files: files,
+            hashTags: hashTags, createdAt: createdAt, updatedAt: updatedAt)
     }
 }

@@ -12,7 +12,9 @@ struct PostStore: Sendable {
     /// their registration event may still be on its way).
     /// It runs on every authenticated request, so it is a named prepared statement (planned once per connection).
     func isActive(userId: String, logger: Logger) async throws -> Bool {
-        for try await active in try await client.execute(ActiveUserCheck(userId: userId), logger: logger) { return active }
+        for try await active in try await client.execute(ActiveUserCheck(userId: userId), logger: logger) {
+            return active
+        }
         return true
     }
 
@@ -29,8 +31,11 @@ struct PostStore: Sendable {
         return false
     }
 
-    func insert(_ post: PostRecord, authorWithdrawn: Bool, on connection: PostgresConnection, logger: Logger) async throws {
-        let rows = try await connection.query("""
+    func insert(_ post: PostRecord, authorWithdrawn: Bool, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        let rows = try await connection.query(
+            """
             INSERT INTO posts.posts (post_id, user_id, product_id, title, content, content1, content2, content3, content4,
                                      content5, price, files, hash_tags, author_withdrawn, created_at, updated_at)
             VALUES (\(post.postId), \(post.userId), \(post.productId), \(post.title), \(post.content), \(post.content1),
@@ -40,7 +45,9 @@ struct PostStore: Sendable {
             """, logger: logger)
         var seq: Int64 = 0
         for try await value in rows.decode(Int64.self) { seq = value }
-        try await replaceHashtags(postId: post.postId, tags: post.hashTags, seq: seq, productId: post.productId, on: connection, logger: logger)
+        try await replaceHashtags(
+            postId: post.postId, tags: post.hashTags, seq: seq, productId: post.productId, on: connection,
+            logger: logger)
     }
 
     /// The visible post, locked for the rest of the transaction; `nil` if it does not exist or its author withdrew.
@@ -48,17 +55,24 @@ struct PostStore: Sendable {
     /// them on one post run one after the other (a share lock upgraded by both would deadlock), while foreign-key
     /// checks still pass. Edits and deletions take `FOR UPDATE`. Callers run `ensureUser` first: a user's row,
     /// then the post row, the order in which the user events' triggers lock them too (`MaterialisedPosts`).
-    func lock(postId: String, shared: Bool = false, on connection: PostgresConnection, logger: Logger) async throws -> (record: PostRecord, seq: Int64)? {
-        let rows = try await connection.query("""
+    func lock(postId: String, shared: Bool = false, on connection: PostgresConnection, logger: Logger) async throws -> (
+        record: PostRecord, seq: Int64
+    )? {
+        let rows = try await connection.query(
+            """
             SELECT post_id, user_id, product_id, title, content, content1, content2, content3, content4, content5,
                    price, files, hash_tags, created_at, updated_at, seq
             FROM posts.posts WHERE post_id = \(postId) AND NOT author_withdrawn \(unescaped: shared ? "FOR NO KEY UPDATE" : "FOR UPDATE")
             """, logger: logger)
         for try await row in rows.decode(
-            (String, String, String?, String?, String?, String?, String?, String?, String?, String?, Int?, [String], [String], Date, Date, Int64).self)
+            (
+                String, String, String?, String?, String?, String?, String?, String?, String?, String?, Int?, [String],
+                [String], Date, Date, Int64
+            ).self)
         {
             let record = PostRecord(
-                postId: row.0, userId: row.1, productId: row.2, title: row.3, content: row.4, content1: row.5, content2: row.6,
+                postId: row.0, userId: row.1, productId: row.2, title: row.3, content: row.4, content1: row.5,
+                content2: row.6,
                 content3: row.7, content4: row.8, content5: row.9, price: row.10, files: row.11, hashTags: row.12,
                 createdAt: row.13, updatedAt: row.14)
             return (record, row.15)
@@ -67,14 +81,17 @@ struct PostStore: Sendable {
     }
 
     func update(_ post: PostRecord, seq: Int64, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("""
+        try await connection.query(
+            """
             UPDATE posts.posts SET product_id = \(post.productId), title = \(post.title), content = \(post.content),
                 content1 = \(post.content1), content2 = \(post.content2), content3 = \(post.content3),
                 content4 = \(post.content4), content5 = \(post.content5), price = \(post.price), files = \(post.files),
                 hash_tags = \(post.hashTags), updated_at = \(post.updatedAt)
             WHERE post_id = \(post.postId)
             """, logger: logger)
-        try await replaceHashtags(postId: post.postId, tags: post.hashTags, seq: seq, productId: post.productId, on: connection, logger: logger)
+        try await replaceHashtags(
+            postId: post.postId, tags: post.hashTags, seq: seq, productId: post.productId, on: connection,
+            logger: logger)
     }
 
     /// Deletes the post; its hashtags, likes and comments go with it (ON DELETE CASCADE).
@@ -82,12 +99,15 @@ struct PostStore: Sendable {
         try await connection.query("DELETE FROM posts.posts WHERE post_id = \(postId)", logger: logger)
     }
 
-    func replaceHashtags(postId: String, tags: [String], seq: Int64, productId: String?,
-                         on connection: PostgresConnection, logger: Logger) async throws {
+    func replaceHashtags(
+        postId: String, tags: [String], seq: Int64, productId: String?,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
         try await connection.query("DELETE FROM posts.post_hashtags WHERE post_id = \(postId)", logger: logger)
         let keys = Array(Set(tags.map(Hashtags.key)))
         guard !keys.isEmpty else { return }
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO posts.post_hashtags (tag, post_id, seq, product_id)
             SELECT tag, \(postId), \(seq), \(productId) FROM unnest(\(keys)::text[]) AS tag
             ON CONFLICT DO NOTHING
@@ -97,26 +117,33 @@ struct PostStore: Sendable {
     // MARK: Likes
 
     /// Whether the user currently has a like of `kind` on the post.
-    func likes(postId: String, kind: LikeKind, userId: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+    func likes(postId: String, kind: LikeKind, userId: String, on connection: PostgresConnection, logger: Logger)
+        async throws -> Bool
+    {
         let code = kind.code
         let rows = try await connection.query(
-            "SELECT 1 FROM posts.likes WHERE post_id = \(postId) AND kind = \(code) AND user_id = \(userId)", logger: logger)
+            "SELECT 1 FROM posts.likes WHERE post_id = \(postId) AND kind = \(code) AND user_id = \(userId)",
+            logger: logger)
         for try await _ in rows.decode(Int.self) { return true }
         return false
     }
 
     /// Sets the caller's like of `kind` to `desired`; returns whether anything changed.
-    func setLike(postId: String, kind: LikeKind, userId: String, desired: Bool, at: Date,
-                 on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+    func setLike(
+        postId: String, kind: LikeKind, userId: String, desired: Bool, at: Date,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> Bool {
         let code = kind.code
         let rows: PostgresRowSequence
         if desired {
-            rows = try await connection.query("""
+            rows = try await connection.query(
+                """
                 INSERT INTO posts.likes (post_id, kind, user_id, created_at) VALUES (\(postId), \(code), \(userId), \(at))
                 ON CONFLICT DO NOTHING RETURNING 1
                 """, logger: logger)
         } else {
-            rows = try await connection.query("""
+            rows = try await connection.query(
+                """
                 DELETE FROM posts.likes WHERE post_id = \(postId) AND kind = \(code) AND user_id = \(userId) RETURNING 1
                 """, logger: logger)
         }
@@ -135,15 +162,19 @@ struct PostStore: Sendable {
     }
 
     func insertComment(_ comment: CommentRecord, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO posts.comments (comment_id, post_id, user_id, content, created_at, updated_at)
             VALUES (\(comment.commentId), \(comment.postId), \(comment.userId), \(comment.content), \(comment.createdAt), \(comment.createdAt))
             """, logger: logger)
     }
 
     /// The comment of a visible post, locked; `nil` if gone.
-    func lockComment(postId: String, commentId: String, on connection: PostgresConnection, logger: Logger) async throws -> CommentRecord? {
-        let rows = try await connection.query("""
+    func lockComment(postId: String, commentId: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> CommentRecord?
+    {
+        let rows = try await connection.query(
+            """
             SELECT c.comment_id, c.post_id, c.user_id, c.content, c.created_at FROM posts.comments c
             WHERE c.comment_id = \(commentId) AND c.post_id = \(postId) FOR UPDATE
             """, logger: logger)
@@ -153,9 +184,12 @@ struct PostStore: Sendable {
         return nil
     }
 
-    func updateComment(commentId: String, content: String, at: Date, on connection: PostgresConnection, logger: Logger) async throws {
+    func updateComment(commentId: String, content: String, at: Date, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         try await connection.query(
-            "UPDATE posts.comments SET content = \(content), updated_at = \(at) WHERE comment_id = \(commentId)", logger: logger)
+            "UPDATE posts.comments SET content = \(content), updated_at = \(at) WHERE comment_id = \(commentId)",
+            logger: logger)
     }
 
     func deleteComment(commentId: String, on connection: PostgresConnection, logger: Logger) async throws {

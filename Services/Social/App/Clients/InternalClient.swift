@@ -26,7 +26,9 @@ struct InternalClient: Sendable {
         var profileImage: String?
         var updatedAt: Date
 
-        enum CodingKeys: String, CodingKey { case userId = "user_id", email, nick, phoneNum, birthDay, profileImage, updatedAt }
+        enum CodingKeys: String, CodingKey {
+            case userId = "user_id", email, nick, phoneNum, birthDay, profileImage, updatedAt
+        }
     }
 
     /// `PUT /internal/v1/profile` body: absent = unchanged, `null` clears (phone, birthday).
@@ -53,7 +55,9 @@ struct InternalClient: Sendable {
         }
     }
 
-    func storeProfileImage(_ bytes: ByteBuffer, token: String, trace: TraceContext, logger: Logger) async throws -> String {
+    func storeProfileImage(_ bytes: ByteBuffer, token: String, trace: TraceContext, logger: Logger) async throws
+        -> String
+    {
         struct Stored: Decodable { var path: String }
         return try await media.call(
             .POST, "/internal/v1/profile-images", body: bytes, contentType: "application/octet-stream", token: token,
@@ -61,7 +65,9 @@ struct InternalClient: Sendable {
         ).path
     }
 
-    func updateProfile(_ update: ProfileUpdate, token: String, trace: TraceContext, logger: Logger) async throws -> AccountProfile {
+    func updateProfile(_ update: ProfileUpdate, token: String, trace: TraceContext, logger: Logger) async throws
+        -> AccountProfile
+    {
         try await auth.call(
             .PUT, "/internal/v1/profile", body: ByteBuffer(string: update.json), contentType: "application/json",
             token: token, trace: trace, logger: logger, as: AccountProfile.self)

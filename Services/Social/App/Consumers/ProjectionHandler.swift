@@ -14,7 +14,8 @@ struct ProjectionHandler: EventHandler {
         switch event.eventType {
         case .userRegistered:
             let user = try event.payload(as: UserRegistered.self)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO \(table: s, "users") (user_id, email, nick, phone_num, birth_day, profile_image, profile_at)
                 VALUES (\(user.userId), \(user.email), \(user.nick), \(user.phoneNum), \(user.birthDay), \(user.profileImage), \(user.registeredAt))
                 ON CONFLICT (user_id) DO UPDATE SET
@@ -36,26 +37,30 @@ struct ProjectionHandler: EventHandler {
                 profileImage: user.profileImage, at: user.updatedAt, on: connection, logger: logger)
         case .userWithdrawn:
             let user = try event.payload(as: UserWithdrawn.self)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO \(table: s, "users") (user_id, withdrawn_at) VALUES (\(user.userId), \(user.withdrawnAt))
                 ON CONFLICT (user_id) DO UPDATE SET withdrawn_at = coalesce(\(table: s, "users").withdrawn_at, EXCLUDED.withdrawn_at)
                 """, logger: logger)
             try await connection.query(
-                "DELETE FROM \(table: s, "follows") WHERE follower_id = \(user.userId) OR followee_id = \(user.userId)", logger: logger)
+                "DELETE FROM \(table: s, "follows") WHERE follower_id = \(user.userId) OR followee_id = \(user.userId)",
+                logger: logger)
         case .postCreated:
             try await upsertPost(try event.payload(as: PostCreated.self).post, connection: connection, logger: logger)
         case .postUpdated:
             try await upsertPost(try event.payload(as: PostUpdated.self).post, connection: connection, logger: logger)
         case .postDeleted:
             let post = try event.payload(as: PostDeleted.self)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO \(table: s, "posts") (post_id, user_id, product_id, created_at, updated_at, deleted_at)
                 VALUES (\(post.postId), \(post.userId), \(post.productId), \(post.deletedAt), \(post.deletedAt), \(post.deletedAt))
                 ON CONFLICT (post_id) DO UPDATE SET deleted_at = coalesce(\(table: s, "posts").deleted_at, EXCLUDED.deleted_at)
                 """, logger: logger)
         case .commentCreated:
             let comment = try event.payload(as: CommentCreated.self)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO \(table: s, "comments") (comment_id, post_id, user_id, post_user_id, product_id, created_at)
                 VALUES (\(comment.commentId), \(comment.postId), \(comment.userId), \(comment.postUserId), \(comment.productId), \(comment.createdAt))
                 ON CONFLICT (comment_id) DO UPDATE SET post_user_id = EXCLUDED.post_user_id, product_id = EXCLUDED.product_id,
@@ -63,15 +68,18 @@ struct ProjectionHandler: EventHandler {
                 """, logger: logger)
         case .commentDeleted:
             let comment = try event.payload(as: CommentDeleted.self)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO \(table: s, "comments") (comment_id, post_id, user_id, product_id, deleted_at)
                 VALUES (\(comment.commentId), \(comment.postId), \(comment.userId), \(comment.productId), \(comment.deletedAt))
                 ON CONFLICT (comment_id) DO UPDATE SET deleted_at = coalesce(\(table: s, "comments").deleted_at, EXCLUDED.deleted_at)
                 """, logger: logger)
         case .postLiked:
-            try await applyLike(try event.payload(as: PostLiked.self).like, active: true, connection: connection, logger: logger)
+            try await applyLike(
+                try event.payload(as: PostLiked.self).like, active: true, connection: connection, logger: logger)
         case .postUnliked:
-            try await applyLike(try event.payload(as: PostUnliked.self).like, active: false, connection: connection, logger: logger)
+            try await applyLike(
+                try event.payload(as: PostUnliked.self).like, active: false, connection: connection, logger: logger)
         default:
             return
         }
@@ -94,7 +102,8 @@ struct ProjectionHandler: EventHandler {
         }
         let tags = try posts.map { String(decoding: try JSONEncoder().encode($0.hashTags), as: UTF8.self) }
         let s = schema
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO \(table: s, "posts") (post_id, user_id, product_id, hash_tags, created_at, updated_at)
             SELECT p.post_id, p.user_id, CASE WHEN p.no_product THEN NULL ELSE p.product_id END,
                    ARRAY(SELECT jsonb_array_elements_text(p.tags::jsonb)), p.created_at, p.updated_at
@@ -112,7 +121,8 @@ struct ProjectionHandler: EventHandler {
     /// Creation or newer update wins; a deletion (tombstone) stays whatever arrives after it.
     private func upsertPost(_ post: PostSnapshot, connection: PostgresConnection, logger: Logger) async throws {
         let s = schema
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO \(table: s, "posts") (post_id, user_id, product_id, hash_tags, created_at, updated_at)
             VALUES (\(post.postId), \(post.userId), \(post.productId), \(post.hashTags), \(post.createdAt), \(post.updatedAt))
             ON CONFLICT (post_id) DO UPDATE SET
@@ -123,9 +133,12 @@ struct ProjectionHandler: EventHandler {
     }
 
     /// The like's state after its latest event.
-    private func applyLike(_ like: LikeChange, active: Bool, connection: PostgresConnection, logger: Logger) async throws {
+    private func applyLike(_ like: LikeChange, active: Bool, connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         let s = schema
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO \(table: s, "likes") (post_id, user_id, kind, post_user_id, product_id, active, at)
             VALUES (\(like.postId), \(like.userId), \(like.kind.rawValue), \(like.postUserId), \(like.productId), \(active), \(like.at))
             ON CONFLICT (post_id, user_id, kind) DO UPDATE SET active = EXCLUDED.active, at = EXCLUDED.at

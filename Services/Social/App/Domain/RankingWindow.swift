@@ -27,4 +27,3 @@ enum RankingWindow: String, Sendable, CaseIterable {
 
     var halfLifeSeconds: Double { seconds / 4 }
 }
-

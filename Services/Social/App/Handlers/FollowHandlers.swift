@@ -27,26 +27,35 @@ struct FollowHandlers: Sendable {
         guard target != me.userId else { throw APIError.badRequest("자기 자신을 팔로우할 수 없습니다. (you cannot follow yourself)") }
         let now = Date()
         let ticket = deps.outbox.readYourWrites()
-        let (myNick, theirNick) = try await deps.postgres.transaction(logger: context.logger) { connection -> (String, String) in
-            guard let opponent = try await deps.store.user(target, on: connection, logger: context.logger), !opponent.withdrawn else {
+        let (myNick, theirNick) = try await deps.postgres.transaction(logger: context.logger) {
+            connection -> (String, String) in
+            guard let opponent = try await deps.store.user(target, on: connection, logger: context.logger),
+                !opponent.withdrawn
+            else {
                 throw APIError.gone("유저를 찾을 수 없습니다. (user not found)")
             }
             let mine = try await deps.store.user(me.userId, on: connection, logger: context.logger)
             let edge = FollowEdge(followerId: me.userId, followeeId: target, at: now)
             if follow {
                 do {
-                    try await deps.store.insertFollow(follower: me.userId, followee: target, at: now, on: connection, logger: context.logger)
+                    try await deps.store.insertFollow(
+                        follower: me.userId, followee: target, at: now, on: connection, logger: context.logger)
                 } catch SocialStore.FollowConflict.alreadyFollowing {
                     throw APIError.conflict("이미 팔로잉 된 계정입니다. (already following)")
                 }
-                try await deps.outbox.append(UserFollowed(edge: edge), aggregateId: me.userId, trace: context.trace,
-                                             awaitedBy: ticket, on: connection, logger: context.logger)
+                try await deps.outbox.append(
+                    UserFollowed(edge: edge), aggregateId: me.userId, trace: context.trace,
+                    awaitedBy: ticket, on: connection, logger: context.logger)
             } else {
-                guard try await deps.store.deleteFollow(follower: me.userId, followee: target, on: connection, logger: context.logger) else {
+                guard
+                    try await deps.store.deleteFollow(
+                        follower: me.userId, followee: target, on: connection, logger: context.logger)
+                else {
                     throw APIError.gone("팔로잉 하지 않은 계정입니다. (not following this user)")
                 }
-                try await deps.outbox.append(UserUnfollowed(edge: edge), aggregateId: me.userId, trace: context.trace,
-                                             awaitedBy: ticket, on: connection, logger: context.logger)
+                try await deps.outbox.append(
+                    UserUnfollowed(edge: edge), aggregateId: me.userId, trace: context.trace,
+                    awaitedBy: ticket, on: connection, logger: context.logger)
             }
             return (mine?.nick ?? "", opponent.nick)
         }

@@ -17,7 +17,8 @@ struct ProfileForm: Sendable {
 
     static func read(_ request: Request, maxImageBytes: Int) async throws -> ProfileForm {
         let form = try await BufferedMultipartForm.read(
-            request, limit: maxImageBytes + 64 * 1024, tooLarge: "파일이 제한 사항에 맞지 않습니다. (profile image larger than \(maxImageBytes) bytes)")
+            request, limit: maxImageBytes + 64 * 1024,
+            tooLarge: "파일이 제한 사항에 맞지 않습니다. (profile image larger than \(maxImageBytes) bytes)")
         return try make(form)
     }
 

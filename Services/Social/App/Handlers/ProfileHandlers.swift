@@ -30,7 +30,8 @@ struct ProfileHandlers: Sendable {
         update.nick = form.nick
         update.phoneNum = form.phoneNum.map { $0.isEmpty ? .clear : .set($0) }
         update.birthDay = form.birthDay.map { $0.isEmpty ? .clear : .set($0) }
-        try await deps.profiles.edit(update, image: form.image, token: try token(request), trace: context.trace, logger: context.logger)
+        try await deps.profiles.edit(
+            update, image: form.image, token: try token(request), trace: context.trace, logger: context.logger)
         return try await answer(user.userId, includePrivate: true, context: context)
     }
 
@@ -44,7 +45,8 @@ struct ProfileHandlers: Sendable {
             var update = InternalClient.ProfileUpdate()
             update.nick = RandomNick.make(using: &generator)
             do {
-                try await deps.profiles.edit(update, image: nil, token: token, trace: context.trace, logger: context.logger)
+                try await deps.profiles.edit(
+                    update, image: nil, token: token, trace: context.trace, logger: context.logger)
                 return try await answer(user.userId, includePrivate: true, context: context)
             } catch let error as APIError where error.status.code == 409 && attempt < RandomNick.attempts {
                 continue
@@ -54,7 +56,10 @@ struct ProfileHandlers: Sendable {
     }
 
     private func answer(_ userId: String, includePrivate: Bool, context: APIRequestContext) async throws -> Response {
-        guard let profile = try await deps.profiles.profile(of: userId, includePrivate: includePrivate, logger: context.logger) else {
+        guard
+            let profile = try await deps.profiles.profile(
+                of: userId, includePrivate: includePrivate, logger: context.logger)
+        else {
             throw APIError.gone("유저를 찾을 수 없습니다. (user not found)")
         }
         switch format {

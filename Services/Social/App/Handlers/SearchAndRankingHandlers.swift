@@ -14,7 +14,8 @@ struct SearchAndRankingHandlers: Sendable {
 
     func search(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireUser()
-        let term = (request.uri.queryParameters["nick"].map(String.init) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let term = (request.uri.queryParameters["nick"].map(String.init) ?? "").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         guard !term.isEmpty else { throw APIError.badRequest("nick 값을 입력해주세요. (nick is required)") }
         guard term.count <= Self.maxTermLength else {
             throw APIError.badRequest("검색어가 너무 깁니다. (nick longer than \(Self.maxTermLength) characters)")
@@ -25,17 +26,26 @@ struct SearchAndRankingHandlers: Sendable {
 
     func posts(_ request: Request, context: APIRequestContext) async throws -> Response {
         let (productId, window, limit) = try parameters(request, context: context)
-        return try .json(DataList(data: try await deps.rankings.posts(productId: productId, window: window, limit: limit, logger: context.logger)))
+        return try .json(
+            DataList(
+                data: try await deps.rankings.posts(
+                    productId: productId, window: window, limit: limit, logger: context.logger)))
     }
 
     func users(_ request: Request, context: APIRequestContext) async throws -> Response {
         let (productId, window, limit) = try parameters(request, context: context)
-        return try .json(DataList(data: try await deps.rankings.users(productId: productId, window: window, limit: limit, logger: context.logger)))
+        return try .json(
+            DataList(
+                data: try await deps.rankings.users(
+                    productId: productId, window: window, limit: limit, logger: context.logger)))
     }
 
     func hashtags(_ request: Request, context: APIRequestContext) async throws -> Response {
         let (productId, window, limit) = try parameters(request, context: context)
-        return try .json(DataList(data: try await deps.rankings.hashtags(productId: productId, window: window, limit: limit, logger: context.logger)))
+        return try .json(
+            DataList(
+                data: try await deps.rankings.hashtags(
+                    productId: productId, window: window, limit: limit, logger: context.logger)))
     }
 
     private func parameters(_ request: Request, context: APIRequestContext) throws -> (String?, RankingWindow, Int) {

@@ -39,7 +39,9 @@ struct FollowJSON: Encodable, Sendable {
     var opponentNick: String
     var followingStatus: Bool
 
-    enum CodingKeys: String, CodingKey { case nick, opponentNick = "opponent_nick", followingStatus = "following_status" }
+    enum CodingKeys: String, CodingKey {
+        case nick, opponentNick = "opponent_nick", followingStatus = "following_status"
+    }
 }
 
 /// `{data: [...]}` (§3.5).

@@ -8,10 +8,13 @@ import SNSPlatform
 struct ProfileWriter: Sendable {
     let schema: SQLIdentifier
 
-    func apply(userId: String, nick: String, phoneNum: String?, birthDay: String?, profileImage: String?, at: Date,
-               on connection: PostgresConnection, logger: Logger) async throws {
+    func apply(
+        userId: String, nick: String, phoneNum: String?, birthDay: String?, profileImage: String?, at: Date,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
         let s = schema
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO \(table: s, "users") (user_id, nick, phone_num, birth_day, profile_image, profile_at)
             VALUES (\(userId), \(nick), \(phoneNum), \(birthDay), \(profileImage), \(at))
             ON CONFLICT (user_id) DO UPDATE SET nick = EXCLUDED.nick, phone_num = EXCLUDED.phone_num,

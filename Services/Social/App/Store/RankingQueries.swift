@@ -41,7 +41,9 @@ struct RankingQueries: Sendable {
         "exp(-ln(2) * extract(epoch FROM (now_at - e.at)) / \(window.halfLifeSeconds))"
     }
 
-    func posts(productId: String?, window: RankingWindow, limit: Int, asOf: Date = Date(), logger: Logger) async throws -> [PostRank] {
+    func posts(productId: String?, window: RankingWindow, limit: Int, asOf: Date = Date(), logger: Logger) async throws
+        -> [PostRank]
+    {
         let s = schema
         let since = asOf.addingTimeInterval(-window.seconds)
         let query: PostgresQuery = """
@@ -55,14 +57,18 @@ struct RankingQueries: Sendable {
             ORDER BY score DESC, e.post_id LIMIT \(limit)
             """
         var result: [PostRank] = []
-        for try await row in try await client.query(query, logger: logger).decode((String, String, Double, Int, Int).self) {
+        for try await row in try await client.query(query, logger: logger).decode(
+            (String, String, Double, Int, Int).self)
+        {
             result.append(PostRank(postId: row.0, userId: row.1, score: row.2, likes: row.3, comments: row.4))
         }
         return result
     }
 
     /// Authors ranked by what their posts received (likes, comments) and by what they wrote (posts).
-    func users(productId: String?, window: RankingWindow, limit: Int, asOf: Date = Date(), logger: Logger) async throws -> [UserRank] {
+    func users(productId: String?, window: RankingWindow, limit: Int, asOf: Date = Date(), logger: Logger) async throws
+        -> [UserRank]
+    {
         let s = schema
         let since = asOf.addingTimeInterval(-window.seconds)
         let query: PostgresQuery = """
@@ -74,7 +80,9 @@ struct RankingQueries: Sendable {
             ORDER BY score DESC, u.user_id LIMIT \(limit)
             """
         var result: [UserRank] = []
-        for try await row in try await client.query(query, logger: logger).decode((String, String, String?, Double).self) {
+        for try await row in try await client.query(query, logger: logger).decode(
+            (String, String, String?, Double).self)
+        {
             result.append(UserRank(userId: row.0, nick: row.1, profileImage: row.2, score: row.3))
         }
         return result
@@ -82,7 +90,9 @@ struct RankingQueries: Sendable {
 
     /// Hashtags ranked by the activity on the posts carrying them (matched case-insensitively; shown in the
     /// most used spelling).
-    func hashtags(productId: String?, window: RankingWindow, limit: Int, asOf: Date = Date(), logger: Logger) async throws -> [HashtagRank] {
+    func hashtags(productId: String?, window: RankingWindow, limit: Int, asOf: Date = Date(), logger: Logger)
+        async throws -> [HashtagRank]
+    {
         let s = schema
         let since = asOf.addingTimeInterval(-window.seconds)
         let query: PostgresQuery = """

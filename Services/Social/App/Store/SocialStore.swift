@@ -34,14 +34,17 @@ struct SocialStore: Sendable {
             rows = try await client.query(query, logger: logger)
         }
         for try await row in rows.decode((String, String?, String, String?, String?, String?, Bool).self) {
-            return User(userId: row.0, email: row.1, nick: row.2, phoneNum: row.3, birthDay: row.4, profileImage: row.5, withdrawn: row.6)
+            return User(
+                userId: row.0, email: row.1, nick: row.2, phoneNum: row.3, birthDay: row.4, profileImage: row.5,
+                withdrawn: row.6)
         }
         return nil
     }
 
     func isActive(userId: String, logger: Logger) async throws -> Bool {
         let s = schema
-        let rows = try await client.query("SELECT withdrawn_at IS NULL FROM \(table: s, "users") WHERE user_id = \(userId)", logger: logger)
+        let rows = try await client.query(
+            "SELECT withdrawn_at IS NULL FROM \(table: s, "users") WHERE user_id = \(userId)", logger: logger)
         for try await active in rows.decode(Bool.self) { return active }
         return true
     }
@@ -50,10 +53,13 @@ struct SocialStore: Sendable {
 
     enum FollowConflict: Error { case alreadyFollowing }
 
-    func insertFollow(follower: String, followee: String, at: Date, on connection: PostgresConnection, logger: Logger) async throws {
+    func insertFollow(follower: String, followee: String, at: Date, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         let s = schema
         do {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO \(table: s, "follows") (follower_id, followee_id, created_at) VALUES (\(follower), \(followee), \(at))
                 """, logger: logger)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
@@ -62,9 +68,12 @@ struct SocialStore: Sendable {
     }
 
     /// Returns whether there was an edge to delete.
-    func deleteFollow(follower: String, followee: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+    func deleteFollow(follower: String, followee: String, on connection: PostgresConnection, logger: Logger)
+        async throws -> Bool
+    {
         let s = schema
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             DELETE FROM \(table: s, "follows") WHERE follower_id = \(follower) AND followee_id = \(followee) RETURNING 1
             """, logger: logger)
         for try await _ in rows.decode(Int.self) { return true }
@@ -79,10 +88,13 @@ struct SocialStore: Sendable {
         var posts = 0, comments = 0, likes = 0, followers = 0, following = 0
     }
 
-    func profileLists(of userId: String, logger: Logger) async throws -> (followers: [UserJSON], following: [UserJSON], posts: [String], counts: Counts) {
+    func profileLists(of userId: String, logger: Logger) async throws -> (
+        followers: [UserJSON], following: [UserJSON], posts: [String], counts: Counts
+    ) {
         let s = schema
         let limit = Self.listLimit
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT
               coalesce((SELECT json_agg(json_build_object('user_id', x.user_id, 'nick', x.nick, 'profileImage', x.profile_image) ORDER BY x.created_at DESC)
                         FROM (SELECT u.user_id, u.nick, u.profile_image, f.created_at FROM \(table: s, "follows") f
@@ -108,8 +120,10 @@ struct SocialStore: Sendable {
         for try await row in rows.decode((String, String, [String], Int, Int, Int, Int, Int).self) {
             let followers = try decoder.decode([UserJSON].self, from: Data(row.0.utf8))
             let following = try decoder.decode([UserJSON].self, from: Data(row.1.utf8))
-            return (followers, following, row.2,
-                    Counts(posts: row.3, comments: row.4, likes: row.5, followers: row.6, following: row.7))
+            return (
+                followers, following, row.2,
+                Counts(posts: row.3, comments: row.4, likes: row.5, followers: row.6, following: row.7)
+            )
         }
         return ([], [], [], Counts())
     }
@@ -126,14 +140,16 @@ struct SocialStore: Sendable {
         let prefix = escaped + "%"
         let rows: PostgresRowSequence
         if lowered.count < 2 {
-            rows = try await client.query("""
+            rows = try await client.query(
+                """
                 SELECT user_id, nick, profile_image FROM \(table: s, "users")
                 WHERE withdrawn_at IS NULL AND lower(nick) LIKE \(prefix)
                 ORDER BY lower(nick) LIMIT \(limit)
                 """, logger: logger)
         } else {
             let contains = "%" + escaped + "%"
-            rows = try await client.query("""
+            rows = try await client.query(
+                """
                 SELECT user_id, nick, profile_image FROM \(table: s, "users")
                 WHERE withdrawn_at IS NULL AND lower(nick) LIKE \(contains)
                 ORDER BY (lower(nick) LIKE \(prefix)) DESC, length(nick), lower(nick) LIMIT \(limit)

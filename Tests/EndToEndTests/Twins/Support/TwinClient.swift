@@ -28,13 +28,18 @@ struct TwinRequest: Sendable {
     }
 
     /// A JSON body written with the app's encoder (default `JSONEncoder()`, as the apps use it).
-    static func json<Body: Encodable>(_ method: String, _ path: String, _ body: Body, headers: [(String, String)],
-                                      encoder: JSONEncoder = JSONEncoder()) throws -> TwinRequest {
-        TwinRequest(method, path, headers: headers + [("Content-Type", "application/json")], body: try encoder.encode(body))
+    static func json<Body: Encodable>(
+        _ method: String, _ path: String, _ body: Body, headers: [(String, String)],
+        encoder: JSONEncoder = JSONEncoder()
+    ) throws -> TwinRequest {
+        TwinRequest(
+            method, path, headers: headers + [("Content-Type", "application/json")], body: try encoder.encode(body))
     }
 
     /// A `multipart/form-data` body.
-    static func multipart(_ method: String, _ path: String, _ form: TwinMultipart, headers: [(String, String)]) -> TwinRequest {
+    static func multipart(_ method: String, _ path: String, _ form: TwinMultipart, headers: [(String, String)])
+        -> TwinRequest
+    {
         TwinRequest(method, path, headers: headers + [("Content-Type", form.contentType)], body: form.encoded())
     }
 }
@@ -74,7 +79,8 @@ struct TwinMultipart: Sendable {
         var data: Data
     }
 
-    var boundary = "alamofire.boundary.\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased())"
+    var boundary =
+        "alamofire.boundary.\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased())"
     private(set) var parts: [Part] = []
 
     var contentType: String { "multipart/form-data; boundary=\(boundary)" }
@@ -127,12 +133,15 @@ struct TwinClient: Sendable {
         for (name, value) in request.headers {
             if name.lowercased() == "content-type" { contentType = value } else { headers[name] = value }
         }
-        return try await gateway.send(request.method, path, body: request.body, contentType: contentType, headers: headers, withKey: false)
+        return try await gateway.send(
+            request.method, path, body: request.body, contentType: contentType, headers: headers, withKey: false)
     }
 
     /// Decodes an answer with the app's own type and decoder; a failure names the type and shows the body.
-    func decode<Model: Decodable>(_ type: Model.Type, from reply: GatewayClient.Reply,
-                                  decoder: JSONDecoder = JSONDecoder()) throws -> Model {
+    func decode<Model: Decodable>(
+        _ type: Model.Type, from reply: GatewayClient.Reply,
+        decoder: JSONDecoder = JSONDecoder()
+    ) throws -> Model {
         do {
             return try decoder.decode(type, from: Data(reply.body))
         } catch {
@@ -141,11 +150,15 @@ struct TwinClient: Sendable {
     }
 
     /// Sends, expects `status` (200 unless told), decodes.
-    func call<Model: Decodable>(_ request: TwinRequest, as type: Model.Type, status: Int = 200,
-                                decoder: JSONDecoder = JSONDecoder(),
-                                sourceLocation: SourceLocation = #_sourceLocation) async throws -> Model {
+    func call<Model: Decodable>(
+        _ request: TwinRequest, as type: Model.Type, status: Int = 200,
+        decoder: JSONDecoder = JSONDecoder(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Model {
         let reply = try await send(request)
-        #expect(reply.status == status, "\(request.method) \(request.path): \(reply.status) \(reply.text)", sourceLocation: sourceLocation)
+        #expect(
+            reply.status == status, "\(request.method) \(request.path): \(reply.status) \(reply.text)",
+            sourceLocation: sourceLocation)
         return try decode(type, from: reply, decoder: decoder)
     }
 }
@@ -155,7 +168,9 @@ struct TwinDecodingFailure: Error, CustomStringConvertible {
     let status: Int
     let body: String
     let underlying: String
-    var description: String { "the app's \(type) could not decode the \(status) answer \(body.prefix(600)): \(underlying)" }
+    var description: String {
+        "the app's \(type) could not decode the \(status) answer \(body.prefix(600)): \(underlying)"
+    }
 }
 
 /// An answer the twins decode when they only look at the status (the apps use `.response` or check the code).
