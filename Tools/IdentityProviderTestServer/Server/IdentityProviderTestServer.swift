@@ -85,6 +85,12 @@ public enum IdentityProviderTestServer {
 /// would wait for it forever: the test suite was seen to stall on a service group that did not return.)
 enum ServerTask {
     static func end(_ task: Task<Void, any Error>, within limit: Duration, logger: Logger) async {
+        // In a task of its own: the caller may be cancelled (a cancelled or timed-out test), and then every
+        // `Task.sleep` below would return at once and the wait would spin a thread until the limit.
+        await Task { await endUncancelled(task, within: limit, logger: logger) }.value
+    }
+
+    private static func endUncancelled(_ task: Task<Void, any Error>, within limit: Duration, logger: Logger) async {
         let finished = Finished()
         Task {
             _ = try? await task.value; finished.set()
