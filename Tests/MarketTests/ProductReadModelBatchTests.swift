@@ -15,7 +15,7 @@ struct ProductReadModelBatchTests {
             for seed in 1...5 as ClosedRange<UInt64> {
                 let (batched, single) = try await PostEventStream.applyBothWays(
                     try PostEventStream.events(seed: seed, count: 60), platform: platform,
-                    migrations: { MarketMigrations.all(schema: $0) }, handler: { ProductReadModelHandler(schema: $0) },
+                    migrations: { MarketMigrations.all(schema: $0) }, handler: { ProductsProjection(schema: $0) },
                     rows: { schema in
                         """
                         SELECT concat_ws('|', post_id, seller_id, coalesce(product_id, '<null>'), coalesce(title, '<null>'),

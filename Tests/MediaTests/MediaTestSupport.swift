@@ -41,7 +41,7 @@ struct MediaTestContext: Sendable {
             topic: P.eventType.topic, partition: 0, offset: 0, key: Array(aggregateId.utf8),
             value: Array(try EventCoding.encoder().encode(envelope)), headers: [], timestamp: nil)
         let event = try IncomingEvent(message: message)
-        let handler = MediaReferencesHandler(catalog: catalog)
+        let handler = MediaReferencesProjection(catalog: catalog)
         try await postgres.transaction(logger: TestEnvironment.logger) { connection in
             try await handler.handle(event, connection: connection, logger: TestEnvironment.logger)
         }

@@ -16,13 +16,16 @@ import Testing
 let testMediaSigningKey = "posts-tests-media-signing-key-0123456789"
 
 /// Runs an in-process posts service (real PostgreSQL, real broker) and hands a client to `body`. User
-/// events are published to the real broker and reach the service's read model through its consumer.
-func withPostsService(_ body: @Sendable (PostsClient) async throws -> Void) async throws {
+/// events are published to the real broker and reach the service's read model through a consumer: by default the
+/// stack's posts process, which shares the schema `posts`; on a private schema (e.g. `TestEnvironment.unique("posts_")`)
+/// the service's own, in a consumer group of its own that projects every event of the broker from the beginning.
+func withPostsService(schema: String = "posts", _ body: @Sendable (PostsClient) async throws -> Void) async throws {
     try await TestPlatform.with { platform in
         var configuration = PostsConfiguration(
             platform: try TestEnvironment.platformConfiguration(serviceName: "posts"),
             mediaSigningKey: testMediaSigningKey)
-        configuration.consumesEvents = false  // the stack's posts process projects the events into the shared schema
+        configuration.schema = schema
+        configuration.consumesEvents = schema != "posts"
         let settings = configuration
         let app = try await buildApplication(configuration: settings, logger: TestEnvironment.logger)
         let apiKey = try TestEnvironment.apiKey()
@@ -31,7 +34,7 @@ func withPostsService(_ body: @Sendable (PostsClient) async throws -> Void) asyn
             try await body(
                 PostsClient(
                     client: client, apiKey: apiKey, signer: signer, platform: platform,
-                    media: try MediaPathSigner(secret: testMediaSigningKey)))
+                    media: try MediaPathSigner(secret: testMediaSigningKey), schema: try SQLIdentifier(schema)))
         }
     }
 }
@@ -49,6 +52,8 @@ struct PostsClient: Sendable {
     let signer: AccessTokenSigner
     let platform: TestPlatform
     let media: MediaPathSigner
+    /// The posts service's schema (`posts`, or a test's private one).
+    let schema: SQLIdentifier
 
     struct Reply: Sendable {
         let status: Int
@@ -107,15 +112,17 @@ struct PostsClient: Sendable {
     /// Waits until the posts consumer has applied (or skipped) the event.
     func waitProcessed(_ eventId: UUID) async throws {
         try await eventually("event \(eventId) processed") {
-            try await sql("SELECT count(*)::int FROM posts.processed_events WHERE event_id = \(eventId)", Int.self) == [
-                1
-            ]
+            try await sql(
+                "SELECT count(*)::int FROM \(table: schema, "processed_events") WHERE event_id = \(eventId)", Int.self)
+                == [
+                    1
+                ]
         }
     }
 
     func nickInReadModel(_ userId: String) async throws -> String? {
         let rows = try await platform.postgres.query(
-            "SELECT nick FROM posts.users WHERE user_id = \(userId)", logger: TestEnvironment.logger)
+            "SELECT nick FROM \(table: schema, "users") WHERE user_id = \(userId)", logger: TestEnvironment.logger)
         for try await nick in rows.decode(String.self) { return nick }
         return nil
     }

@@ -53,6 +53,8 @@ struct QueryPlanTests {
             do {
                 // Seeding on a busy machine can take long: the timeout is a hang guard, not a performance bar.
                 try await postgres.transaction(logger: logger, timeout: .seconds(600)) { connection in
+                    // The service's pool looks names up in its schema first; this one is the test platform's.
+                    try await connection.query("SET LOCAL search_path TO posts, public", logger: logger)
                     try await connection.query(
                         """
                         INSERT INTO posts.posts (post_id, user_id, product_id, created_at, updated_at)

@@ -15,7 +15,7 @@ struct PostProjectionBatchTests {
             for seed in 1...5 as ClosedRange<UInt64> {
                 let (batched, single) = try await PostEventStream.applyBothWays(
                     try PostEventStream.events(seed: seed, count: 60), platform: platform,
-                    migrations: { SocialMigrations.all(schema: $0) }, handler: { ProjectionHandler(schema: $0) },
+                    migrations: { SocialMigrations.all(schema: $0) }, handler: { SocialProjection(schema: $0) },
                     rows: { schema in
                         """
                         SELECT concat_ws('|', post_id, user_id, coalesce(product_id, '<null>'), hash_tags::text, created_at, updated_at,

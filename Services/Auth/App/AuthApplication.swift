@@ -10,7 +10,8 @@ public func buildApplication(configuration: AuthConfiguration, logger: Logger) a
 {
     let mediaPaths = try MediaPathSigner(secret: configuration.mediaSigningKey)
     let platform = try await ServicePlatform(
-        configuration: configuration.platform, schema: "auth", migrations: AuthMigrations.all, logger: logger)
+        configuration: configuration.platform, schema: configuration.schema,
+        migrations: AuthMigrations.all(schema: try SQLIdentifier(configuration.schema)), logger: logger)
     let signer = try await AccessTokenSigner(privateKeyPEM: configuration.jwtPrivateKeyPEM)
     guard platform.verifier.publicKeys.contains(where: { AccessTokenKeys.keyID(of: $0) == signer.keyID }) else {
         throw ConfigurationError(

@@ -21,6 +21,8 @@ public struct AuthConfiguration: Sendable {
     public var bcryptCost: Int
     public var passwordMinLength: Int
     public var federation: FederationConfiguration
+    /// The database schema: `auth` in deployments; tests may run the service on a private one.
+    public var schema: String = SystemCatalog.auth.schema
 
     public static let serviceName = "auth"
     public static let defaultPort = 8101

@@ -69,7 +69,7 @@ public struct MarketApplication: Sendable {
 
             let consumer = try platform.makeConsumer(
                 SystemCatalog.market.consumers[0], of: SystemCatalog.market,
-                handler: ProductReadModelHandler(schema: deps.store.schema))
+                handler: ProductsProjection(schema: deps.store.schema))
             return platform.makeApplication(
                 router: router,
                 consumers: configuration.consumesEvents ? [consumer] : [],

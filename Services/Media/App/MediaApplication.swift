@@ -44,7 +44,7 @@ public func buildApplication(configuration: MediaConfiguration, logger: Logger) 
     authenticated.post("/internal/v1/post-images", use: InternalImageHandler(deps: deps, kind: .posts).handle)
 
     let references = try platform.makeConsumer(
-        SystemCatalog.media.consumers[0], of: SystemCatalog.media, handler: MediaReferencesHandler(catalog: catalog))
+        SystemCatalog.media.consumers[0], of: SystemCatalog.media, handler: MediaReferencesProjection(catalog: catalog))
     let collector = MediaGarbageCollector(
         catalog: catalog, root: root, postgres: platform.postgres, grace: configuration.gcGrace,
         batchSize: configuration.gcBatchSize, maxBatches: configuration.gcMaxBatchesPerPass, logger: platform.logger)

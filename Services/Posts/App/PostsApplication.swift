@@ -8,7 +8,8 @@ import SNSPlatform
 public func buildApplication(configuration: PostsConfiguration, logger: Logger) async throws -> some ApplicationProtocol
 {
     let platform = try await ServicePlatform(
-        configuration: configuration.platform, schema: "posts", migrations: PostsMigrations.all, logger: logger)
+        configuration: configuration.platform, schema: configuration.schema,
+        migrations: PostsMigrations.all(schema: try SQLIdentifier(configuration.schema)), logger: logger)
     let store = PostStore(client: platform.postgres)
     let deps = PostsDependencies(
         store: store, queries: PostQueries(client: platform.postgres),
@@ -64,6 +65,6 @@ public func buildApplication(configuration: PostsConfiguration, logger: Logger) 
     g0.delete(":post_id/comment/:comment_id", use: g0Comments.delete)
 
     let readModels = try platform.makeConsumer(
-        SystemCatalog.posts.consumers[0], of: SystemCatalog.posts, handler: ReadModelHandler())
+        SystemCatalog.posts.consumers[0], of: SystemCatalog.posts, handler: PostsReadModelsProjection())
     return platform.makeApplication(router: router, consumers: configuration.consumesEvents ? [readModels] : [])
 }

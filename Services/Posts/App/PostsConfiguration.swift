@@ -15,6 +15,9 @@ public struct PostsConfiguration: Sendable {
     /// Whether the read-model consumer runs (always in deployments). In-process test instances leave it to the
     /// stack's posts process, so the consumer group is not rebalanced by every test.
     public var consumesEvents: Bool = true
+    /// The database schema: `posts` in deployments; tests may run the service on a private one (its consumer group
+    /// then gets the schema as a suffix).
+    public var schema: String = SystemCatalog.posts.schema
     /// Inline images of one G0 post write (API conventions §10.7: at most 5 of at most 5 MB; media checks them again).
     public var maxInlineFiles: Int = 5
     public var maxInlineFileBytes: Int = 5 * 1024 * 1024

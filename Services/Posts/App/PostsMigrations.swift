@@ -6,105 +6,108 @@ import SNSPlatform
 /// filtered by partial indexes that leave out posts of withdrawn authors (decision 0004; `EXPLAIN` in
 /// `Tests/PostsTests/QueryPlanTests.swift`).
 enum PostsMigrations {
-    static let all: [Migration] = [
-        Migration(
-            version: 100, name: "posts_comments_likes_read_models",
-            sql: """
-                -- Read model of users, from user-registered/-updated/-withdrawn. A row may be created as a
-                -- placeholder (nick '') when a user acts before their registration event arrived.
-                CREATE TABLE posts.users (
-                    user_id text PRIMARY KEY,
-                    nick text NOT NULL DEFAULT '',
-                    profile_image text,
-                    profile_at timestamptz,
-                    withdrawn_at timestamptz
-                );
+    static func all(schema: SQLIdentifier) -> [Migration] {
+        let s = "\"\(schema.name)\""
+        return [
+            Migration(
+                version: 100, name: "posts_comments_likes_read_models",
+                sql: """
+                    -- Read model of users, from user-registered/-updated/-withdrawn. A row may be created as a
+                    -- placeholder (nick '') when a user acts before their registration event arrived.
+                    CREATE TABLE \(s).users (
+                        user_id text PRIMARY KEY,
+                        nick text NOT NULL DEFAULT '',
+                        profile_image text,
+                        profile_at timestamptz,
+                        withdrawn_at timestamptz
+                    );
 
-                CREATE TABLE posts.posts (
-                    post_id text PRIMARY KEY,
-                    seq bigint GENERATED ALWAYS AS IDENTITY,
-                    user_id text NOT NULL,
-                    product_id text,
-                    title text,
-                    content text,
-                    content1 text,
-                    content2 text,
-                    content3 text,
-                    content4 text,
-                    content5 text,
-                    price integer,
-                    files text[] NOT NULL DEFAULT '{}',
-                    hash_tags text[] NOT NULL DEFAULT '{}',
-                    author_withdrawn boolean NOT NULL DEFAULT false,
-                    created_at timestamptz NOT NULL,
-                    updated_at timestamptz NOT NULL
-                );
-                CREATE INDEX posts_all_idx ON posts.posts (seq DESC) WHERE NOT author_withdrawn;
-                CREATE INDEX posts_product_idx ON posts.posts (product_id, seq DESC) WHERE NOT author_withdrawn;
-                CREATE INDEX posts_user_idx ON posts.posts (user_id, seq DESC) WHERE NOT author_withdrawn;
-                CREATE INDEX posts_user_product_idx ON posts.posts (user_id, product_id, seq DESC) WHERE NOT author_withdrawn;
-                CREATE INDEX posts_author_idx ON posts.posts (user_id);
+                    CREATE TABLE \(s).posts (
+                        post_id text PRIMARY KEY,
+                        seq bigint GENERATED ALWAYS AS IDENTITY,
+                        user_id text NOT NULL,
+                        product_id text,
+                        title text,
+                        content text,
+                        content1 text,
+                        content2 text,
+                        content3 text,
+                        content4 text,
+                        content5 text,
+                        price integer,
+                        files text[] NOT NULL DEFAULT '{}',
+                        hash_tags text[] NOT NULL DEFAULT '{}',
+                        author_withdrawn boolean NOT NULL DEFAULT false,
+                        created_at timestamptz NOT NULL,
+                        updated_at timestamptz NOT NULL
+                    );
+                    CREATE INDEX posts_all_idx ON \(s).posts (seq DESC) WHERE NOT author_withdrawn;
+                    CREATE INDEX posts_product_idx ON \(s).posts (product_id, seq DESC) WHERE NOT author_withdrawn;
+                    CREATE INDEX posts_user_idx ON \(s).posts (user_id, seq DESC) WHERE NOT author_withdrawn;
+                    CREATE INDEX posts_user_product_idx ON \(s).posts (user_id, product_id, seq DESC) WHERE NOT author_withdrawn;
+                    CREATE INDEX posts_author_idx ON \(s).posts (user_id);
 
-                -- Hashtags, lower-cased for matching; the author's spelling stays in posts.hash_tags.
-                CREATE TABLE posts.post_hashtags (
-                    tag text NOT NULL,
-                    post_id text NOT NULL REFERENCES posts.posts (post_id) ON DELETE CASCADE,
-                    seq bigint NOT NULL,
-                    product_id text,
-                    PRIMARY KEY (tag, post_id)
-                );
-                CREATE INDEX post_hashtags_tag_idx ON posts.post_hashtags (tag, seq DESC);
-                CREATE INDEX post_hashtags_tag_product_idx ON posts.post_hashtags (tag, product_id, seq DESC);
-                CREATE INDEX post_hashtags_post_idx ON posts.post_hashtags (post_id);
+                    -- Hashtags, lower-cased for matching; the author's spelling stays in posts.hash_tags.
+                    CREATE TABLE \(s).post_hashtags (
+                        tag text NOT NULL,
+                        post_id text NOT NULL REFERENCES \(s).posts (post_id) ON DELETE CASCADE,
+                        seq bigint NOT NULL,
+                        product_id text,
+                        PRIMARY KEY (tag, post_id)
+                    );
+                    CREATE INDEX post_hashtags_tag_idx ON \(s).post_hashtags (tag, seq DESC);
+                    CREATE INDEX post_hashtags_tag_product_idx ON \(s).post_hashtags (tag, product_id, seq DESC);
+                    CREATE INDEX post_hashtags_post_idx ON \(s).post_hashtags (post_id);
 
-                -- kind 1 = like (likes), 2 = like-2 (likes2).
-                CREATE TABLE posts.likes (
-                    post_id text NOT NULL REFERENCES posts.posts (post_id) ON DELETE CASCADE,
-                    kind smallint NOT NULL CHECK (kind IN (1, 2)),
-                    user_id text NOT NULL,
-                    seq bigint GENERATED ALWAYS AS IDENTITY,
-                    created_at timestamptz NOT NULL,
-                    PRIMARY KEY (post_id, kind, user_id)
-                );
-                CREATE INDEX likes_mine_idx ON posts.likes (user_id, kind, seq DESC);
+                    -- kind 1 = like (likes), 2 = like-2 (likes2).
+                    CREATE TABLE \(s).likes (
+                        post_id text NOT NULL REFERENCES \(s).posts (post_id) ON DELETE CASCADE,
+                        kind smallint NOT NULL CHECK (kind IN (1, 2)),
+                        user_id text NOT NULL,
+                        seq bigint GENERATED ALWAYS AS IDENTITY,
+                        created_at timestamptz NOT NULL,
+                        PRIMARY KEY (post_id, kind, user_id)
+                    );
+                    CREATE INDEX likes_mine_idx ON \(s).likes (user_id, kind, seq DESC);
 
-                CREATE TABLE posts.comments (
-                    comment_id text PRIMARY KEY,
-                    post_id text NOT NULL REFERENCES posts.posts (post_id) ON DELETE CASCADE,
-                    user_id text NOT NULL,
-                    content text NOT NULL,
-                    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
-                    created_at timestamptz NOT NULL,
-                    updated_at timestamptz NOT NULL
-                );
-                CREATE INDEX comments_post_idx ON posts.comments (post_id, seq DESC);
+                    CREATE TABLE \(s).comments (
+                        comment_id text PRIMARY KEY,
+                        post_id text NOT NULL REFERENCES \(s).posts (post_id) ON DELETE CASCADE,
+                        user_id text NOT NULL,
+                        content text NOT NULL,
+                        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+                        created_at timestamptz NOT NULL,
+                        updated_at timestamptz NOT NULL
+                    );
+                    CREATE INDEX comments_post_idx ON \(s).comments (post_id, seq DESC);
 
-                -- From purchase-completed (market). No foreign key: a purchase may outlive its post.
-                CREATE TABLE posts.buyers (
-                    post_id text NOT NULL,
-                    user_id text NOT NULL,
-                    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
-                    PRIMARY KEY (post_id, user_id)
-                );
+                    -- From purchase-completed (market). No foreign key: a purchase may outlive its post.
+                    CREATE TABLE \(s).buyers (
+                        post_id text NOT NULL,
+                        user_id text NOT NULL,
+                        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+                        PRIMARY KEY (post_id, user_id)
+                    );
 
-                -- Read model of the follow graph, from user-followed/-unfollowed (social graph service).
-                CREATE TABLE posts.follows (
-                    follower_id text NOT NULL,
-                    followee_id text NOT NULL,
-                    PRIMARY KEY (follower_id, followee_id)
-                );
-                """),
-        Migration(version: 101, name: "materialised_posts_and_following_feed", sql: MaterialisedPosts.migration),
-        // A product's page must never scan the whole feed: with few products (an app per product id), the cached
-        // generic plan chose `posts_all_idx` and filtered by product, 16 000 rows read for a product whose posts
-        // were not the newest (17 ms instead of 0.1 ms, measured 2026-11-24). The product index is no longer
-        // partial, and `AllPostsOfProductPage` filters withdrawn authors with `IS NOT TRUE`, which the partial
-        // all-posts index cannot serve, so the product index is the only index left for that statement.
-        Migration(
-            version: 102, name: "product_pages_use_the_product_index",
-            sql: """
-                DROP INDEX posts.posts_product_idx;
-                CREATE INDEX posts_product_idx ON posts.posts (product_id, seq DESC);
-                """),
-    ]
+                    -- Read model of the follow graph, from user-followed/-unfollowed (social graph service).
+                    CREATE TABLE \(s).follows (
+                        follower_id text NOT NULL,
+                        followee_id text NOT NULL,
+                        PRIMARY KEY (follower_id, followee_id)
+                    );
+                    """),
+            Migration(version: 101, name: "materialised_posts_and_following_feed", sql: MaterialisedPosts.migration(s)),
+            // A product's page must never scan the whole feed: with few products (an app per product id), the cached
+            // generic plan chose `posts_all_idx` and filtered by product, 16 000 rows read for a product whose posts
+            // were not the newest (17 ms instead of 0.1 ms, measured 2026-11-24). The product index is no longer
+            // partial, and `AllPostsOfProductPage` filters withdrawn authors with `IS NOT TRUE`, which the partial
+            // all-posts index cannot serve, so the product index is the only index left for that statement.
+            Migration(
+                version: 102, name: "product_pages_use_the_product_index",
+                sql: """
+                    DROP INDEX \(s).posts_product_idx;
+                    CREATE INDEX posts_product_idx ON \(s).posts (product_id, seq DESC);
+                    """),
+        ]
+    }
 }

@@ -54,6 +54,6 @@ public func buildApplication(configuration: SocialConfiguration, logger: Logger)
     g0.get("profile/:user_id", use: g0Profiles.other)
 
     let projections = try platform.makeConsumer(
-        SystemCatalog.social.consumers[0], of: SystemCatalog.social, handler: ProjectionHandler(schema: schema))
+        SystemCatalog.social.consumers[0], of: SystemCatalog.social, handler: SocialProjection(schema: schema))
     return platform.makeApplication(router: router, consumers: configuration.consumesEvents ? [projections] : [])
 }

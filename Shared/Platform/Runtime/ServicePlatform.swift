@@ -32,8 +32,12 @@ public struct ServicePlatform: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.schema = schema
-        self.postgres = PostgresClient(
-            configuration: configuration.database.clientConfiguration, backgroundLogger: logger)
+        // The schema is a setting: every connection of the service's pool looks names up in it first (then in
+        // public, for extensions such as pg_trgm), so statements name their tables unqualified and a test can run
+        // the service on a schema of its own. Migrations and the platform's tables qualify names with it.
+        var database = configuration.database.clientConfiguration
+        database.options.additionalStartupParameters.append(("search_path", "\"\(schema.name)\", public"))
+        self.postgres = PostgresClient(configuration: database, backgroundLogger: logger)
         self.producer = try KafkaProducer(
             configuration: Self.kafkaConfiguration(configuration, role: "producer"), logger: logger)
         self.barrier = ProjectionBarrier(

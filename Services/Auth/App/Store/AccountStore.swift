@@ -28,14 +28,14 @@ struct AccountStore: Sendable {
 
     func emailInUse(_ email: String, logger: Logger) async throws -> Bool {
         let rows = try await client.query(
-            "SELECT 1 FROM auth.accounts WHERE lower(email) = lower(\(email)) AND withdrawn_at IS NULL", logger: logger)
+            "SELECT 1 FROM accounts WHERE lower(email) = lower(\(email)) AND withdrawn_at IS NULL", logger: logger)
         for try await _ in rows.decode(Int.self) { return true }
         return false
     }
 
     func nickInUse(_ nick: String, logger: Logger) async throws -> Bool {
         let rows = try await client.query(
-            "SELECT 1 FROM auth.accounts WHERE lower(nick) = lower(\(nick)) AND withdrawn_at IS NULL", logger: logger)
+            "SELECT 1 FROM accounts WHERE lower(nick) = lower(\(nick)) AND withdrawn_at IS NULL", logger: logger)
         for try await _ in rows.decode(Int.self) { return true }
         return false
     }
@@ -48,7 +48,7 @@ struct AccountStore: Sendable {
         do {
             try await connection.query(
                 """
-                INSERT INTO auth.accounts (user_id, email, nick, password_hash, phone_num, birth_day, created_at)
+                INSERT INTO accounts (user_id, email, nick, password_hash, phone_num, birth_day, created_at)
                 VALUES (\(userId), \(email), \(nick), \(passwordHash), \(phoneNum), \(birthDay), \(createdAt))
                 """, logger: logger)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
@@ -60,7 +60,7 @@ struct AccountStore: Sendable {
     func activeAccount(email: String, logger: Logger) async throws -> Account? {
         let rows = try await client.query(
             """
-            SELECT user_id, email, nick, password_hash, profile_image FROM auth.accounts
+            SELECT user_id, email, nick, password_hash, profile_image FROM accounts
             WHERE lower(email) = lower(\(email)) AND withdrawn_at IS NULL
             """, logger: logger)
         for try await (userId, email, nick, hash, image) in rows.decode((String, String, String, String?, String?).self)
@@ -76,12 +76,12 @@ struct AccountStore: Sendable {
         if let sessionId {
             rows = try await client.query(
                 """
-                SELECT 1 FROM auth.accounts a JOIN auth.refresh_tokens r ON r.user_id = a.user_id
+                SELECT 1 FROM accounts a JOIN refresh_tokens r ON r.user_id = a.user_id
                 WHERE a.user_id = \(userId) AND a.withdrawn_at IS NULL AND r.session_id = \(sessionId) AND r.revoked_at IS NULL
                 """, logger: logger)
         } else {
             rows = try await client.query(
-                "SELECT 1 FROM auth.accounts WHERE user_id = \(userId) AND withdrawn_at IS NULL", logger: logger)
+                "SELECT 1 FROM accounts WHERE user_id = \(userId) AND withdrawn_at IS NULL", logger: logger)
         }
         for try await _ in rows.decode(Int.self) { return true }
         return false
@@ -94,7 +94,7 @@ struct AccountStore: Sendable {
     ) async throws {
         try await client.query(
             """
-            INSERT INTO auth.refresh_tokens (session_id, user_id, token_hash, expires_at, credential_hash)
+            INSERT INTO refresh_tokens (session_id, user_id, token_hash, expires_at, credential_hash)
             VALUES (\(sessionId), \(userId), \(ByteBuffer(bytes: tokenHash)), \(expiresAt), \(credentialHash.map { ByteBuffer(bytes: $0) }))
             """, logger: logger)
     }
@@ -103,7 +103,7 @@ struct AccountStore: Sendable {
         let rows = try await client.query(
             """
             SELECT r.session_id, r.user_id, r.expires_at, r.revoked_at IS NOT NULL, a.withdrawn_at IS NULL
-            FROM auth.refresh_tokens r JOIN auth.accounts a ON a.user_id = r.user_id
+            FROM refresh_tokens r JOIN accounts a ON a.user_id = r.user_id
             WHERE r.token_hash = \(ByteBuffer(bytes: tokenHash))
             """, logger: logger)
         for try await (sessionId, userId, expiresAt, revoked, active) in rows.decode(
@@ -117,7 +117,7 @@ struct AccountStore: Sendable {
 
     func touchSession(_ sessionId: String, logger: Logger) async throws {
         try await client.query(
-            "UPDATE auth.refresh_tokens SET last_used_at = now() WHERE session_id = \(sessionId)", logger: logger)
+            "UPDATE refresh_tokens SET last_used_at = now() WHERE session_id = \(sessionId)", logger: logger)
     }
 
     /// Revokes one session, or every session of the user when `sessionId` is nil. Returns how many.
@@ -129,13 +129,13 @@ struct AccountStore: Sendable {
         if let sessionId {
             rows = try await connection.query(
                 """
-                UPDATE auth.refresh_tokens SET revoked_at = now()
+                UPDATE refresh_tokens SET revoked_at = now()
                 WHERE user_id = \(userId) AND session_id = \(sessionId) AND revoked_at IS NULL RETURNING 1
                 """, logger: logger)
         } else {
             rows = try await connection.query(
                 """
-                UPDATE auth.refresh_tokens SET revoked_at = now() WHERE user_id = \(userId) AND revoked_at IS NULL RETURNING 1
+                UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = \(userId) AND revoked_at IS NULL RETURNING 1
                 """, logger: logger)
         }
         var count = 0
@@ -149,7 +149,7 @@ struct AccountStore: Sendable {
     {
         let rows = try await connection.query(
             """
-            UPDATE auth.accounts SET withdrawn_at = \(date)
+            UPDATE accounts SET withdrawn_at = \(date)
             WHERE user_id = \(userId) AND withdrawn_at IS NULL
             RETURNING user_id, email, nick
             """, logger: logger)

@@ -24,7 +24,7 @@ struct IdentityStore: Sendable {
         let rows = try await client.query(
             """
             SELECT a.user_id, a.email, a.nick, a.profile_image
-            FROM auth.identities i JOIN auth.accounts a ON a.user_id = i.user_id
+            FROM identities i JOIN accounts a ON a.user_id = i.user_id
             WHERE i.provider = \(provider.rawValue) AND i.subject = \(subject) AND i.released_at IS NULL AND a.withdrawn_at IS NULL
             """, logger: logger)
         for try await (userId, email, nick, image) in rows.decode((String, String, String, String?).self) {
@@ -40,8 +40,8 @@ struct IdentityStore: Sendable {
     {
         let rows = try await client.query(
             """
-            SELECT (SELECT max(released_at) FROM auth.identities WHERE provider = \(provider.rawValue) AND subject = \(subject)),
-                   EXISTS (SELECT 1 FROM auth.refresh_tokens r JOIN auth.accounts a ON a.user_id = r.user_id
+            SELECT (SELECT max(released_at) FROM identities WHERE provider = \(provider.rawValue) AND subject = \(subject)),
+                   EXISTS (SELECT 1 FROM refresh_tokens r JOIN accounts a ON a.user_id = r.user_id
                            WHERE r.credential_hash = \(ByteBuffer(bytes: credentialHash)) AND a.withdrawn_at IS NOT NULL)
             """, logger: logger)
         for try await (released, used) in rows.decode((Date?, Bool).self) { return (released, used) }
@@ -56,7 +56,7 @@ struct IdentityStore: Sendable {
         do {
             try await connection.query(
                 """
-                INSERT INTO auth.identities (provider, subject, user_id, phone_number, created_at, last_sign_in_at)
+                INSERT INTO identities (provider, subject, user_id, phone_number, created_at, last_sign_in_at)
                 VALUES (\(provider.rawValue), \(subject), \(userId), \(phoneNumber), \(date), \(date))
                 """, logger: logger)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
@@ -68,7 +68,7 @@ struct IdentityStore: Sendable {
     func recordSignIn(provider: FederatedProvider, subject: String, phoneNumber: String?, logger: Logger) async throws {
         try await client.query(
             """
-            UPDATE auth.identities SET last_sign_in_at = now(), phone_number = coalesce(\(phoneNumber), phone_number)
+            UPDATE identities SET last_sign_in_at = now(), phone_number = coalesce(\(phoneNumber), phone_number)
             WHERE provider = \(provider.rawValue) AND subject = \(subject) AND released_at IS NULL
             """, logger: logger)
     }
@@ -76,7 +76,7 @@ struct IdentityStore: Sendable {
     /// The account is withdrawn: its identities sign into it no more (inside the withdrawal's transaction).
     func release(userId: String, at date: Date, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
-            "UPDATE auth.identities SET released_at = \(date) WHERE user_id = \(userId) AND released_at IS NULL",
+            "UPDATE identities SET released_at = \(date) WHERE user_id = \(userId) AND released_at IS NULL",
             logger: logger)
     }
 }

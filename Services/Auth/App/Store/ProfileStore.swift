@@ -26,7 +26,7 @@ struct ProfileStore: Sendable {
     func nickTaken(_ nick: String, byOtherThan userId: String, logger: Logger) async throws -> Bool {
         let rows = try await client.query(
             """
-            SELECT 1 FROM auth.accounts
+            SELECT 1 FROM accounts
             WHERE lower(nick) = lower(\(nick)) AND withdrawn_at IS NULL AND user_id <> \(userId)
             """, logger: logger)
         for try await _ in rows.decode(Int.self) { return true }
@@ -39,7 +39,7 @@ struct ProfileStore: Sendable {
     func lockProfile(userId: String, on connection: PostgresConnection, logger: Logger) async throws -> Profile? {
         let rows = try await connection.query(
             """
-            SELECT user_id, email, nick, phone_num, birth_day, profile_image FROM auth.accounts
+            SELECT user_id, email, nick, phone_num, birth_day, profile_image FROM accounts
             WHERE user_id = \(userId) AND withdrawn_at IS NULL
             FOR UPDATE
             """, logger: logger)
@@ -61,7 +61,7 @@ struct ProfileStore: Sendable {
         do {
             let rows = try await connection.query(
                 """
-                UPDATE auth.accounts
+                UPDATE accounts
                 SET nick = \(profile.nick), phone_num = \(profile.phoneNum), birth_day = \(profile.birthDay),
                     profile_image = \(profile.profileImage),
                     updated_at = date_trunc('milliseconds',

@@ -14,22 +14,24 @@
 /// - Writers lock in one order, the user's read-model row before the post row (`PostStore`), the same order as the
 ///   user events' triggers, so the two cannot deadlock each other.
 enum MaterialisedPosts {
-    static let migration = """
-        ALTER TABLE posts.posts ADD COLUMN doc text;
+    /// `s`: the schema, quoted.
+    static func migration(_ s: String) -> String {
+        """
+        ALTER TABLE \(s).posts ADD COLUMN doc text;
         -- Buyers in the order they paid (the event's time), not in the order their events happened to be applied:
         -- a rebuild re-reads the topics partition by partition and must come out identical.
-        ALTER TABLE posts.buyers ADD COLUMN paid_at timestamptz;
-        ALTER TABLE posts.buyers DROP COLUMN seq;
-        CREATE INDEX comments_user_idx ON posts.comments (user_id);
-        CREATE INDEX follows_followee_idx ON posts.follows (followee_id);
+        ALTER TABLE \(s).buyers ADD COLUMN paid_at timestamptz;
+        ALTER TABLE \(s).buyers DROP COLUMN seq;
+        CREATE INDEX comments_user_idx ON \(s).comments (user_id);
+        CREATE INDEX follows_followee_idx ON \(s).follows (followee_id);
 
-        CREATE FUNCTION posts.post_document(p posts.posts) RETURNS text
+        CREATE FUNCTION \(s).post_document(p \(s).posts) RETURNS text
         LANGUAGE plpgsql STABLE AS $$
         DECLARE
             author_nick text;
             author_image text;
         BEGIN
-            SELECT nick, profile_image INTO author_nick, author_image FROM posts.users WHERE user_id = p.user_id;
+            SELECT nick, profile_image INTO author_nick, author_image FROM \(s).users WHERE user_id = p.user_id;
             RETURN json_strip_nulls(json_build_object(
                 'post_id', p.post_id, 'product_id', p.product_id, 'title', p.title, 'content', p.content,
                 'content1', p.content1, 'content2', p.content2, 'content3', p.content3, 'content4', p.content4,
@@ -37,12 +39,12 @@ enum MaterialisedPosts {
                 'createdAt', to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                 'creator', json_build_object('user_id', p.user_id, 'nick', coalesce(author_nick, ''), 'profileImage', author_image),
                 'files', p.files,
-                'likes', ARRAY(SELECT l.user_id FROM posts.likes l LEFT JOIN posts.users lu ON lu.user_id = l.user_id
+                'likes', ARRAY(SELECT l.user_id FROM \(s).likes l LEFT JOIN \(s).users lu ON lu.user_id = l.user_id
                                WHERE l.post_id = p.post_id AND l.kind = 1 AND lu.withdrawn_at IS NULL ORDER BY l.seq),
-                'likes2', ARRAY(SELECT l.user_id FROM posts.likes l LEFT JOIN posts.users lu ON lu.user_id = l.user_id
+                'likes2', ARRAY(SELECT l.user_id FROM \(s).likes l LEFT JOIN \(s).users lu ON lu.user_id = l.user_id
                                 WHERE l.post_id = p.post_id AND l.kind = 2 AND lu.withdrawn_at IS NULL ORDER BY l.seq),
                 -- A completed sale stays sold when its buyer withdraws (BuyOrNot shows "sold" while buyers is non-empty).
-                'buyers', ARRAY(SELECT b.user_id FROM posts.buyers b WHERE b.post_id = p.post_id ORDER BY b.paid_at NULLS FIRST, b.user_id),
+                'buyers', ARRAY(SELECT b.user_id FROM \(s).buyers b WHERE b.post_id = p.post_id ORDER BY b.paid_at NULLS FIRST, b.user_id),
                 'hashTags', p.hash_tags,
                 'comments', (SELECT coalesce(json_agg(json_build_object(
                                         'comment_id', c.comment_id, 'content', c.content,
@@ -50,42 +52,42 @@ enum MaterialisedPosts {
                                         'creator', json_build_object('user_id', c.user_id, 'nick', coalesce(cu.nick, ''),
                                                                      'profileImage', cu.profile_image))
                                     ORDER BY c.seq DESC), '[]'::json)
-                             FROM posts.comments c LEFT JOIN posts.users cu ON cu.user_id = c.user_id
+                             FROM \(s).comments c LEFT JOIN \(s).users cu ON cu.user_id = c.user_id
                              WHERE c.post_id = p.post_id AND cu.withdrawn_at IS NULL)
             ))::text;
         END $$;
 
-        CREATE FUNCTION posts.set_post_document() RETURNS trigger
+        CREATE FUNCTION \(s).set_post_document() RETURNS trigger
         LANGUAGE plpgsql AS $$
         BEGIN
-            NEW.doc := posts.post_document(NEW);
+            NEW.doc := \(s).post_document(NEW);
             RETURN NEW;
         END $$;
-        CREATE TRIGGER post_document BEFORE INSERT OR UPDATE ON posts.posts
-            FOR EACH ROW EXECUTE FUNCTION posts.set_post_document();
+        CREATE TRIGGER post_document BEFORE INSERT OR UPDATE ON \(s).posts
+            FOR EACH ROW EXECUTE FUNCTION \(s).set_post_document();
 
         -- Likes, comments and buyers: the post they belong to changes.
-        CREATE FUNCTION posts.refresh_post_of_row() RETURNS trigger
+        CREATE FUNCTION \(s).refresh_post_of_row() RETURNS trigger
         LANGUAGE plpgsql AS $$
         BEGIN
             IF TG_OP <> 'DELETE' THEN
-                UPDATE posts.posts SET doc = NULL WHERE post_id = NEW.post_id;
+                UPDATE \(s).posts SET doc = NULL WHERE post_id = NEW.post_id;
             END IF;
             IF TG_OP = 'DELETE' OR OLD.post_id IS DISTINCT FROM NEW.post_id THEN
-                UPDATE posts.posts SET doc = NULL WHERE post_id = OLD.post_id;
+                UPDATE \(s).posts SET doc = NULL WHERE post_id = OLD.post_id;
             END IF;
             RETURN NULL;
         END $$;
-        CREATE TRIGGER likes_post_document AFTER INSERT OR UPDATE OR DELETE ON posts.likes
-            FOR EACH ROW EXECUTE FUNCTION posts.refresh_post_of_row();
-        CREATE TRIGGER comments_post_document AFTER INSERT OR UPDATE OR DELETE ON posts.comments
-            FOR EACH ROW EXECUTE FUNCTION posts.refresh_post_of_row();
-        CREATE TRIGGER buyers_post_document AFTER INSERT OR UPDATE OR DELETE ON posts.buyers
-            FOR EACH ROW EXECUTE FUNCTION posts.refresh_post_of_row();
+        CREATE TRIGGER likes_post_document AFTER INSERT OR UPDATE OR DELETE ON \(s).likes
+            FOR EACH ROW EXECUTE FUNCTION \(s).refresh_post_of_row();
+        CREATE TRIGGER comments_post_document AFTER INSERT OR UPDATE OR DELETE ON \(s).comments
+            FOR EACH ROW EXECUTE FUNCTION \(s).refresh_post_of_row();
+        CREATE TRIGGER buyers_post_document AFTER INSERT OR UPDATE OR DELETE ON \(s).buyers
+            FOR EACH ROW EXECUTE FUNCTION \(s).refresh_post_of_row();
 
         -- A user's nick and image show on their posts and comments; their withdrawal hides their comments and
         -- likes. A row inserted late (the registration event after the user acted) changes the same.
-        CREATE FUNCTION posts.refresh_posts_of_user() RETURNS trigger
+        CREATE FUNCTION \(s).refresh_posts_of_user() RETURNS trigger
         LANGUAGE plpgsql AS $$
         DECLARE
             withdrawal_changed boolean;
@@ -95,73 +97,74 @@ enum MaterialisedPosts {
             ELSE
                 withdrawal_changed := OLD.withdrawn_at IS DISTINCT FROM NEW.withdrawn_at;
             END IF;
-            UPDATE posts.posts SET doc = NULL WHERE post_id IN (
-                SELECT a.post_id FROM posts.posts a WHERE a.user_id = NEW.user_id
-                UNION SELECT c.post_id FROM posts.comments c WHERE c.user_id = NEW.user_id
-                UNION SELECT l.post_id FROM posts.likes l WHERE withdrawal_changed AND l.user_id = NEW.user_id);
+            UPDATE \(s).posts SET doc = NULL WHERE post_id IN (
+                SELECT a.post_id FROM \(s).posts a WHERE a.user_id = NEW.user_id
+                UNION SELECT c.post_id FROM \(s).comments c WHERE c.user_id = NEW.user_id
+                UNION SELECT l.post_id FROM \(s).likes l WHERE withdrawal_changed AND l.user_id = NEW.user_id);
             RETURN NULL;
         END $$;
-        CREATE TRIGGER users_post_documents AFTER INSERT ON posts.users
-            FOR EACH ROW EXECUTE FUNCTION posts.refresh_posts_of_user();
-        CREATE TRIGGER users_post_documents_on_change AFTER UPDATE ON posts.users
+        CREATE TRIGGER users_post_documents AFTER INSERT ON \(s).users
+            FOR EACH ROW EXECUTE FUNCTION \(s).refresh_posts_of_user();
+        CREATE TRIGGER users_post_documents_on_change AFTER UPDATE ON \(s).users
             FOR EACH ROW
             WHEN (OLD.nick IS DISTINCT FROM NEW.nick OR OLD.profile_image IS DISTINCT FROM NEW.profile_image
                   OR OLD.withdrawn_at IS DISTINCT FROM NEW.withdrawn_at)
-            EXECUTE FUNCTION posts.refresh_posts_of_user();
+            EXECUTE FUNCTION \(s).refresh_posts_of_user();
 
         -- The following feed, fanned out on write: one row per (follower, post of someone they follow).
         -- Exactly {(f.follower_id, p.post_id) | f in follows, p in posts, p.user_id = f.followee_id}.
-        CREATE TABLE posts.feed_entries (
+        CREATE TABLE \(s).feed_entries (
             follower_id text NOT NULL,
             seq bigint NOT NULL,
-            post_id text NOT NULL REFERENCES posts.posts (post_id) ON DELETE CASCADE,
+            post_id text NOT NULL REFERENCES \(s).posts (post_id) ON DELETE CASCADE,
             author_id text NOT NULL,
             product_id text,
             PRIMARY KEY (follower_id, seq)
         );
-        CREATE INDEX feed_entries_product_idx ON posts.feed_entries (follower_id, product_id, seq DESC);
-        CREATE INDEX feed_entries_author_idx ON posts.feed_entries (follower_id, author_id);
-        CREATE INDEX feed_entries_post_idx ON posts.feed_entries (post_id);
+        CREATE INDEX feed_entries_product_idx ON \(s).feed_entries (follower_id, product_id, seq DESC);
+        CREATE INDEX feed_entries_author_idx ON \(s).feed_entries (follower_id, author_id);
+        CREATE INDEX feed_entries_post_idx ON \(s).feed_entries (post_id);
 
-        CREATE FUNCTION posts.fan_out_post() RETURNS trigger
+        CREATE FUNCTION \(s).fan_out_post() RETURNS trigger
         LANGUAGE plpgsql AS $$
         BEGIN
             IF TG_OP = 'INSERT' THEN
-                INSERT INTO posts.feed_entries (follower_id, seq, post_id, author_id, product_id)
+                INSERT INTO \(s).feed_entries (follower_id, seq, post_id, author_id, product_id)
                 SELECT f.follower_id, NEW.seq, NEW.post_id, NEW.user_id, NEW.product_id
-                FROM posts.follows f WHERE f.followee_id = NEW.user_id;
+                FROM \(s).follows f WHERE f.followee_id = NEW.user_id;
             ELSIF OLD.product_id IS DISTINCT FROM NEW.product_id THEN
-                UPDATE posts.feed_entries SET product_id = NEW.product_id WHERE post_id = NEW.post_id;
+                UPDATE \(s).feed_entries SET product_id = NEW.product_id WHERE post_id = NEW.post_id;
             END IF;
             RETURN NULL;
         END $$;
-        CREATE TRIGGER posts_fan_out AFTER INSERT OR UPDATE OF product_id ON posts.posts
-            FOR EACH ROW EXECUTE FUNCTION posts.fan_out_post();
+        CREATE TRIGGER posts_fan_out AFTER INSERT OR UPDATE OF product_id ON \(s).posts
+            FOR EACH ROW EXECUTE FUNCTION \(s).fan_out_post();
 
-        CREATE FUNCTION posts.fan_out_follow() RETURNS trigger
+        CREATE FUNCTION \(s).fan_out_follow() RETURNS trigger
         LANGUAGE plpgsql AS $$
         BEGIN
             IF TG_OP = 'INSERT' THEN
-                INSERT INTO posts.feed_entries (follower_id, seq, post_id, author_id, product_id)
+                INSERT INTO \(s).feed_entries (follower_id, seq, post_id, author_id, product_id)
                 SELECT NEW.follower_id, p.seq, p.post_id, p.user_id, p.product_id
-                FROM posts.posts p WHERE p.user_id = NEW.followee_id
+                FROM \(s).posts p WHERE p.user_id = NEW.followee_id
                 ON CONFLICT DO NOTHING;
             ELSE
-                DELETE FROM posts.feed_entries WHERE follower_id = OLD.follower_id AND author_id = OLD.followee_id;
+                DELETE FROM \(s).feed_entries WHERE follower_id = OLD.follower_id AND author_id = OLD.followee_id;
             END IF;
             RETURN NULL;
         END $$;
-        CREATE TRIGGER follows_fan_out AFTER INSERT OR DELETE ON posts.follows
-            FOR EACH ROW EXECUTE FUNCTION posts.fan_out_follow();
+        CREATE TRIGGER follows_fan_out AFTER INSERT OR DELETE ON \(s).follows
+            FOR EACH ROW EXECUTE FUNCTION \(s).fan_out_follow();
 
         -- What `sns-admin rebuild` compares of the documents.
-        CREATE VIEW posts.post_documents AS SELECT post_id, doc FROM posts.posts;
+        CREATE VIEW \(s).post_documents AS SELECT post_id, doc FROM \(s).posts;
 
         -- What existed before this migration.
-        UPDATE posts.posts SET doc = NULL;
-        ALTER TABLE posts.posts ALTER COLUMN doc SET NOT NULL;
-        INSERT INTO posts.feed_entries (follower_id, seq, post_id, author_id, product_id)
+        UPDATE \(s).posts SET doc = NULL;
+        ALTER TABLE \(s).posts ALTER COLUMN doc SET NOT NULL;
+        INSERT INTO \(s).feed_entries (follower_id, seq, post_id, author_id, product_id)
         SELECT f.follower_id, p.seq, p.post_id, p.user_id, p.product_id
-        FROM posts.follows f JOIN posts.posts p ON p.user_id = f.followee_id;
+        FROM \(s).follows f JOIN \(s).posts p ON p.user_id = f.followee_id;
         """
+    }
 }

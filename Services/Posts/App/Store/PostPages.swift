@@ -5,12 +5,12 @@
 
 /// `GET /v1/posts/{post_id}`: `$1` = post id.
 enum OnePostPage: PageSQL {
-    static let sql = "SELECT doc, seq AS position FROM posts.posts WHERE post_id = $1 AND NOT author_withdrawn"
+    static let sql = "SELECT doc, seq AS position FROM posts WHERE post_id = $1 AND NOT author_withdrawn"
 }
 
 enum AllPostsPage: PageSQL {
     static let sql = """
-        SELECT p.doc, p.seq AS position FROM posts.posts p
+        SELECT p.doc, p.seq AS position FROM posts p
         WHERE NOT p.author_withdrawn AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
@@ -20,7 +20,7 @@ enum AllPostsPage: PageSQL {
 /// (migration 102), whatever the products' statistics.
 enum AllPostsOfProductPage: PageSQL {
     static let sql = """
-        SELECT p.doc, p.seq AS position FROM posts.posts p
+        SELECT p.doc, p.seq AS position FROM posts p
         WHERE p.product_id = $3 AND p.author_withdrawn IS NOT TRUE AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
@@ -29,7 +29,7 @@ enum AllPostsOfProductPage: PageSQL {
 /// `$3` = user id.
 enum UserPostsPage: PageSQL {
     static let sql = """
-        SELECT p.doc, p.seq AS position FROM posts.posts p
+        SELECT p.doc, p.seq AS position FROM posts p
         WHERE p.user_id = $3 AND NOT p.author_withdrawn AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
@@ -38,7 +38,7 @@ enum UserPostsPage: PageSQL {
 /// `$3` = user id, `$4` = product id.
 enum UserPostsOfProductPage: PageSQL {
     static let sql = """
-        SELECT p.doc, p.seq AS position FROM posts.posts p
+        SELECT p.doc, p.seq AS position FROM posts p
         WHERE p.user_id = $3 AND p.product_id = $4 AND NOT p.author_withdrawn AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
@@ -47,8 +47,8 @@ enum UserPostsOfProductPage: PageSQL {
 /// `$3` = lower-cased tag.
 enum HashtagPostsPage: PageSQL {
     static let sql = """
-        SELECT p.doc, h.seq AS position FROM posts.post_hashtags h
-        JOIN posts.posts p ON p.post_id = h.post_id AND NOT p.author_withdrawn
+        SELECT p.doc, h.seq AS position FROM post_hashtags h
+        JOIN posts p ON p.post_id = h.post_id AND NOT p.author_withdrawn
         WHERE h.tag = $3 AND h.seq < $1
         ORDER BY h.seq DESC LIMIT $2
         """
@@ -57,8 +57,8 @@ enum HashtagPostsPage: PageSQL {
 /// `$3` = lower-cased tag, `$4` = product id.
 enum HashtagPostsOfProductPage: PageSQL {
     static let sql = """
-        SELECT p.doc, h.seq AS position FROM posts.post_hashtags h
-        JOIN posts.posts p ON p.post_id = h.post_id AND NOT p.author_withdrawn
+        SELECT p.doc, h.seq AS position FROM post_hashtags h
+        JOIN posts p ON p.post_id = h.post_id AND NOT p.author_withdrawn
         WHERE h.tag = $3 AND h.product_id = $4 AND h.seq < $1
         ORDER BY h.seq DESC LIMIT $2
         """
@@ -67,8 +67,8 @@ enum HashtagPostsOfProductPage: PageSQL {
 /// Posts the user liked (`$4` = 1) or marked (`$4` = 2), most recent mark first; `$3` = user id.
 enum LikedPostsPage: PageSQL {
     static let sql = """
-        SELECT p.doc, l.seq AS position FROM posts.likes l
-        JOIN posts.posts p ON p.post_id = l.post_id AND NOT p.author_withdrawn
+        SELECT p.doc, l.seq AS position FROM likes l
+        JOIN posts p ON p.post_id = l.post_id AND NOT p.author_withdrawn
         WHERE l.user_id = $3 AND l.kind = $4 AND l.seq < $1
         ORDER BY l.seq DESC LIMIT $2
         """
@@ -77,8 +77,8 @@ enum LikedPostsPage: PageSQL {
 /// The same, `$5` = product id (filtered after the join: a user's likes are few).
 enum LikedPostsOfProductPage: PageSQL {
     static let sql = """
-        SELECT p.doc, l.seq AS position FROM posts.likes l
-        JOIN posts.posts p ON p.post_id = l.post_id AND NOT p.author_withdrawn AND p.product_id = $5
+        SELECT p.doc, l.seq AS position FROM likes l
+        JOIN posts p ON p.post_id = l.post_id AND NOT p.author_withdrawn AND p.product_id = $5
         WHERE l.user_id = $3 AND l.kind = $4 AND l.seq < $1
         ORDER BY l.seq DESC LIMIT $2
         """
@@ -87,8 +87,8 @@ enum LikedPostsOfProductPage: PageSQL {
 /// Posts of the people `$3` follows, from their fanned-out feed entries (`MaterialisedPosts`).
 enum FollowingPostsPage: PageSQL {
     static let sql = """
-        SELECT p.doc, e.seq AS position FROM posts.feed_entries e
-        JOIN posts.posts p ON p.post_id = e.post_id AND NOT p.author_withdrawn
+        SELECT p.doc, e.seq AS position FROM feed_entries e
+        JOIN posts p ON p.post_id = e.post_id AND NOT p.author_withdrawn
         WHERE e.follower_id = $3 AND e.seq < $1
         ORDER BY e.seq DESC LIMIT $2
         """
@@ -97,8 +97,8 @@ enum FollowingPostsPage: PageSQL {
 /// The same, `$4` = product id.
 enum FollowingPostsOfProductPage: PageSQL {
     static let sql = """
-        SELECT p.doc, e.seq AS position FROM posts.feed_entries e
-        JOIN posts.posts p ON p.post_id = e.post_id AND NOT p.author_withdrawn
+        SELECT p.doc, e.seq AS position FROM feed_entries e
+        JOIN posts p ON p.post_id = e.post_id AND NOT p.author_withdrawn
         WHERE e.follower_id = $3 AND e.product_id = $4 AND e.seq < $1
         ORDER BY e.seq DESC LIMIT $2
         """

@@ -24,9 +24,9 @@ struct PostStore: Sendable {
     /// wrote: a post can never slip in after its author's withdrawal.
     func ensureUser(_ userId: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         try await connection.query(
-            "INSERT INTO posts.users (user_id) VALUES (\(userId)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
+            "INSERT INTO users (user_id) VALUES (\(userId)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
         let rows = try await connection.query(
-            "SELECT withdrawn_at IS NOT NULL FROM posts.users WHERE user_id = \(userId) FOR SHARE", logger: logger)
+            "SELECT withdrawn_at IS NOT NULL FROM users WHERE user_id = \(userId) FOR SHARE", logger: logger)
         for try await withdrawn in rows.decode(Bool.self) { return withdrawn }
         return false
     }
@@ -36,7 +36,7 @@ struct PostStore: Sendable {
     {
         let rows = try await connection.query(
             """
-            INSERT INTO posts.posts (post_id, user_id, product_id, title, content, content1, content2, content3, content4,
+            INSERT INTO posts (post_id, user_id, product_id, title, content, content1, content2, content3, content4,
                                      content5, price, files, hash_tags, author_withdrawn, created_at, updated_at)
             VALUES (\(post.postId), \(post.userId), \(post.productId), \(post.title), \(post.content), \(post.content1),
                     \(post.content2), \(post.content3), \(post.content4), \(post.content5), \(post.price), \(post.files),
@@ -62,7 +62,7 @@ struct PostStore: Sendable {
             """
             SELECT post_id, user_id, product_id, title, content, content1, content2, content3, content4, content5,
                    price, files, hash_tags, created_at, updated_at, seq
-            FROM posts.posts WHERE post_id = \(postId) AND NOT author_withdrawn \(unescaped: shared ? "FOR NO KEY UPDATE" : "FOR UPDATE")
+            FROM posts WHERE post_id = \(postId) AND NOT author_withdrawn \(unescaped: shared ? "FOR NO KEY UPDATE" : "FOR UPDATE")
             """, logger: logger)
         for try await row in rows.decode(
             (
@@ -83,7 +83,7 @@ struct PostStore: Sendable {
     func update(_ post: PostRecord, seq: Int64, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
-            UPDATE posts.posts SET product_id = \(post.productId), title = \(post.title), content = \(post.content),
+            UPDATE posts SET product_id = \(post.productId), title = \(post.title), content = \(post.content),
                 content1 = \(post.content1), content2 = \(post.content2), content3 = \(post.content3),
                 content4 = \(post.content4), content5 = \(post.content5), price = \(post.price), files = \(post.files),
                 hash_tags = \(post.hashTags), updated_at = \(post.updatedAt)
@@ -96,19 +96,19 @@ struct PostStore: Sendable {
 
     /// Deletes the post; its hashtags, likes and comments go with it (ON DELETE CASCADE).
     func delete(postId: String, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("DELETE FROM posts.posts WHERE post_id = \(postId)", logger: logger)
+        try await connection.query("DELETE FROM posts WHERE post_id = \(postId)", logger: logger)
     }
 
     func replaceHashtags(
         postId: String, tags: [String], seq: Int64, productId: String?,
         on connection: PostgresConnection, logger: Logger
     ) async throws {
-        try await connection.query("DELETE FROM posts.post_hashtags WHERE post_id = \(postId)", logger: logger)
+        try await connection.query("DELETE FROM post_hashtags WHERE post_id = \(postId)", logger: logger)
         let keys = Array(Set(tags.map(Hashtags.key)))
         guard !keys.isEmpty else { return }
         try await connection.query(
             """
-            INSERT INTO posts.post_hashtags (tag, post_id, seq, product_id)
+            INSERT INTO post_hashtags (tag, post_id, seq, product_id)
             SELECT tag, \(postId), \(seq), \(productId) FROM unnest(\(keys)::text[]) AS tag
             ON CONFLICT DO NOTHING
             """, logger: logger)
@@ -122,7 +122,7 @@ struct PostStore: Sendable {
     {
         let code = kind.code
         let rows = try await connection.query(
-            "SELECT 1 FROM posts.likes WHERE post_id = \(postId) AND kind = \(code) AND user_id = \(userId)",
+            "SELECT 1 FROM likes WHERE post_id = \(postId) AND kind = \(code) AND user_id = \(userId)",
             logger: logger)
         for try await _ in rows.decode(Int.self) { return true }
         return false
@@ -138,13 +138,13 @@ struct PostStore: Sendable {
         if desired {
             rows = try await connection.query(
                 """
-                INSERT INTO posts.likes (post_id, kind, user_id, created_at) VALUES (\(postId), \(code), \(userId), \(at))
+                INSERT INTO likes (post_id, kind, user_id, created_at) VALUES (\(postId), \(code), \(userId), \(at))
                 ON CONFLICT DO NOTHING RETURNING 1
                 """, logger: logger)
         } else {
             rows = try await connection.query(
                 """
-                DELETE FROM posts.likes WHERE post_id = \(postId) AND kind = \(code) AND user_id = \(userId) RETURNING 1
+                DELETE FROM likes WHERE post_id = \(postId) AND kind = \(code) AND user_id = \(userId) RETURNING 1
                 """, logger: logger)
         }
         for try await _ in rows.decode(Int.self) { return true }
@@ -164,7 +164,7 @@ struct PostStore: Sendable {
     func insertComment(_ comment: CommentRecord, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
-            INSERT INTO posts.comments (comment_id, post_id, user_id, content, created_at, updated_at)
+            INSERT INTO comments (comment_id, post_id, user_id, content, created_at, updated_at)
             VALUES (\(comment.commentId), \(comment.postId), \(comment.userId), \(comment.content), \(comment.createdAt), \(comment.createdAt))
             """, logger: logger)
     }
@@ -175,7 +175,7 @@ struct PostStore: Sendable {
     {
         let rows = try await connection.query(
             """
-            SELECT c.comment_id, c.post_id, c.user_id, c.content, c.created_at FROM posts.comments c
+            SELECT c.comment_id, c.post_id, c.user_id, c.content, c.created_at FROM comments c
             WHERE c.comment_id = \(commentId) AND c.post_id = \(postId) FOR UPDATE
             """, logger: logger)
         for try await row in rows.decode((String, String, String, String, Date).self) {
@@ -188,18 +188,18 @@ struct PostStore: Sendable {
         async throws
     {
         try await connection.query(
-            "UPDATE posts.comments SET content = \(content), updated_at = \(at) WHERE comment_id = \(commentId)",
+            "UPDATE comments SET content = \(content), updated_at = \(at) WHERE comment_id = \(commentId)",
             logger: logger)
     }
 
     func deleteComment(commentId: String, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("DELETE FROM posts.comments WHERE comment_id = \(commentId)", logger: logger)
+        try await connection.query("DELETE FROM comments WHERE comment_id = \(commentId)", logger: logger)
     }
 
     /// A user's public face (nick and profile image) from the read model.
     func creator(userId: String, on connection: PostgresConnection, logger: Logger) async throws -> CreatorJSON {
         let rows = try await connection.query(
-            "SELECT nick, profile_image FROM posts.users WHERE user_id = \(userId)", logger: logger)
+            "SELECT nick, profile_image FROM users WHERE user_id = \(userId)", logger: logger)
         for try await (nick, image) in rows.decode((String, String?).self) {
             return CreatorJSON(userId: userId, nick: nick, profileImage: image)
         }
@@ -216,7 +216,7 @@ extension LikeKind {
 struct ActiveUserCheck: PostgresPreparedStatement {
     typealias Row = Bool
     static let name = "posts_active_user"
-    static let sql = "SELECT withdrawn_at IS NULL FROM posts.users WHERE user_id = $1"
+    static let sql = "SELECT withdrawn_at IS NULL FROM users WHERE user_id = $1"
 
     let userId: String
 

@@ -6,7 +6,7 @@ import SNSPlatform
 /// Keeps the market's read model of posts (price, title, seller) and of withdrawn users, inside the idempotent
 /// consumer's transaction. Converges under repetition and reordering: a newer snapshot (`updated_at`) wins, a
 /// deletion is a tombstone no snapshot can undo, a withdrawal is permanent.
-struct ProductReadModelHandler: EventHandler {
+struct ProductsProjection: EventHandler {
     let schema: SQLIdentifier
 
     func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {

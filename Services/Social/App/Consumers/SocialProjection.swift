@@ -6,7 +6,7 @@ import SNSPlatform
 /// Projects `sns.users` and `sns.posts` into this service's tables, inside the idempotent consumer's
 /// transaction. Every effect converges whatever the order or repetition of events (see `SocialMigrations`),
 /// so counts and rankings come out the same after a replay from the beginning.
-struct ProjectionHandler: EventHandler {
+struct SocialProjection: EventHandler {
     let schema: SQLIdentifier
 
     func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {

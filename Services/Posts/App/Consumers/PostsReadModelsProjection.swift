@@ -8,7 +8,7 @@ import SNSPlatform
 /// - follows (`sns.follows`): the following feed;
 /// - purchases (`sns.payments`): a post's `buyers`.
 /// Every effect is an upsert or a delete, so applying an event again (replay) changes nothing.
-struct ReadModelHandler: EventHandler {
+struct PostsReadModelsProjection: EventHandler {
     func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
         switch event.eventType {
         case .userRegistered:
@@ -25,36 +25,36 @@ struct ReadModelHandler: EventHandler {
             let user = try event.payload(as: UserWithdrawn.self)
             try await connection.query(
                 """
-                INSERT INTO posts.users (user_id, withdrawn_at) VALUES (\(user.userId), \(user.withdrawnAt))
-                ON CONFLICT (user_id) DO UPDATE SET withdrawn_at = coalesce(posts.users.withdrawn_at, EXCLUDED.withdrawn_at)
+                INSERT INTO users (user_id, withdrawn_at) VALUES (\(user.userId), \(user.withdrawnAt))
+                ON CONFLICT (user_id) DO UPDATE SET withdrawn_at = coalesce(users.withdrawn_at, EXCLUDED.withdrawn_at)
                 """, logger: logger)
             try await connection.query(
-                "UPDATE posts.posts SET author_withdrawn = true WHERE user_id = \(user.userId) AND NOT author_withdrawn",
+                "UPDATE posts SET author_withdrawn = true WHERE user_id = \(user.userId) AND NOT author_withdrawn",
                 logger: logger)
             try await connection.query(
-                "DELETE FROM posts.follows WHERE follower_id = \(user.userId) OR followee_id = \(user.userId)",
+                "DELETE FROM follows WHERE follower_id = \(user.userId) OR followee_id = \(user.userId)",
                 logger: logger)
         case .userFollowed:
             let edge = try event.payload(as: UserFollowed.self).edge
             // A follow that arrives after either side withdrew (another topic, no ordering) is not kept.
             try await connection.query(
                 """
-                INSERT INTO posts.follows (follower_id, followee_id)
+                INSERT INTO follows (follower_id, followee_id)
                 SELECT \(edge.followerId), \(edge.followeeId)
-                WHERE NOT EXISTS (SELECT 1 FROM posts.users WHERE user_id IN (\(edge.followerId), \(edge.followeeId))
+                WHERE NOT EXISTS (SELECT 1 FROM users WHERE user_id IN (\(edge.followerId), \(edge.followeeId))
                                   AND withdrawn_at IS NOT NULL)
                 ON CONFLICT DO NOTHING
                 """, logger: logger)
         case .userUnfollowed:
             let edge = try event.payload(as: UserUnfollowed.self).edge
             try await connection.query(
-                "DELETE FROM posts.follows WHERE follower_id = \(edge.followerId) AND followee_id = \(edge.followeeId)",
+                "DELETE FROM follows WHERE follower_id = \(edge.followerId) AND followee_id = \(edge.followeeId)",
                 logger: logger)
         case .purchaseCompleted:
             let purchase = try event.payload(as: PurchaseCompleted.self)
             try await connection.query(
                 """
-                INSERT INTO posts.buyers (post_id, user_id, paid_at) VALUES (\(purchase.postId), \(purchase.buyerId), \(purchase.paidAt))
+                INSERT INTO buyers (post_id, user_id, paid_at) VALUES (\(purchase.postId), \(purchase.buyerId), \(purchase.paidAt))
                 ON CONFLICT DO NOTHING
                 """, logger: logger)
         default:
@@ -70,9 +70,9 @@ struct ReadModelHandler: EventHandler {
     ) async throws {
         try await connection.query(
             """
-            INSERT INTO posts.users (user_id, nick, profile_image, profile_at) VALUES (\(userId), \(nick), \(profileImage), \(at))
+            INSERT INTO users (user_id, nick, profile_image, profile_at) VALUES (\(userId), \(nick), \(profileImage), \(at))
             ON CONFLICT (user_id) DO UPDATE SET nick = EXCLUDED.nick, profile_image = EXCLUDED.profile_image, profile_at = EXCLUDED.profile_at
-            WHERE posts.users.profile_at IS NULL OR posts.users.profile_at <= EXCLUDED.profile_at
+            WHERE users.profile_at IS NULL OR users.profile_at <= EXCLUDED.profile_at
             """, logger: logger)
     }
 }

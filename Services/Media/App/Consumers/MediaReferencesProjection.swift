@@ -14,7 +14,7 @@ import SNSPlatform
 /// - anything else: ignored.
 ///
 /// Paths that are not well-formed media paths are dropped (they cannot name a stored file).
-public struct MediaReferencesHandler: EventHandler {
+public struct MediaReferencesProjection: EventHandler {
     let catalog: MediaCatalog
 
     public init(catalog: MediaCatalog) {
