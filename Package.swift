@@ -278,6 +278,7 @@ let package = Package(
             dependencies: [
                 "SNSPlatform",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings

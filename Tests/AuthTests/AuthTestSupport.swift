@@ -36,30 +36,14 @@ struct AuthClient: Sendable {
     let client: any TestClientProtocol
     let apiKey: String
 
-    struct Reply: Sendable {
-        let status: Int
-        let body: [UInt8]
-        let headers: HTTPFields
-        var json: JSONObject { get throws { try JSONObject(body) } }
-        var text: String { String(decoding: body, as: UTF8.self) }
-    }
+    typealias Reply = TestReply
 
     func send(
         _ method: HTTPRequest.Method, _ path: String, json: String? = nil, headers extra: [String: String] = [:],
         apiKey: String?? = .none
     ) async throws -> Reply {
-        var headers = HTTPFields()
-        let key: String? =
-            switch apiKey {
-            case .none: self.apiKey;
-            case .some(let value): value
-            }
-        if let key { headers[HTTPField.Name("SesacKey")!] = key }
-        if json != nil { headers[.contentType] = "application/json" }
-        for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
-        let response = try await client.execute(
-            uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
-        return Reply(status: Int(response.status.code), body: Array(buffer: response.body), headers: response.headers)
+        try await client.send(
+            AppRequest(method, path, apiKey: AppRequest.key(apiKey, default: self.apiKey), json: json, headers: extra))
     }
 
     func join(email: String, password: String = "password123", nick: String, extra: String = "") async throws -> Reply {

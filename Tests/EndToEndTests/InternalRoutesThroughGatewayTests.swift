@@ -24,7 +24,9 @@ struct InternalRoutesThroughGatewayTests {
 
     @Test func profileEditCallsWorkInsideAndAreUnknownThroughTheGateway() async throws {
         let gateway = try GatewayClient()
-        let services = try ServiceAddresses()
+        // The stack's auth and media processes, called directly the way the social service calls them.
+        let media = GatewayClient(baseURL: URL(string: try TestEnvironment.mediaURL())!, apiKey: gateway.apiKey)
+        let authService = GatewayClient(baseURL: URL(string: try TestEnvironment.authURL())!, apiKey: gateway.apiKey)
         let name = TestEnvironment.unique("int")
         let email = "\(name)@example.com"
         #expect(
@@ -57,17 +59,16 @@ struct InternalRoutesThroughGatewayTests {
         #expect(try unchanged.json.string("nick") == name)
 
         // Inside (as the social service calls them): media stores the image, auth accepts the path media issued.
-        let stored = try await services.send(
-            "POST", "\(services.media)/internal/v1/profile-images", body: Data(Self.png),
-            contentType: "application/octet-stream", token: token, apiKey: gateway.apiKey)
+        let stored = try await media.send(
+            "POST", "/internal/v1/profile-images", body: Data(Self.png), contentType: "application/octet-stream",
+            headers: ["Authorization": token])
         #expect(stored.status == 200, "\(stored.text)")
         let path = try #require(try stored.json.string("path"))
         #expect(path.hasPrefix("uploads/profiles/") && path.hasSuffix(".png"))
         let newNick = name + "n"
-        let edited = try await services.send(
-            "PUT", "\(services.auth)/internal/v1/profile",
-            body: Data(#"{"nick":"\#(newNick)","profileImage":"\#(path)"}"#.utf8),
-            contentType: "application/json", token: token, apiKey: gateway.apiKey)
+        let edited = try await authService.send(
+            "PUT", "/internal/v1/profile", json: #"{"nick":"\#(newNick)","profileImage":"\#(path)"}"#,
+            headers: ["Authorization": token])
         #expect(edited.status == 200, "\(edited.text)")
         #expect(try edited.json.keys == ["user_id", "email", "nick", "profileImage", "updatedAt"])
 
@@ -93,40 +94,5 @@ struct InternalRoutesThroughGatewayTests {
             EventEnvelope<UserUpdated>.self, from: Data(try #require(messages.last?.value)))
         #expect(updated.payload.nick == newNick)
         #expect(updated.payload.profileImage == path)
-    }
-}
-
-/// Calls the stack's auth and media processes directly (`SNS_TEST_AUTH_URL`, `SNS_TEST_MEDIA_URL`), the way the
-/// social service does: the user's token and `SesacKey`, no gateway in between.
-struct ServiceAddresses {
-    let auth: String
-    let media: String
-
-    struct Reply {
-        let status: Int
-        let body: [UInt8]
-        var json: JSONObject { get throws { try JSONObject(body) } }
-        var text: String { String(decoding: body, as: UTF8.self) }
-    }
-
-    init() throws {
-        auth = try TestEnvironment.authURL()
-        media = try TestEnvironment.mediaURL()
-    }
-
-    func send(_ method: String, _ url: String, body: Data?, contentType: String, token: String, apiKey: String)
-        async throws -> Reply
-    {
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = method
-        // A hang guard only, like GatewayClient's: auth's internal profile edit waits for the projections of its
-        // event (read-your-writes, up to 50 s in the test stack), and the suite saturates the machine at times.
-        request.timeoutInterval = 120
-        request.setValue(apiKey, forHTTPHeaderField: "SesacKey")
-        request.setValue(token, forHTTPHeaderField: "Authorization")
-        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        request.httpBody = body
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return Reply(status: (response as! HTTPURLResponse).statusCode, body: Array(data))
     }
 }

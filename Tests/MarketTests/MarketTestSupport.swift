@@ -111,24 +111,16 @@ struct MarketHarness: Sendable {
 
     // MARK: HTTP
 
-    struct Reply: Sendable {
-        let status: Int
-        let body: [UInt8]
-        var json: JSONObject { get throws { try JSONObject(body) } }
-        var text: String { String(decoding: body, as: UTF8.self) }
-    }
+    typealias Reply = TestReply
 
     func send(
         _ method: HTTPRequest.Method, _ path: String, as buyer: Buyer?, json: String? = nil, apiKey: Bool = true,
         contentType: String = "application/json"
     ) async throws -> Reply {
-        var headers = HTTPFields()
-        if apiKey { headers[HTTPField.Name("SesacKey")!] = self.apiKey }
-        if let buyer { headers[.authorization] = buyer.token }
-        if json != nil { headers[.contentType] = contentType }
-        let response = try await client.execute(
-            uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
-        return Reply(status: Int(response.status.code), body: Array(buffer: response.body))
+        try await client.send(
+            AppRequest(
+                method, path, apiKey: apiKey ? self.apiKey : nil, token: buyer?.token, json: json,
+                contentType: json == nil ? nil : contentType))
     }
 
     func validate(_ impUid: String, post postId: String, as buyer: Buyer, legacyBody: Bool = false) async throws

@@ -156,40 +156,16 @@ struct MediaClient: Sendable {
     let client: any TestClientProtocol
     let apiKey: String
 
-    struct Reply: Sendable {
-        let status: Int
-        let body: [UInt8]
-        let headers: HTTPFields
-        var json: JSONObject { get throws { try JSONObject(body) } }
-        var text: String { String(decoding: body, as: UTF8.self) }
-        func header(_ name: String) -> String? { headers[HTTPField.Name(name)!] }
-        /// The `files` array of an upload reply. Throws for any other answer: tests index this array, and a
-        /// failed upload must fail its test, not crash the test process with an index out of range.
-        var files: [String] {
-            get throws {
-                guard status == 200, let files = (try json["files"] as? [Any])?.compactMap({ $0 as? String }) else {
-                    throw UnexpectedReply(status: status, text: text)
-                }
-                return files
-            }
-        }
-    }
+    typealias Reply = TestReply
 
     func send(
         _ method: HTTPRequest.Method, _ path: String, token: String? = nil, headers extra: [String: String] = [:],
         body: ByteBuffer? = nil, apiKey: String?? = .none
     ) async throws -> Reply {
-        var headers = HTTPFields()
-        let key: String? =
-            switch apiKey {
-            case .none: self.apiKey;
-            case .some(let value): value
-            }
-        if let key { headers[HTTPField.Name("SesacKey")!] = key }
-        if let token { headers[.authorization] = token }
-        for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
-        let response = try await client.execute(uri: path, method: method, headers: headers, body: body)
-        return Reply(status: Int(response.status.code), body: Array(buffer: response.body), headers: response.headers)
+        try await client.send(
+            AppRequest(
+                method, path, apiKey: AppRequest.key(apiKey, default: self.apiKey), token: token,
+                body: body.map { Array(buffer: $0) }, headers: extra))
     }
 
     /// `POST /v1/posts/files` with the given parts.
@@ -233,9 +209,15 @@ func signAccessToken(userId: String, expiresIn seconds: TimeInterval) async thro
             issuedAt: now.addingTimeInterval(-60), expiresAt: now.addingTimeInterval(seconds)))
 }
 
-/// An upload answered something other than 200 with `files`.
-struct UnexpectedReply: Error, CustomStringConvertible {
-    let status: Int
-    let text: String
-    var description: String { "expected 200 with files, got \(status): \(text)" }
+extension TestReply {
+    /// The `files` array of an upload reply. Throws for any other answer: tests index this array, and a failed
+    /// upload must fail its test, not crash the test process with an index out of range.
+    var files: [String] {
+        get throws {
+            guard status == 200, let files = (try json["files"] as? [Any])?.compactMap({ $0 as? String }) else {
+                throw UnexpectedReply(status: status, text: "expected 200 with files: \(text)")
+            }
+            return files
+        }
+    }
 }

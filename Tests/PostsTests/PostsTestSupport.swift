@@ -39,12 +39,6 @@ func withPostsService(schema: String = "posts", _ body: @Sendable (PostsClient) 
     }
 }
 
-struct TestUser: Sendable {
-    let userId: String
-    let nick: String
-    let token: String
-}
-
 /// Speaks like the iOS apps: `SesacKey` on every request, the bare access token in `Authorization`.
 struct PostsClient: Sendable {
     let client: any TestClientProtocol
@@ -55,32 +49,16 @@ struct PostsClient: Sendable {
     /// The posts service's schema (`posts`, or a test's private one).
     let schema: SQLIdentifier
 
-    struct Reply: Sendable {
-        let status: Int
-        let body: [UInt8]
-        var json: JSONObject { get throws { try JSONObject(body) } }
-        var text: String { String(decoding: body, as: UTF8.self) }
-        var posts: [[String: Any]] { (try? json["data"] as? [[String: Any]]) ?? [] }
-        var postIds: [String] { posts.compactMap { $0["post_id"] as? String } }
-        var nextCursor: String? { try? json.string("next_cursor") }
-    }
+    typealias Reply = TestReply
 
     func send(
         _ method: HTTPRequest.Method, _ path: String, as user: TestUser?, json: String? = nil,
         token: String? = nil, apiKey: String?? = .none
     ) async throws -> Reply {
-        var headers = HTTPFields()
-        let key: String? =
-            switch apiKey {
-            case .none: self.apiKey;
-            case .some(let value): value
-            }
-        if let key { headers[HTTPField.Name("SesacKey")!] = key }
-        if let bearer = token ?? user?.token { headers[.authorization] = bearer }
-        if json != nil { headers[.contentType] = "application/json" }
-        let response = try await client.execute(
-            uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
-        return Reply(status: Int(response.status.code), body: Array(buffer: response.body))
+        try await client.send(
+            AppRequest(
+                method, path, apiKey: AppRequest.key(apiKey, default: self.apiKey), token: token ?? user?.token,
+                json: json))
     }
 
     /// A registered user: `user-registered` goes through the broker; returns once the read model has it.
@@ -146,4 +124,12 @@ struct PostsClient: Sendable {
         #expect(reply.status == 200, "create: \(reply.text)")
         return try reply.json
     }
+}
+
+extension TestReply {
+    /// A page's posts, loosely (for key-set checks); `page` reads them typed.
+    var posts: [[String: Any]] { (try? json["data"] as? [[String: Any]]) ?? [] }
+    var page: APIModels.PostPage { get throws { try decode() } }
+    var postIds: [String] { ((try? page)?.data ?? []).map(\.postId) }
+    var nextCursor: String? { try? page.nextCursor }
 }

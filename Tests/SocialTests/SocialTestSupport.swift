@@ -36,12 +36,6 @@ func withSocialService(schema: String = "social", _ body: @Sendable (SocialClien
     }
 }
 
-struct TestUser: Sendable {
-    let userId: String
-    let nick: String
-    let token: String
-}
-
 struct SocialClient: Sendable {
     let client: any TestClientProtocol
     let apiKey: String
@@ -49,29 +43,16 @@ struct SocialClient: Sendable {
     let platform: TestPlatform
     let schema: SQLIdentifier
 
-    struct Reply: Sendable {
-        let status: Int
-        let body: [UInt8]
-        var json: JSONObject { get throws { try JSONObject(body) } }
-        var text: String { String(decoding: body, as: UTF8.self) }
-        var data: [[String: Any]] { (try? json["data"] as? [[String: Any]]) ?? [] }
-    }
+    typealias Reply = TestReply
 
     func send(
         _ method: HTTPRequest.Method, _ path: String, as user: TestUser?, body: ByteBuffer? = nil,
         contentType: String? = nil, apiKey: String?? = .none
     ) async throws -> Reply {
-        var headers = HTTPFields()
-        let key: String? =
-            switch apiKey {
-            case .none: self.apiKey;
-            case .some(let value): value
-            }
-        if let key { headers[HTTPField.Name("SesacKey")!] = key }
-        if let user { headers[.authorization] = user.token }
-        if let contentType { headers[.contentType] = contentType }
-        let response = try await client.execute(uri: path, method: method, headers: headers, body: body)
-        return Reply(status: Int(response.status.code), body: Array(buffer: response.body))
+        try await client.send(
+            AppRequest(
+                method, path, apiKey: AppRequest.key(apiKey, default: self.apiKey), token: user?.token,
+                body: body.map { Array(buffer: $0) }, contentType: contentType))
     }
 
     /// A user known only through a published `user-registered` (no account in auth); waits for the projection.
@@ -125,4 +106,9 @@ struct SocialClient: Sendable {
         { return value }
         return 0
     }
+}
+
+extension TestReply {
+    /// A list's entries, loosely (for key-set checks).
+    var data: [[String: Any]] { (try? json["data"] as? [[String: Any]]) ?? [] }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -10,16 +11,7 @@ public struct GatewayClient: Sendable {
     public let baseURL: URL
     public let apiKey: String
 
-    public struct Reply: Sendable {
-        public let status: Int
-        public let body: [UInt8]
-        public let headers: [String: String]
-        public var json: JSONObject { get throws { try JSONObject(body) } }
-        public var text: String { String(decoding: body, as: UTF8.self) }
-        public func header(_ name: String) -> String? {
-            headers.first { $0.key.lowercased() == name.lowercased() }?.value
-        }
-    }
+    public typealias Reply = TestReply
 
     /// One session for the whole test process with room for the suite's parallelism: `URLSession.shared` allows
     /// 6 connections per host, so parallel journeys queued behind each other's writes and timed out.
@@ -85,8 +77,10 @@ public struct GatewayClient: Sendable {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await Self.session.data(for: request)
         let http = response as! HTTPURLResponse
-        var fields: [String: String] = [:]
-        for (key, value) in http.allHeaderFields { fields["\(key)"] = "\(value)" }
+        var fields = HTTPFields()
+        for (key, value) in http.allHeaderFields {
+            if let name = HTTPField.Name("\(key)") { fields.append(HTTPField(name: name, value: "\(value)")) }
+        }
         return Reply(status: http.statusCode, body: Array(data), headers: fields)
     }
 }

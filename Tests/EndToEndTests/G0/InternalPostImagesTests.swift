@@ -9,7 +9,8 @@ import Testing
 struct InternalPostImagesTests {
     @Test func storesPostImagesInsideAndIsUnknownThroughTheGateway() async throws {
         let gateway = try GatewayClient()
-        let services = try ServiceAddresses()
+        // The stack's media process, called directly the way posts calls it for G0's inline images.
+        let media = GatewayClient(baseURL: URL(string: try TestEnvironment.mediaURL())!, apiKey: gateway.apiKey)
         let name = TestEnvironment.unique("g0i")
         #expect(
             try await gateway.send(
@@ -24,16 +25,16 @@ struct InternalPostImagesTests {
             headers: ["Authorization": token])
         #expect(outside.status == 444)
 
-        let stored = try await services.send(
-            "POST", "\(services.media)/internal/v1/post-images", body: Data(TestImages.png),
-            contentType: "application/octet-stream", token: token, apiKey: gateway.apiKey)
+        let stored = try await media.send(
+            "POST", "/internal/v1/post-images", body: Data(TestImages.png), contentType: "application/octet-stream",
+            headers: ["Authorization": token])
         #expect(stored.status == 200, "\(stored.text)")
         #expect(try stored.json.keys == ["path"])
         let path = try #require(try stored.json.string("path"))
         #expect(path.hasPrefix("uploads/posts/") && path.hasSuffix(".png"))
-        let notImage = try await services.send(
-            "POST", "\(services.media)/internal/v1/post-images", body: Data("text".utf8),
-            contentType: "application/octet-stream", token: token, apiKey: gateway.apiKey)
+        let notImage = try await media.send(
+            "POST", "/internal/v1/post-images", body: Data("text".utf8), contentType: "application/octet-stream",
+            headers: ["Authorization": token])
         #expect(notImage.status == 400)
 
         // The path is the author's: a post accepts it (G1 JSON here), the same as an upload of POST /v1/posts/files.

@@ -9,8 +9,29 @@ import Testing
 /// `APIRequestInterceptor`): on **419** call `GET /v1/auth/refresh` with the expired access token and the
 /// refresh token, keep the old refresh token, retry once; when the refresh answers **418**, log in again
 /// (the app sends the user to its login screen) and retry.
+/// The API generation a session speaks (API conventions §4): its paths and key names, and its interceptor.
+enum APIGeneration: Sendable, Equatable {
+    /// 2024 apps: `/v1` paths, `user_id`, `accessToken`; a refresh answering 418 sends the user to log in again.
+    case g1
+    /// 2023 apps (Mobbie, Best Moment): no prefix, `_id`, `token`; their interceptor only refreshes.
+    case g0
+
+    var prefix: String { self == .g1 ? "/v1" : "" }
+    var join: String { self == .g1 ? "/v1/users/join" : "/join" }
+    var login: String { self == .g1 ? "/v1/users/login" : "/login" }
+    var refresh: String { self == .g1 ? "/v1/auth/refresh" : "/refresh" }
+    var userIdKey: String { self == .g1 ? "user_id" : "_id" }
+    var accessTokenKey: String { self == .g1 ? "accessToken" : "token" }
+}
+
+/// One signed-in iOS app, as the LSLP clients are written (API conventions §1, §5): `SesacKey` on every request, the
+/// bare access token in `Authorization`, and the interceptor the apps share (BookSNS's `APIRequestInterceptor` in
+/// G1, Best Moment's `AuthManager` and Mobbie's `AuthInterceptor` in G0): on **419** call the refresh route with the
+/// expired access token and the refresh token, keep the old refresh token, retry once; in G1, when the refresh
+/// answers **418**, log in again (the app sends the user to its login screen) and retry.
 actor AppSession {
     let gateway: GatewayClient
+    let generation: APIGeneration
     let email: String
     let password: String
     private(set) var userId: String
@@ -22,10 +43,11 @@ actor AppSession {
     private(set) var logins = 0
 
     private init(
-        gateway: GatewayClient, email: String, password: String, userId: String, nick: String, access: String,
-        refresh: String
+        gateway: GatewayClient, generation: APIGeneration, email: String, password: String, userId: String,
+        nick: String, access: String, refresh: String
     ) {
         self.gateway = gateway
+        self.generation = generation
         self.email = email
         self.password = password
         self.userId = userId
@@ -34,40 +56,54 @@ actor AppSession {
         self.refreshToken = refresh
     }
 
-    /// The sign-up screen: email check, join, then the login the apps do right after.
-    static func signUp(_ gateway: GatewayClient, nick: String = TestEnvironment.unique("app")) async throws
-        -> AppSession
-    {
+    /// The sign-up screen: email check, join, then the login the apps do right after. G0 answers `{_id, email,
+    /// nick}` and `{_id, token, refreshToken}`, exactly those keys.
+    static func signUp(
+        _ gateway: GatewayClient, generation: APIGeneration = .g1, nick: String? = nil
+    ) async throws -> AppSession {
+        let nick = nick ?? TestEnvironment.unique(generation == .g1 ? "app" : "g0app")
         let email = "\(nick)@example.com"
         let password = "password123"
-        let check = try await gateway.send("POST", "/v1/validation/email", json: #"{"email":"\#(email)"}"#)
+        let check = try await gateway.send(
+            "POST", generation.prefix + "/validation/email", json: #"{"email":"\#(email)"}"#)
         #expect(check.status == 200, "\(check.text)")
         let joined = try await gateway.send(
-            "POST", "/v1/users/join", json: #"{"email":"\#(email)","password":"\#(password)","nick":"\#(nick)"}"#)
+            "POST", generation.join, json: #"{"email":"\#(email)","password":"\#(password)","nick":"\#(nick)"}"#)
         #expect(joined.status == 200, "\(joined.text)")
         let login = try await gateway.send(
-            "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+            "POST", generation.login, json: #"{"email":"\#(email)","password":"\#(password)"}"#)
         #expect(login.status == 200, "\(login.text)")
         let json = try login.json
+        let userId = try #require(json.string(generation.userIdKey))
+        if generation == .g0 {
+            #expect(try joined.json.keys == ["_id", "email", "nick"])
+            #expect(json.keys == ["_id", "token", "refreshToken"])
+            #expect(userId == (try joined.json.string("_id")))
+        }
         return AppSession(
-            gateway: gateway, email: email, password: password,
-            userId: try #require(json.string("user_id")), nick: try #require(json.string("nick")),
-            access: try #require(json.string("accessToken")), refresh: try #require(json.string("refreshToken")))
+            gateway: gateway, generation: generation, email: email, password: password, userId: userId,
+            nick: json.string("nick") ?? nick, access: try #require(json.string(generation.accessTokenKey)),
+            refresh: try #require(json.string("refreshToken")))
     }
 
-    /// An authenticated JSON request through the interceptor.
+    /// An authenticated request (JSON body if given) through the interceptor.
     func send(_ method: String, _ path: String, json: String? = nil) async throws -> GatewayClient.Reply {
         try await intercepted { token in
             try await self.gateway.send(method, path, json: json, headers: ["Authorization": token])
         }
     }
 
-    /// A multipart request (uploads, profile edit) through the interceptor.
+    /// A request with another body (multipart uploads, profile edits) through the interceptor.
     func send(_ method: String, _ path: String, body: Data, contentType: String) async throws -> GatewayClient.Reply {
         try await intercepted { token in
             try await self.gateway.send(
                 method, path, body: body, contentType: contentType, headers: ["Authorization": token])
         }
+    }
+
+    /// A multipart form (G0 post create/edit, profile edit) through the interceptor.
+    func send(_ method: String, _ path: String, form: MultipartForm) async throws -> GatewayClient.Reply {
+        try await send(method, path, body: form.finished(), contentType: form.contentType)
     }
 
     /// `POST /v1/posts/files` with one `files` part per image, as Alamofire builds it.
@@ -82,10 +118,11 @@ actor AppSession {
         return try #require(try reply.json["files"] as? [String])
     }
 
-    /// An image GET the way Kingfisher does it in the apps: `{host}/v1/{path}` with both headers.
+    /// An image GET the way Kingfisher does it in the apps: `{host}/v1/{path}` (G0: `{base}/{path}`, API
+    /// conventions §1.3) with both headers.
     func image(_ path: String) async throws -> GatewayClient.Reply {
         try await intercepted { token in
-            try await self.gateway.send("GET", "/v1/\(path)", headers: ["Authorization": token])
+            try await self.gateway.send("GET", "\(self.generation.prefix)/\(path)", headers: ["Authorization": token])
         }
     }
 
@@ -95,12 +132,13 @@ actor AppSession {
         let first = try await request(accessToken)
         guard first.status == 419 else { return first }
         let renewed = try await gateway.send(
-            "GET", "/v1/auth/refresh", headers: ["Authorization": accessToken, "Refresh": refreshToken])
+            "GET", generation.refresh, headers: ["Authorization": accessToken, "Refresh": refreshToken])
         switch renewed.status {
         case 200:
+            if generation == .g0 { #expect(try renewed.json.keys == ["token"]) }
             refreshes += 1
-            accessToken = try #require(try renewed.json.string("accessToken"))
-        case 418:
+            accessToken = try #require(try renewed.json.string(generation.accessTokenKey))
+        case 418 where generation == .g1:
             try await logIn()
         default:
             Issue.record("refresh answered \(renewed.status): \(renewed.text)")
@@ -111,10 +149,10 @@ actor AppSession {
 
     private func logIn() async throws {
         let login = try await gateway.send(
-            "POST", "/v1/users/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+            "POST", generation.login, json: #"{"email":"\#(email)","password":"\#(password)"}"#)
         #expect(login.status == 200, "\(login.text)")
         logins += 1
-        accessToken = try #require(try login.json.string("accessToken"))
+        accessToken = try #require(try login.json.string(generation.accessTokenKey))
         refreshToken = try #require(try login.json.string("refreshToken"))
     }
 

@@ -12,7 +12,7 @@ struct BestMomentG0JourneyTests {
     @Test func momentsFeedLikesCommentsProfilesAndTokenRenewal() async throws {
         let gateway = try GatewayClient()
         let feed = TestEnvironment.unique("yeom_")
-        let photographer = try await G0AppSession.signUp(gateway)
+        let photographer = try await AppSession.signUp(gateway, generation: .g0)
         let photographerId = await photographer.userId
         let modern = try await AppSession.signUp(gateway)
 
@@ -49,7 +49,7 @@ struct BestMomentG0JourneyTests {
         #expect(asG1.string("createdAt") == (try moment.json.string("time")))
 
         // The feed: next omitted, then next_cursor with an empty limit (default 10) until "0".
-        let viewer = try await G0AppSession.signUp(gateway)
+        let viewer = try await AppSession.signUp(gateway, generation: .g0)
         let viewerId = await viewer.userId
         var seen: [String] = []
         var cursor: String? = nil

@@ -12,7 +12,7 @@ struct MobbieG0JourneyTests {
     @Test func anonymousPostsFeedLikesCommentsAndTokenRenewal() async throws {
         let gateway = try GatewayClient()
         let feed = TestEnvironment.unique("MobbieFeed_")
-        let member = try await G0AppSession.signUp(gateway)
+        let member = try await AppSession.signUp(gateway, generation: .g0)
         let memberId = await member.userId
 
         // Write a post: content, content1 = anonymous nickname, two images inline (`file` twice).
@@ -39,7 +39,7 @@ struct MobbieG0JourneyTests {
         }
 
         // Others write into the same feed, a G1 client among them (same tables, same events).
-        let other = try await G0AppSession.signUp(gateway)
+        let other = try await AppSession.signUp(gateway, generation: .g0)
         var expected = [postId]
         for index in 0..<22 {
             let reply = try await other.send(

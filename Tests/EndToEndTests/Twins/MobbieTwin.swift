@@ -408,7 +408,7 @@ enum MobbieTwin {
             return try await call(.writePost(model: model), as: Post.self)
         }
 
-        // MARK: Time passing (test-side only, as in G0AppSession)
+        // MARK: Time passing (test-side only, as in AppSession)
 
         func letAccessTokenExpire() async throws {
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())

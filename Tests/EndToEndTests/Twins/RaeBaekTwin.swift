@@ -468,7 +468,7 @@ enum RaeBaekTwin {
             phoneNum = ""
         }
 
-        // MARK: Time passing (test-side only, as in G0AppSession)
+        // MARK: Time passing (test-side only, as in AppSession)
 
         func letAccessTokenExpire() async throws {
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
