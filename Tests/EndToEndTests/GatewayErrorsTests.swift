@@ -3,8 +3,8 @@ import SNSTestSupport
 import Testing
 
 /// Requests nginx refuses before any service sees them still get the API's error shape: JSON `{"message"}`,
-/// never nginx's HTML pages. Sent as raw bytes over a socket (bash's /dev/tcp), because an HTTP client library
-/// would refuse to send, or would repair, the malformed requests.
+/// never nginx's HTML pages. Sent as raw bytes over a socket (`RawSocket`), because an HTTP client library would
+/// refuse to send, or would repair, the malformed requests.
 @Suite("Gateway's own errors are JSON")
 struct GatewayErrorsTests {
     struct RawReply {
@@ -13,29 +13,18 @@ struct GatewayErrorsTests {
         let body: String
     }
 
-    /// Sends `request` and reads the answer. A connection that ends without any bytes (seen in full-suite runs only:
-    /// the refused request's connection reset before the answer was read) is tried again, at most three times.
-    func raw(_ request: String) throws -> RawReply {
-        for _ in 1...2 {
-            let reply = try rawOnce(request)
-            if reply.status != 0 { return reply }
-        }
-        return try rawOnce(request)
-    }
-
-    func rawOnce(_ request: String) throws -> RawReply {
+    /// Sends `request` over a plain TCP socket and reads the answer until the gateway closes the connection.
+    /// By default the socket is half-closed after the request (`shutdown(SHUT_WR)`), so nginx has read everything
+    /// the client will send when it answers and closes: without that, a refused request's unread bytes could make it
+    /// reset the connection, and a reset discards an answer the client has not read yet (seen in full-suite runs).
+    /// A request that announces a body is not half-closed: a client that stops sending mid-body is another case
+    /// (nginx then answers 413 with its own page, which no app does).
+    func raw(_ request: String, halfClose: Bool = true) throws -> RawReply {
         let url = try GatewayClient().baseURL
-        // posix_spawn through ChildProcess, not Foundation's Process (see docs/operations.md, known risks).
-        let child = try ChildProcess.spawn(
-            "/bin/bash",
-            arguments: [
-                "-c", #"exec 3<>"/dev/tcp/$0/$1"; printf '%s' "$2" >&3; timeout 30 cat <&3"#,
-                url.host ?? "127.0.0.1", String(url.port ?? 80), request,
-            ],
-            environment: ProcessInfo.processInfo.environment, standardOutput: .pipe)
-        let data = child.standardOutput?.readAllRetryingInterrupts() ?? Data()
-        _ = child.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let text = String(
+            decoding: try RawSocket.exchange(
+                host: url.host ?? "127.0.0.1", port: url.port ?? 80,
+                request: Array(request.utf8), halfClose: halfClose), as: UTF8.self)
         let (head, body) =
             text.range(of: "\r\n\r\n").map { (String(text[..<$0.lowerBound]), String(text[$0.upperBound...])) } ?? (
                 text, ""
@@ -74,10 +63,11 @@ struct GatewayErrorsTests {
         // Refused on the declared length alone, before any byte of the body is read.
         try expectJSONMessage(
             raw(
-                "POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Length: 40000000\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
-            ), status: 400)
+                "POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Length: 40000000\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n",
+                halfClose: false), status: 400)
         let upload = try raw(
-            "POST /v1/posts/files HTTP/1.1\r\nHost: x\r\nContent-Length: 40000000\r\nConnection: close\r\n\r\n")
+            "POST /v1/posts/files HTTP/1.1\r\nHost: x\r\nContent-Length: 40000000\r\nConnection: close\r\n\r\n",
+            halfClose: false)
         try expectJSONMessage(upload, status: 400)
         #expect(upload.body.contains("upload larger than the limits allow"))
     }

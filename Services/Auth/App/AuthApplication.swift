@@ -29,12 +29,15 @@ public func buildApplication(configuration: AuthConfiguration, logger: Logger) a
 
     let router = platform.makeRouter()
     router.get("/.well-known/jwks.json", use: JWKSHandler(deps: deps).handle)
-    router.post("/v1/users/join", use: JoinHandler(deps: deps).handle)
+    // The use cases (Domain/), then the routes that decode, call them and encode in their API generation.
+    let (accounts, sessions) = (Accounts(deps: deps), Sessions(deps: deps))
+    let g1 = AccountHandlers(accounts: accounts, sessions: sessions)
+    router.post("/v1/users/join", use: g1.join)
     router.post("/v1/validation/email", use: EmailValidationHandler(deps: deps).handle)
-    router.post("/v1/users/login", use: LoginHandler(deps: deps).handle)
-    router.get("/v1/auth/refresh", use: RefreshHandler(deps: deps).handle)
+    router.post("/v1/users/login", use: g1.login)
+    router.get("/v1/auth/refresh", use: g1.refresh)
     // G0 (2023, no prefix; decision 0011): the same handlers in the G0 encoding.
-    let g0 = G0AuthHandlers(deps: deps)
+    let g0 = AccountHandlers(accounts: accounts, sessions: sessions, format: .g0)
     router.post("/join", use: g0.join)
     router.post("/validation/email", use: EmailValidationHandler(deps: deps).handle)
     router.post("/login", use: g0.login)
@@ -48,7 +51,7 @@ public func buildApplication(configuration: AuthConfiguration, logger: Logger) a
         middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
             try await store.isActive(userId: user.userId, sessionId: user.sessionId, logger: logger)
         })
-    authenticated.get("/v1/users/withdraw", use: WithdrawHandler(deps: deps).handle)
+    authenticated.get("/v1/users/withdraw", use: g1.withdraw)
     authenticated.post("/v1/users/logout", use: LogoutHandler(deps: deps).handle)
     authenticated.get("/withdraw", use: g0.withdraw)
     authenticated.post("/withdraw", use: g0.withdraw)

@@ -18,7 +18,7 @@ public func buildApplication(configuration: SocialConfiguration, logger: Logger)
         apiKey: configuration.platform.apiKey, timeout: configuration.internalTimeout)
     let deps = SocialDependencies(
         store: store, outbox: platform.outbox, postgres: platform.postgres, schema: schema,
-        profiles: ProfileService(
+        profiles: Profiles(
             store: store, client: client, postgres: platform.postgres, schema: schema,
             maxImageBytes: configuration.maxProfileImageBytes),
         rankings: RankingQueries(client: platform.postgres, schema: schema))
@@ -29,7 +29,8 @@ public func buildApplication(configuration: SocialConfiguration, logger: Logger)
         try await store.isActive(userId: user.userId, logger: logger)
     }
     let api = router.group("v1").add(middleware: authentication)
-    let follows = FollowHandlers(deps: deps)
+    let followChanges = Follows(deps: deps)
+    let follows = FollowHandlers(follows: followChanges)
     let profiles = ProfileHandlers(deps: deps)
     let lookups = SearchAndRankingHandlers(deps: deps)
     api.post("follow/:user_id", use: follows.follow)
@@ -45,7 +46,7 @@ public func buildApplication(configuration: SocialConfiguration, logger: Logger)
 
     // G0 (2023, no prefix; API conventions §4, decision 0011): the same handlers in the G0 encoding.
     let g0 = router.group().add(middleware: authentication)
-    let g0Follows = FollowHandlers(deps: deps, format: .g0)
+    let g0Follows = FollowHandlers(follows: followChanges, format: .g0)
     let g0Profiles = ProfileHandlers(deps: deps, format: .g0)
     g0.post("follow/:user_id", use: g0Follows.follow)
     g0.delete("follow/:user_id", use: g0Follows.unfollow)

@@ -7,6 +7,6 @@ struct SocialDependencies: Sendable {
     let outbox: Outbox
     let postgres: PostgresClient
     let schema: SQLIdentifier
-    let profiles: ProfileService
+    let profiles: Profiles
     let rankings: RankingQueries
 }

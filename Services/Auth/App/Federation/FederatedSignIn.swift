@@ -57,7 +57,7 @@ struct FederatedSignIn: Sendable {
     private func session(for account: IdentityStore.LinkedAccount, identity: VerifiedIdentity, logger: Logger)
         async throws -> LoginResponse
     {
-        let session = try await SessionIssuer(deps: deps).startSession(
+        let session = try await Sessions(deps: deps).start(
             userId: account.userId, credentialHash: identity.credentialHash, logger: logger)
         logger.info(
             "federated login", metadata: ["user_id": "\(account.userId)", "provider": "\(identity.provider.rawValue)"])

@@ -31,7 +31,7 @@ struct ProfileUpdateHandler: Sendable {
         if let nick = edit.nick,
             try await deps.profiles.nickTaken(nick, byOtherThan: user.userId, logger: context.logger)
         {
-            throw JoinHandler.nickTaken
+            throw Accounts.nickTaken
         }
 
         let result: ProfileResponse?
@@ -57,7 +57,7 @@ struct ProfileUpdateHandler: Sendable {
                     birthDay: profile.birthDay, profileImage: profile.profileImage, updatedAt: updatedAt)
             }
         } catch is ProfileStore.NickTaken {
-            throw JoinHandler.nickTaken
+            throw Accounts.nickTaken
         }
         guard let result else { throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn or unknown)") }
         // The new nick or image shows at once on the profile (social) and on posts and comments (posts).

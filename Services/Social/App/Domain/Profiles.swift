@@ -6,7 +6,7 @@ import SNSPlatform
 /// Builds §3.4 profiles from the read model and carries out profile edits (decision 0006): the image goes to
 /// media, the fields to auth (which owns nicks and publishes `user-updated`), and the answer is written into
 /// this service's read model at once so the caller reads their own write.
-struct ProfileService: Sendable {
+struct Profiles: Sendable {
     let store: SocialStore
     let client: InternalClient
     let postgres: PostgresClient
