@@ -1,24 +1,24 @@
 import Foundation
 
 /// Dates on the wire: ISO-8601 UTC with milliseconds, `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` (API conventions §1.4).
-public enum APIDateFormat {
+package enum APIDateFormat {
     static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
 
-    public static func string(from date: Date) -> String {
+    package static func string(from date: Date) -> String {
         date.formatted(style)
     }
 
-    public static func date(from string: String) -> Date? {
+    package static func date(from string: String) -> Date? {
         if let date = try? style.parse(string) { return date }
         return try? Date.ISO8601FormatStyle(timeZone: .gmt).parse(string)
     }
 
-    @Sendable public static func encode(_ date: Date, _ encoder: any Encoder) throws {
+    @Sendable package static func encode(_ date: Date, _ encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(string(from: date))
     }
 
-    @Sendable public static func decode(_ decoder: any Decoder) throws -> Date {
+    @Sendable package static func decode(_ decoder: any Decoder) throws -> Date {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let date = date(from: text) else {

@@ -5,18 +5,18 @@
 /// rebuilds), the dev broker (through `Topic.catalog`), the local stack (`sns-admin catalog`, which `./sns` reads
 /// after building) and the deployment tests, which check that docker-compose, the gateway's routes and the
 /// PostgreSQL roles script name the same services, schemas and topics. Adding a service: docs/operations.md.
-public enum SystemCatalog {
+package enum SystemCatalog {
     /// One deployable service. Its `name` is also its program, its compose service, its gateway upstream and its
     /// database role.
-    public struct Service: Sendable, Equatable {
-        public let name: String
+    package struct Service: Sendable, Equatable {
+        package let name: String
         /// The PostgreSQL schema it owns (its outbox and processed-event records live there too).
-        public let schema: String
+        package let schema: String
         /// Its HTTP port in the local stack is the profile's port base plus this.
-        public let localPortOffset: Int
-        public let consumers: [Consumer]
+        package let localPortOffset: Int
+        package let consumers: [Consumer]
 
-        public init(name: String, schema: String, localPortOffset: Int, consumers: [Consumer]) {
+        package init(name: String, schema: String, localPortOffset: Int, consumers: [Consumer]) {
             self.name = name
             self.schema = schema
             self.localPortOffset = localPortOffset
@@ -25,19 +25,19 @@ public enum SystemCatalog {
 
         /// The consumer group the service runs on `schema`: its catalog name on its own schema; a test's private
         /// schema gets a group of its own (suffixed), so it never shares partitions with the stack's process.
-        public func group(_ consumer: Consumer, onSchema schema: String) -> String {
+        package func group(_ consumer: Consumer, onSchema schema: String) -> String {
             schema == self.schema ? consumer.group : "\(consumer.group)-\(schema)"
         }
     }
 
     /// One consumer group and the read model it keeps.
-    public struct Consumer: Sendable, Equatable {
-        public let group: String
-        public let topics: [String]
+    package struct Consumer: Sendable, Equatable {
+        package let group: String
+        package let topics: [String]
         /// Present when the read model can be emptied and rebuilt from the topics (`sns-admin rebuild`).
-        public let rebuild: RebuildPlan?
+        package let rebuild: RebuildPlan?
 
-        public init(group: String, topics: [String], rebuild: RebuildPlan?) {
+        package init(group: String, topics: [String], rebuild: RebuildPlan?) {
             self.group = group
             self.topics = topics
             self.rebuild = rebuild
@@ -46,21 +46,21 @@ public enum SystemCatalog {
 
     /// How a read model is rebuilt: the statements that empty it (fixed SQL, never input) and the tables whose row
     /// counts and checksum summarise it (both qualified with the owner's schema).
-    public struct RebuildPlan: Sendable, Equatable {
-        public let name: String
-        public let clear: [String]
-        public let tables: [String]
+    package struct RebuildPlan: Sendable, Equatable {
+        package let name: String
+        package let clear: [String]
+        package let tables: [String]
 
-        public init(name: String, clear: [String], tables: [String]) {
+        package init(name: String, clear: [String], tables: [String]) {
             self.name = name
             self.clear = clear
             self.tables = tables
         }
     }
 
-    public static let auth = Service(name: "auth", schema: "auth", localPortOffset: 1, consumers: [])
+    package static let auth = Service(name: "auth", schema: "auth", localPortOffset: 1, consumers: [])
 
-    public static let posts = Service(
+    package static let posts = Service(
         name: "posts", schema: "posts", localPortOffset: 2,
         consumers: [
             Consumer(
@@ -81,11 +81,11 @@ public enum SystemCatalog {
 
     /// Media's file references are not rebuildable on purpose: while they were rebuilt, its garbage collector
     /// would see files as unreferenced.
-    public static let media = Service(
+    package static let media = Service(
         name: "media", schema: "media", localPortOffset: 3,
         consumers: [Consumer(group: "media-references", topics: [Topic.posts, Topic.users], rebuild: nil)])
 
-    public static let social = Service(
+    package static let social = Service(
         name: "social", schema: "social", localPortOffset: 4,
         consumers: [
             Consumer(
@@ -96,7 +96,7 @@ public enum SystemCatalog {
                     tables: ["social.users", "social.posts", "social.comments", "social.likes"]))
         ])
 
-    public static let market = Service(
+    package static let market = Service(
         name: "market", schema: "market", localPortOffset: 5,
         consumers: [
             Consumer(
@@ -108,24 +108,24 @@ public enum SystemCatalog {
         ])
 
     /// Every service, in start order (auth first: the others verify its tokens; market last).
-    public static let services: [Service] = [auth, posts, media, social, market]
+    package static let services: [Service] = [auth, posts, media, social, market]
 
-    public static var consumers: [Consumer] { services.flatMap(\.consumers) }
+    package static var consumers: [Consumer] { services.flatMap(\.consumers) }
 
-    public static func service(named name: String) -> Service? {
+    package static func service(named name: String) -> Service? {
         services.first { $0.name == name }
     }
 
     /// The service whose schema records `group`'s processed events.
-    public static func owner(ofConsumer group: String) -> Service? {
+    package static func owner(ofConsumer group: String) -> Service? {
         services.first { $0.consumers.contains { $0.group == group } }
     }
 }
 
 /// The consumer groups of the system's projections, as the services name them on their own schema.
-public enum ConsumerGroup {
-    public static let posts = SystemCatalog.posts.consumers[0].group
-    public static let social = SystemCatalog.social.consumers[0].group
-    public static let market = SystemCatalog.market.consumers[0].group
-    public static let media = SystemCatalog.media.consumers[0].group
+package enum ConsumerGroup {
+    package static let posts = SystemCatalog.posts.consumers[0].group
+    package static let social = SystemCatalog.social.consumers[0].group
+    package static let market = SystemCatalog.market.consumers[0].group
+    package static let media = SystemCatalog.media.consumers[0].group
 }

@@ -10,17 +10,17 @@ import Logging
 /// - `groups`, `group(named:)`: no — the mock implements neither ListGroups nor DescribeGroups; they
 ///   throw `KafkaError.unsupportedFeature` at once.
 /// - `commitOffsets`: only for a group that has never had a member since the broker started (see there).
-public final class KafkaAdmin: Sendable {
+package final class KafkaAdmin: Sendable {
     private let core: KafkaAdminCore
 
     /// Settings of the per-group handles used by `committedOffsets` and `commitOffsets` (before
     /// `KafkaConfiguration.properties`, which may override them; `group.id` is always the call's group).
-    public static let groupHandleProperties: [(String, String)] = [
+    package static let groupHandleProperties: [(String, String)] = [
         ("enable.auto.commit", "false"),
         ("enable.auto.offset.store", "false"),
     ]
 
-    public convenience init(configuration: KafkaConfiguration, logger: Logger) throws {
+    package convenience init(configuration: KafkaConfiguration, logger: Logger) throws {
         var logger = logger
         logger[metadataKey: "kafka.client"] = "\(configuration.clientId)"
         let core = try KafkaAdminCore.make(
@@ -41,13 +41,13 @@ public final class KafkaAdmin: Sendable {
     }
 
     /// Destroys the client. Idempotent; later calls throw `KafkaError` (`KafkaError.shutDown`).
-    public func close() async {
+    package func close() async {
         await core.close()
     }
 
     /// All topics in the cluster metadata with their partition counts, sorted by name, without
     /// internal topics (names starting with `__`, e.g. `__consumer_offsets`).
-    public func topics(timeout: Duration = .seconds(10)) async throws -> [KafkaTopicInfo] {
+    package func topics(timeout: Duration = .seconds(10)) async throws -> [KafkaTopicInfo] {
         let milliseconds = timeout.clampedMilliseconds
         return try await core.withHandle { _, rk throws(KafkaError) in
             try KafkaAdminCalls.topics(rk, timeoutMilliseconds: milliseconds)
@@ -56,7 +56,7 @@ public final class KafkaAdmin: Sendable {
 
     /// The partition's low and high watermarks. Throws `KafkaError.unknownTopicOrPartition` for a topic
     /// or partition that does not exist (checked in the metadata first, so the query never auto-creates it).
-    public func watermarks(topic: String, partition: Int32, timeout: Duration = .seconds(10)) async throws
+    package func watermarks(topic: String, partition: Int32, timeout: Duration = .seconds(10)) async throws
         -> KafkaWatermarks
     {
         let deadline = KafkaDeadline(timeout)
@@ -72,7 +72,7 @@ public final class KafkaAdmin: Sendable {
     }
 
     /// The watermarks of every partition of `topic`, by partition.
-    public func watermarks(topic: String, timeout: Duration = .seconds(10)) async throws -> [Int32: KafkaWatermarks] {
+    package func watermarks(topic: String, timeout: Duration = .seconds(10)) async throws -> [Int32: KafkaWatermarks] {
         let deadline = KafkaDeadline(timeout)
         return try await core.withHandle { _, rk throws(KafkaError) in
             let count = try KafkaAdminCalls.partitionCount(rk, topic: topic, timeoutMilliseconds: deadline.remaining)
@@ -88,7 +88,7 @@ public final class KafkaAdmin: Sendable {
 
     /// All consumer groups the brokers know, with state and live member count, sorted by name.
     /// Throws `KafkaError.unsupportedFeature` on librdkafka's mock cluster (no ListGroups/DescribeGroups).
-    public func groups(timeout: Duration = .seconds(10)) async throws -> [KafkaGroupInfo] {
+    package func groups(timeout: Duration = .seconds(10)) async throws -> [KafkaGroupInfo] {
         let milliseconds = timeout.clampedMilliseconds
         return try await core.withHandle { _, rk throws(KafkaError) in
             try KafkaAdminCalls.groups(rk, group: nil, timeoutMilliseconds: milliseconds)
@@ -97,7 +97,7 @@ public final class KafkaAdmin: Sendable {
 
     /// One group (DescribeGroups); nil if the broker does not know it (state "Dead" with no members).
     /// Throws `KafkaError.unsupportedFeature` on librdkafka's mock cluster.
-    public func group(named name: String, timeout: Duration = .seconds(10)) async throws -> KafkaGroupInfo? {
+    package func group(named name: String, timeout: Duration = .seconds(10)) async throws -> KafkaGroupInfo? {
         let milliseconds = timeout.clampedMilliseconds
         let found = try await core.withHandle { _, rk throws(KafkaError) in
             try KafkaAdminCalls.groups(rk, group: name, timeoutMilliseconds: milliseconds)
@@ -108,7 +108,7 @@ public final class KafkaAdmin: Sendable {
     /// The group's committed offset (the next offset its members will read) for each of the
     /// partitions `0..<partitions` of `topic`; partitions without a committed offset have no entry.
     /// Reads through a handle with `group.id` = `group` that does not join the group.
-    public func committedOffsets(
+    package func committedOffsets(
         group: String, topic: String, partitions: Int32, timeout: Duration = .seconds(10)
     ) async throws -> [Int32: Int64] {
         let milliseconds = timeout.clampedMilliseconds
@@ -148,7 +148,7 @@ public final class KafkaAdmin: Sendable {
     ///
     /// Throws `KafkaError.timedOut` if the broker did not answer within `timeout`: the commit may
     /// still take effect.
-    public func commitOffsets(
+    package func commitOffsets(
         group: String, offsets: [KafkaTopicPartitionOffset], timeout: Duration = .seconds(10)
     ) async throws {
         guard !offsets.isEmpty else { return }

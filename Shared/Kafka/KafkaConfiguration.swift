@@ -1,15 +1,15 @@
 /// Connection settings shared by producers and consumers.
-public struct KafkaConfiguration: Sendable {
+package struct KafkaConfiguration: Sendable {
     /// Bootstrap list, "host:port,host:port".
-    public var bootstrapServers: String
-    public var clientId: String
+    package var bootstrapServers: String
+    package var clientId: String
     /// Any extra librdkafka property (see librdkafka's CONFIGURATION.md). Applied last, so it
     /// overrides the wrapper's defaults (e.g. `session.timeout.ms`, `message.timeout.ms`).
-    public var properties: [String: String]
+    package var properties: [String: String]
     /// Producer only: how long `shutdown()` waits for outstanding deliveries before purging them.
-    public var shutdownFlushTimeout: Duration = .seconds(10)
+    package var shutdownFlushTimeout: Duration = .seconds(10)
 
-    public init(bootstrapServers: String, clientId: String, properties: [String: String] = [:]) {
+    package init(bootstrapServers: String, clientId: String, properties: [String: String] = [:]) {
         self.bootstrapServers = bootstrapServers
         self.clientId = clientId
         self.properties = properties

@@ -4,8 +4,8 @@ import Synchronization
 
 /// A consumer-group member with manual commits (`enable.auto.commit=false`,
 /// `enable.auto.offset.store=false`): a record counts as processed only once `commit(_:)` returned.
-public final class KafkaConsumer: Service, Sendable {
-    public enum OffsetReset: String, Sendable {
+package final class KafkaConsumer: Service, Sendable {
+    package enum OffsetReset: String, Sendable {
         case earliest, latest
     }
 
@@ -17,7 +17,7 @@ public final class KafkaConsumer: Service, Sendable {
     /// `debug=cgrp`: it goes straight from incremental unassign to terminate), so after every
     /// restart the group waits for the old member's session timeout before reassigning partitions.
     /// With `range`, close sends LeaveGroup and the next member is assigned at once.
-    public static let defaultProperties: [(String, String)] = [
+    package static let defaultProperties: [(String, String)] = [
         ("enable.auto.commit", "false"),
         ("enable.auto.offset.store", "false"),
         ("session.timeout.ms", "10000"),
@@ -28,7 +28,7 @@ public final class KafkaConsumer: Service, Sendable {
     /// A fatal error polled after records of a batch: thrown by the next `nextBatch`.
     private let pendingFailure = Mutex<KafkaError?>(nil)
 
-    public convenience init(
+    package convenience init(
         configuration: KafkaConfiguration,
         groupId: String,
         topics: [String],
@@ -60,12 +60,12 @@ public final class KafkaConsumer: Service, Sendable {
     /// serial queue (100 ms polls in a loop), so nothing is buffered beyond one record. Ends after
     /// `shutdown()` or when the iterating task is cancelled. Partition EOF and transient errors are
     /// logged and skipped; fatal errors are thrown.
-    public var messages: KafkaConsumerMessages {
+    package var messages: KafkaConsumerMessages {
         KafkaConsumerMessages(consumer: self)
     }
 
     /// Commits `message.offset + 1` for the message's partition, synchronously (off the cooperative pool).
-    public func commit(_ message: KafkaConsumerMessage) async throws {
+    package func commit(_ message: KafkaConsumerMessage) async throws {
         if let failure = await core.commit(
             topic: message.topic, partition: message.partition, offset: message.offset + 1)
         {
@@ -76,7 +76,7 @@ public final class KafkaConsumer: Service, Sendable {
     /// Commits, for every partition among `messages`, the offset after the last of them. With
     /// `waitForBroker: false` the commit is handed to librdkafka and this returns at once; errors then go unseen
     /// (a lost commit means a redelivery, which must be harmless to the caller).
-    public func commit(_ messages: [KafkaConsumerMessage], waitForBroker: Bool) async throws {
+    package func commit(_ messages: [KafkaConsumerMessage], waitForBroker: Bool) async throws {
         var next: [String: [Int32: Int64]] = [:]
         for message in messages {
             next[message.topic, default: [:]][message.partition] = max(
@@ -92,7 +92,7 @@ public final class KafkaConsumer: Service, Sendable {
     /// then takes only what librdkafka has already fetched, so a batch never waits for more to arrive. Nil once
     /// the consumer is shutting down or the task is cancelled. Partition EOF and transient errors are logged and
     /// skipped; fatal errors are thrown (after the records polled before them were returned).
-    public func nextBatch(limit: Int) async throws -> [KafkaConsumerMessage]? {
+    package func nextBatch(limit: Int) async throws -> [KafkaConsumerMessage]? {
         if let failure = pendingFailure.withLock({ $0 }) { throw failure }
         while !core.isClosing, !Task.isCancelled {
             var batch: [KafkaConsumerMessage] = []
@@ -124,14 +124,14 @@ public final class KafkaConsumer: Service, Sendable {
     }
 
     /// Waits for graceful shutdown (or cancellation), then closes the consumer.
-    public func run() async throws {
+    package func run() async throws {
         try? await gracefulShutdown()
         await shutdown()
     }
 
     /// Leaves the group (committing nothing extra) and destroys the handle. Idempotent. An in-progress
     /// `next()` returns nil within one poll interval.
-    public func shutdown() async {
+    package func shutdown() async {
         await core.close()
     }
 
@@ -141,20 +141,20 @@ public final class KafkaConsumer: Service, Sendable {
 }
 
 /// `AsyncSequence` of `KafkaConsumerMessage`; see `KafkaConsumer.messages`.
-public struct KafkaConsumerMessages: AsyncSequence, Sendable {
-    public typealias Element = KafkaConsumerMessage
+package struct KafkaConsumerMessages: AsyncSequence, Sendable {
+    package typealias Element = KafkaConsumerMessage
 
     let consumer: KafkaConsumer
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let consumer: KafkaConsumer
 
-        public mutating func next() async throws -> KafkaConsumerMessage? {
+        package mutating func next() async throws -> KafkaConsumerMessage? {
             try await consumer.nextMessage()
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(consumer: consumer)
     }
 }

@@ -1,47 +1,47 @@
 internal import CRDKafka
 
 /// An error reported by librdkafka (or by this wrapper, using librdkafka's error codes).
-public struct KafkaError: Error, Sendable, CustomStringConvertible {
+package struct KafkaError: Error, Sendable, CustomStringConvertible {
     /// Raw `rd_kafka_resp_err_t` value. Negative codes are client-side (`RD_KAFKA_RESP_ERR__*`),
     /// positive codes are broker (protocol) errors.
-    public var code: Int32
-    public var message: String
+    package var code: Int32
+    package var message: String
 
-    public init(code: Int32, message: String) {
+    package init(code: Int32, message: String) {
         self.code = code
         self.message = message
     }
 
     /// librdkafka's symbolic name for `code`, e.g. `_MSG_TIMED_OUT`.
-    public var name: String {
+    package var name: String {
         String(cString: rd_kafka_err2name(rd_kafka_resp_err_t(rawValue: code)))
     }
 
-    public var description: String {
+    package var description: String {
         "KafkaError(\(name) [\(code)]): \(message)"
     }
 
     /// A message could not be delivered within `message.timeout.ms`.
-    public static let messageTimedOut: Int32 = RD_KAFKA_RESP_ERR__MSG_TIMED_OUT.rawValue
+    package static let messageTimedOut: Int32 = RD_KAFKA_RESP_ERR__MSG_TIMED_OUT.rawValue
     /// The client handle was shut down (or is shutting down).
-    public static let shutDown: Int32 = RD_KAFKA_RESP_ERR__DESTROY.rawValue
+    package static let shutDown: Int32 = RD_KAFKA_RESP_ERR__DESTROY.rawValue
     /// The local producer queue is full.
-    public static let queueFull: Int32 = RD_KAFKA_RESP_ERR__QUEUE_FULL.rawValue
+    package static let queueFull: Int32 = RD_KAFKA_RESP_ERR__QUEUE_FULL.rawValue
     /// Reached the end of a partition (only with `enable.partition.eof=true`).
-    public static let partitionEOF: Int32 = RD_KAFKA_RESP_ERR__PARTITION_EOF.rawValue
+    package static let partitionEOF: Int32 = RD_KAFKA_RESP_ERR__PARTITION_EOF.rawValue
     /// A blocking call did not complete within its timeout.
-    public static let timedOut: Int32 = RD_KAFKA_RESP_ERR__TIMED_OUT.rawValue
+    package static let timedOut: Int32 = RD_KAFKA_RESP_ERR__TIMED_OUT.rawValue
     /// The broker does not implement the request (e.g. ListGroups on librdkafka's mock cluster).
-    public static let unsupportedFeature: Int32 = RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE.rawValue
+    package static let unsupportedFeature: Int32 = RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE.rawValue
     /// The topic or partition does not exist.
-    public static let unknownTopicOrPartition: Int32 = RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART.rawValue
+    package static let unknownTopicOrPartition: Int32 = RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART.rawValue
     /// The broker refused a group request from a client that is not a member of the group. For
     /// `KafkaAdmin.commitOffsets`: the group has members (see there).
-    public static let unknownMemberId: Int32 = RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID.rawValue
+    package static let unknownMemberId: Int32 = RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID.rawValue
     /// A requested offset is outside the partition's range (a reader with `auto.offset.reset=error`).
-    public static let offsetOutOfRange: Int32 = RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET.rawValue
+    package static let offsetOutOfRange: Int32 = RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET.rawValue
     /// An argument was rejected before anything was sent.
-    public static let invalidArgument: Int32 = RD_KAFKA_RESP_ERR__INVALID_ARG.rawValue
+    package static let invalidArgument: Int32 = RD_KAFKA_RESP_ERR__INVALID_ARG.rawValue
 }
 
 extension KafkaError {

@@ -7,17 +7,17 @@ import Logging
 /// Safety: the reset only proceeds if this member is assigned **every** partition of the topics, which means no
 /// other member is alive (the `range` assignor, the services' own, would split the partitions with them). Otherwise
 /// it leaves and throws `groupHasOtherMembers`. On a real broker the join makes live members rebalance once.
-public enum KafkaGroupReset {
-    public struct GroupHasOtherMembers: Error, CustomStringConvertible {
-        public let assigned: Int
-        public let partitions: Int
-        public var description: String {
+package enum KafkaGroupReset {
+    package struct GroupHasOtherMembers: Error, CustomStringConvertible {
+        package let assigned: Int
+        package let partitions: Int
+        package var description: String {
             "the group has other live members (this tool was assigned \(assigned) of \(partitions) partitions): stop its consumers first"
         }
     }
 
     /// Commits `offsets` (absolute) for `group`. `partitions` is the total partition count of `topics`.
-    public static func commit(
+    package static func commit(
         configuration: KafkaConfiguration, group: String, topics: [String], partitions: Int,
         offsets: [KafkaTopicPartitionOffset], joinTimeout: Duration = .seconds(30), logger: Logger
     ) async throws {

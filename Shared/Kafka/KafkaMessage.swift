@@ -1,34 +1,34 @@
 import Foundation
 
 /// A Kafka record header. Values are opaque bytes; `init(key:string:)` / `stringValue` for UTF-8.
-public struct KafkaHeader: Sendable, Hashable {
-    public var key: String
-    public var value: [UInt8]
+package struct KafkaHeader: Sendable, Hashable {
+    package var key: String
+    package var value: [UInt8]
 
-    public init(key: String, value: [UInt8]) {
+    package init(key: String, value: [UInt8]) {
         self.key = key
         self.value = value
     }
 
-    public init(key: String, string: String) {
+    package init(key: String, string: String) {
         self.init(key: key, value: Array(string.utf8))
     }
 
     /// The value decoded as UTF-8, or nil if it is not valid UTF-8.
-    public var stringValue: String? {
+    package var stringValue: String? {
         String(validating: value, as: UTF8.self)
     }
 }
 
 /// A record to produce.
-public struct KafkaOutgoingMessage: Sendable {
-    public var topic: String
+package struct KafkaOutgoingMessage: Sendable {
+    package var topic: String
     /// Partitioning key; nil lets librdkafka pick a partition.
-    public var key: [UInt8]?
-    public var value: [UInt8]
-    public var headers: [KafkaHeader]
+    package var key: [UInt8]?
+    package var value: [UInt8]
+    package var headers: [KafkaHeader]
 
-    public init(topic: String, key: [UInt8]?, value: [UInt8], headers: [KafkaHeader] = []) {
+    package init(topic: String, key: [UInt8]?, value: [UInt8], headers: [KafkaHeader] = []) {
         self.topic = topic
         self.key = key
         self.value = value
@@ -37,12 +37,12 @@ public struct KafkaOutgoingMessage: Sendable {
 }
 
 /// Where the broker stored a produced record.
-public struct KafkaDeliveryReport: Sendable, Hashable {
-    public var topic: String
-    public var partition: Int32
-    public var offset: Int64
+package struct KafkaDeliveryReport: Sendable, Hashable {
+    package var topic: String
+    package var partition: Int32
+    package var offset: Int64
 
-    public init(topic: String, partition: Int32, offset: Int64) {
+    package init(topic: String, partition: Int32, offset: Int64) {
         self.topic = topic
         self.partition = partition
         self.offset = offset
@@ -50,18 +50,18 @@ public struct KafkaDeliveryReport: Sendable, Hashable {
 }
 
 /// A consumed record.
-public struct KafkaConsumerMessage: Sendable {
-    public var topic: String
-    public var partition: Int32
-    public var offset: Int64
-    public var key: [UInt8]?
+package struct KafkaConsumerMessage: Sendable {
+    package var topic: String
+    package var partition: Int32
+    package var offset: Int64
+    package var key: [UInt8]?
     /// The payload; empty for a null (tombstone) value.
-    public var value: [UInt8]
-    public var headers: [KafkaHeader]
+    package var value: [UInt8]
+    package var headers: [KafkaHeader]
     /// Record timestamp (create or log-append time), if the broker supplied one.
-    public var timestamp: Date?
+    package var timestamp: Date?
 
-    public init(
+    package init(
         topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8],
         headers: [KafkaHeader] = [], timestamp: Date? = nil
     ) {

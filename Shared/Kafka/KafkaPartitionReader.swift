@@ -8,9 +8,9 @@ import Logging
 /// one (`sns.partition-reader.<uuid>`) that never joins a group and never commits, so no group is
 /// created on the broker. `auto.offset.reset=error`: a start offset outside the stored range makes
 /// `next` throw `KafkaError.offsetOutOfRange` instead of silently jumping.
-public final class KafkaPartitionReader: Sendable {
+package final class KafkaPartitionReader: Sendable {
     /// Where `readAll` starts in each partition.
-    public enum Start: Sendable, Equatable {
+    package enum Start: Sendable, Equatable {
         /// Every partition from its low watermark.
         case beginning
         /// The last `n` records of every partition (all of them if it holds fewer).
@@ -22,7 +22,7 @@ public final class KafkaPartitionReader: Sendable {
 
     /// Defaults applied before `KafkaConfiguration.properties` (which may override them).
     /// `enable.auto.commit=false` and the reader's own `group.id` are applied last, always.
-    public static let defaultProperties: [(String, String)] = [
+    package static let defaultProperties: [(String, String)] = [
         ("enable.auto.offset.store", "false"),
         ("enable.partition.eof", "true"),
         ("auto.offset.reset", "error"),
@@ -36,7 +36,7 @@ public final class KafkaPartitionReader: Sendable {
     private let core: KafkaConsumerCore
 
     /// Starts fetching every assigned partition at its offset (`.beginning`, `.end` or absolute).
-    public convenience init(
+    package convenience init(
         configuration: KafkaConfiguration, assignments: [KafkaTopicPartitionOffset], logger: Logger
     ) throws {
         var logger = logger
@@ -66,7 +66,7 @@ public final class KafkaPartitionReader: Sendable {
     /// arrived within `timeout` (polled in steps of at most 100 ms), after `close()`, or when the
     /// calling task is cancelled. Transient errors are logged and skipped; fatal ones (including
     /// `KafkaError.offsetOutOfRange`) are thrown.
-    public func next(timeout: Duration) async throws -> KafkaConsumerMessage? {
+    package func next(timeout: Duration) async throws -> KafkaConsumerMessage? {
         let deadline = KafkaDeadline(timeout)
         while true {
             switch try await nextEvent(deadline: deadline) {
@@ -82,7 +82,7 @@ public final class KafkaPartitionReader: Sendable {
 
     /// Stops fetching and destroys the handle. Idempotent; an in-progress `next` returns nil within
     /// one poll interval.
-    public func close() async {
+    package func close() async {
         await core.close()
     }
 
@@ -117,7 +117,7 @@ public final class KafkaPartitionReader: Sendable {
     /// `idleTimeout` bounds the wait for any record or end-of-partition notice (a guard against an
     /// unreachable broker, not a limit on the total time): exceeding it throws `KafkaError.timedOut`.
     /// Throws `KafkaError.unknownTopicOrPartition` if the topic does not exist.
-    public static func readAll(
+    package static func readAll(
         configuration: KafkaConfiguration,
         topic: String,
         logger: Logger,

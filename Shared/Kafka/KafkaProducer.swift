@@ -5,9 +5,9 @@ import ServiceLifecycle
 /// An idempotent producer (`enable.idempotence=true`, `acks=all`): per-partition order is kept
 /// across retries. Delivery reports are served by a dedicated background thread started in `init`,
 /// so `send` works whether or not `run()` is running.
-public final class KafkaProducer: Service, Sendable {
+package final class KafkaProducer: Service, Sendable {
     /// Defaults applied before `KafkaConfiguration.properties` (which may override them).
-    public static let defaultProperties: [(String, String)] = [
+    package static let defaultProperties: [(String, String)] = [
         ("enable.idempotence", "true"),
         ("acks", "all"),
         ("linger.ms", "1"),
@@ -16,7 +16,7 @@ public final class KafkaProducer: Service, Sendable {
 
     private let core: KafkaProducerCore
 
-    public convenience init(configuration: KafkaConfiguration, logger: Logger) throws {
+    package convenience init(configuration: KafkaConfiguration, logger: Logger) throws {
         var logger = logger
         logger[metadataKey: "kafka.client"] = "\(configuration.clientId)"
         let context = KafkaClientContext(logger: logger)
@@ -41,7 +41,7 @@ public final class KafkaProducer: Service, Sendable {
 
     /// Enqueues `message` and waits until the broker acknowledged it.
     /// Throws `KafkaError` if it cannot be enqueued or is not delivered within `message.timeout.ms`.
-    public func send(_ message: KafkaOutgoingMessage) async throws -> KafkaDeliveryReport {
+    package func send(_ message: KafkaOutgoingMessage) async throws -> KafkaDeliveryReport {
         try await send([message])[0]
     }
 
@@ -50,7 +50,7 @@ public final class KafkaProducer: Service, Sendable {
     /// after it are not enqueued (to keep per-partition order) and fail too.
     /// Cancelling the calling task does not recall enqueued messages; it stops enqueueing only while
     /// waiting for queue space.
-    public func send(_ messages: [KafkaOutgoingMessage]) async throws -> [KafkaDeliveryReport] {
+    package func send(_ messages: [KafkaOutgoingMessage]) async throws -> [KafkaDeliveryReport] {
         guard !messages.isEmpty else { return [] }
         let batch = KafkaDeliveryBatch(count: messages.count)
         var enqueueFailure: KafkaError?
@@ -91,7 +91,7 @@ public final class KafkaProducer: Service, Sendable {
 
     /// True if a broker answered a metadata request within `timeout` (for readiness probes).
     /// Runs off the cooperative pool; false once the producer is shut down.
-    public func isBrokerReachable(timeout: Duration) async -> Bool {
+    package func isBrokerReachable(timeout: Duration) async -> Bool {
         let milliseconds = timeout.clampedMilliseconds
         let reachable = await core.withBlockingHandle { rk -> Bool in
             var metadata: UnsafePointer<rd_kafka_metadata>?
@@ -105,14 +105,14 @@ public final class KafkaProducer: Service, Sendable {
 
     /// Waits for graceful shutdown (or cancellation), then flushes outstanding messages
     /// (bounded by `KafkaConfiguration.shutdownFlushTimeout`) and destroys the handle.
-    public func run() async throws {
+    package func run() async throws {
         try? await gracefulShutdown()
         await shutdown()
     }
 
     /// Flushes (bounded), purges what is left (those sends fail), destroys the handle. Idempotent;
     /// concurrent callers all return once teardown is complete. Later sends throw `KafkaError`.
-    public func shutdown() async {
+    package func shutdown() async {
         await core.shutdown()
     }
 }

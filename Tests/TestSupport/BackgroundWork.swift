@@ -11,7 +11,7 @@ import Synchronization
 /// Here each loop is its own task: when the body is done, `beforeCancel` runs (a producer's orderly shutdown,
 /// say), the loops are cancelled, and each gets `grace` to end; one that does not is logged and left behind.
 /// The test's outcome is the body's, which is what the test is about.
-public func withBackgroundWork<T: Sendable>(
+package func withBackgroundWork<T: Sendable>(
     _ loops: [@Sendable () async throws -> Void],
     name: String,
     grace: Duration = .seconds(20),

@@ -10,8 +10,8 @@ import Synchronization
 /// 256-byte over-read of `/proc/self/fd` dirents in `findMaximumOpenFromProcSelfFD`, swift-corelibs-foundation
 /// PR #5472, unfixed in Swift 6.3.1) — seen here about once in three full runs once the suite kept many sockets
 /// open; and its `readDataToEndOfFile()` traps on EINTR.
-public final class ChildProcess: Sendable {
-    public enum Output: Sendable {
+package final class ChildProcess: Sendable {
+    package enum Output: Sendable {
         case null
         /// Appended to this file (created if missing).
         case file(String)
@@ -20,15 +20,15 @@ public final class ChildProcess: Sendable {
     }
 
     /// How it ended.
-    public enum Termination: Sendable, Equatable {
+    package enum Termination: Sendable, Equatable {
         case exited(Int32)
         case signalled(Int32)
     }
 
-    public let processIdentifier: pid_t
+    package let processIdentifier: pid_t
     /// The read ends of `.pipe` outputs.
-    public let standardOutput: FileHandle?
-    public let standardError: FileHandle?
+    package let standardOutput: FileHandle?
+    package let standardError: FileHandle?
     private let ended = Mutex<Termination?>(nil)
 
     private init(pid: pid_t, standardOutput: FileHandle?, standardError: FileHandle?) {
@@ -42,7 +42,7 @@ public final class ChildProcess: Sendable {
     /// then never see end of file).
     private static let spawnLock = Mutex(())
 
-    public static func spawn(
+    package static func spawn(
         _ executable: String, arguments: [String] = [], environment: [String: String],
         standardOutput: Output = .null, standardError: Output = .null
     ) throws -> ChildProcess {
@@ -93,32 +93,32 @@ public final class ChildProcess: Sendable {
         return ChildProcess(pid: pid, standardOutput: parentEnds[1], standardError: parentEnds[2])
     }
 
-    public struct SpawnFailure: Error, CustomStringConvertible {
-        public let executable: String
-        public let code: Int32
-        public var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
+    package struct SpawnFailure: Error, CustomStringConvertible {
+        package let executable: String
+        package let code: Int32
+        package var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
     }
 
-    public func signal(_ number: Int32) {
+    package func signal(_ number: Int32) {
         guard termination == nil else { return }
         kill(processIdentifier, number)
     }
 
     /// How it ended, or nil while it runs (reaps it if it has ended).
-    public var termination: Termination? { reap(blocking: false) }
+    package var termination: Termination? { reap(blocking: false) }
 
-    public var isRunning: Bool { termination == nil }
+    package var isRunning: Bool { termination == nil }
 
     /// Blocks until it ends. Call from a Dispatch thread, or only right after SIGKILL, not on the Swift
     /// concurrency pool for anything long.
     @discardableResult
-    public func waitUntilExit() -> Termination {
+    package func waitUntilExit() -> Termination {
         reap(blocking: true) ?? .exited(-1)
     }
 
     /// Waits off the Swift concurrency pool.
     @discardableResult
-    public func exit() async -> Termination {
+    package func exit() async -> Termination {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: self.waitUntilExit()) }
         }
@@ -146,7 +146,7 @@ public final class ChildProcess: Sendable {
 extension FileHandle {
     /// Everything until end of file, like `readDataToEndOfFile()`, but a read interrupted by a signal is retried
     /// (Foundation's version traps on EINTR, and the test process gets SIGCHLD for every child that ends).
-    public func readAllRetryingInterrupts() -> Data {
+    package func readAllRetryingInterrupts() -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         let descriptor = fileDescriptor

@@ -3,15 +3,15 @@ import SNSKafka
 import SNSPlatform
 
 /// Thrown when a condition a test waits for never came true within the hang guard.
-public struct GaveUpWaiting: Error, CustomStringConvertible {
-    public let what: String
-    public var description: String { "gave up waiting for: \(what)" }
+package struct GaveUpWaiting: Error, CustomStringConvertible {
+    package let what: String
+    package var description: String { "gave up waiting for: \(what)" }
 }
 
 /// Waits until `condition` holds — events travel through the real broker, so read models catch up a little
 /// later. Not a timing assumption: it returns as soon as the condition is true and fails only after a
 /// generous hang guard (an outbox relay can be held up for a minute by another test's broken replica).
-public func eventually(_ what: String, guard seconds: Double = 180, _ condition: @Sendable () async throws -> Bool)
+package func eventually(_ what: String, guard seconds: Double = 180, _ condition: @Sendable () async throws -> Bool)
     async throws
 {
     let deadline = Date().addingTimeInterval(seconds)
@@ -25,7 +25,8 @@ public func eventually(_ what: String, guard seconds: Double = 180, _ condition:
 extension TestPlatform {
     /// Publishes an event the way another service's outbox relay would; returns its event id.
     @discardableResult
-    public func publish<P: EventPayload>(_ payload: P, key: String, producerName: String = "tests") async throws -> UUID
+    package func publish<P: EventPayload>(_ payload: P, key: String, producerName: String = "tests") async throws
+        -> UUID
     {
         let envelope = EventEnvelope(
             type: P.eventType.rawValue, schemaVersion: P.schemaVersion, aggregateId: key,

@@ -7,11 +7,11 @@ import HTTPTypes
 
 /// Talks to the running stack through the nginx gateway over real HTTP, the way the iOS apps do:
 /// `SesacKey` on every request, the bare access token in `Authorization`.
-public struct GatewayClient: Sendable {
-    public let baseURL: URL
-    public let apiKey: String
+package struct GatewayClient: Sendable {
+    package let baseURL: URL
+    package let apiKey: String
 
-    public typealias Reply = TestReply
+    package typealias Reply = TestReply
 
     /// One session for the whole test process with room for the suite's parallelism: `URLSession.shared` allows
     /// 6 connections per host, so parallel journeys queued behind each other's writes and timed out.
@@ -22,7 +22,7 @@ public struct GatewayClient: Sendable {
         return URLSession(configuration: configuration)
     }()
 
-    public init() throws {
+    package init() throws {
         guard let url = URL(string: try TestEnvironment.gatewayURL()) else {
             throw TestEnvironment.Missing(variable: "SNS_TEST_GATEWAY_URL")
         }
@@ -31,12 +31,12 @@ public struct GatewayClient: Sendable {
     }
 
     /// A client of another HTTP server of the test stack (e.g. the PortOne test server's sandbox API).
-    public init(baseURL: URL, apiKey: String = "") {
+    package init(baseURL: URL, apiKey: String = "") {
         self.baseURL = baseURL
         self.apiKey = apiKey
     }
 
-    public func send(
+    package func send(
         _ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:], withKey: Bool = true
     ) async throws -> Reply {
         try await send(
@@ -45,7 +45,7 @@ public struct GatewayClient: Sendable {
     }
 
     /// A `multipart/form-data` upload, built the way Alamofire builds it: one part per file.
-    public func upload(
+    package func upload(
         _ path: String, field: String, files: [(filename: String, mimeType: String, bytes: [UInt8])],
         headers: [String: String] = [:]
     ) async throws -> Reply {
@@ -64,7 +64,7 @@ public struct GatewayClient: Sendable {
             "POST", path, body: body, contentType: "multipart/form-data; boundary=\(boundary)", headers: headers)
     }
 
-    public func send(
+    package func send(
         _ method: String, _ path: String, body: Data?, contentType: String?, headers: [String: String] = [:],
         withKey: Bool = true
     ) async throws -> Reply {

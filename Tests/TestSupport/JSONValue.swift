@@ -3,7 +3,7 @@ import Foundation
 /// A JSON document as a Sendable value, decoded strictly: `true` is never the number 1, and 1 is never `true`
 /// (JSONDecoder refuses those conversions, JSONSerialization's NSNumbers do not). Used by the OpenAPI validator
 /// for both the document and the responses it checks.
-public enum JSONValue: Sendable, Equatable, Decodable, CustomStringConvertible {
+package enum JSONValue: Sendable, Equatable, Decodable, CustomStringConvertible {
     case null
     case bool(Bool)
     case number(Double)
@@ -11,7 +11,7 @@ public enum JSONValue: Sendable, Equatable, Decodable, CustomStringConvertible {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -29,21 +29,21 @@ public enum JSONValue: Sendable, Equatable, Decodable, CustomStringConvertible {
     }
 
     /// Parses JSON text (any top-level value).
-    public static func parse(_ bytes: some Sequence<UInt8>) throws -> JSONValue {
+    package static func parse(_ bytes: some Sequence<UInt8>) throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
     }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }
         return nil
     }
 
-    public var object: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
-    public var array: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
-    public var string: String? { if case .string(let value) = self { value } else { nil } }
+    package var object: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
+    package var array: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
+    package var string: String? { if case .string(let value) = self { value } else { nil } }
 
     /// The JSON Schema type name of this value (`integer` for numbers without a fractional part).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"
@@ -54,7 +54,7 @@ public enum JSONValue: Sendable, Equatable, Decodable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .null: "null"
         case .bool(let value): "\(value)"

@@ -4,8 +4,8 @@ import Foundation
 /// by segment: a literal segment must be equal, a `{name}` segment takes any one non-empty segment (so a
 /// parameter never spans a `/`). When several templates match, the one with a literal segment where the others
 /// have a parameter wins, as OpenAPI requires (`/v1/posts/hashtags` before `/v1/posts/{post_id}`).
-public struct OpenAPIPathTemplate: Sendable, Hashable, CustomStringConvertible {
-    public let template: String
+package struct OpenAPIPathTemplate: Sendable, Hashable, CustomStringConvertible {
+    package let template: String
     let segments: [Segment]
 
     enum Segment: Sendable, Hashable {
@@ -13,7 +13,7 @@ public struct OpenAPIPathTemplate: Sendable, Hashable, CustomStringConvertible {
         case parameter(String)
     }
 
-    public init(_ template: String) {
+    package init(_ template: String) {
         self.template = template
         self.segments = Self.split(template).map { segment in
             if segment.hasPrefix("{") && segment.hasSuffix("}") && segment.count > 2 {
@@ -23,10 +23,10 @@ public struct OpenAPIPathTemplate: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { template }
+    package var description: String { template }
 
     /// The parameter values if `path` (no query string) matches, else nil.
-    public func match(_ path: String) -> [String: String]? {
+    package func match(_ path: String) -> [String: String]? {
         let parts = Self.split(path)
         guard parts.count == segments.count else { return nil }
         var values: [String: String] = [:]
@@ -55,7 +55,7 @@ public struct OpenAPIPathTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `template` with every parameter replaced by `value(name)`.
-    public func filled(_ value: (String) -> String) -> String {
+    package func filled(_ value: (String) -> String) -> String {
         "/"
             + segments.map { segment in
                 switch segment {

@@ -6,32 +6,32 @@ import Foundation
 /// `minItems`/`maxItems`, `pattern`, `minLength`/`maxLength`, `minimum`/`maximum`, `allOf`/`anyOf`/`oneOf`.
 /// Annotations (`description`, `format`, `default`, `examples`, …) are ignored. `unsupportedKeywords` lists
 /// anything else a document uses, so a test can insist the checker understands every constraint it relies on.
-public struct OpenAPISchemaChecker: Sendable {
-    public let document: JSONValue
+package struct OpenAPISchemaChecker: Sendable {
+    package let document: JSONValue
 
-    public static let constraintKeywords: Set<String> = [
+    package static let constraintKeywords: Set<String> = [
         "$ref", "type", "enum", "const", "required", "properties", "additionalProperties", "items", "minItems",
         "maxItems",
         "uniqueItems", "pattern", "minLength", "maxLength", "minimum", "maximum", "allOf", "anyOf", "oneOf",
     ]
-    public static let annotationKeywords: Set<String> = [
+    package static let annotationKeywords: Set<String> = [
         "description", "title", "format", "default", "examples", "example", "deprecated", "readOnly", "writeOnly",
         "contentMediaType",
     ]
 
-    public init(document: JSONValue) {
+    package init(document: JSONValue) {
         self.document = document
     }
 
     /// Every violation of `schema` by `value`, each prefixed with its location (`$.data[0].creator`).
-    public func violations(of value: JSONValue, against schema: JSONValue, at path: String = "$") -> [String] {
+    package func violations(of value: JSONValue, against schema: JSONValue, at path: String = "$") -> [String] {
         var found: [String] = []
         check(value, schema, path, &found, depth: 0)
         return found
     }
 
     /// Resolves a local reference (`#/components/schemas/Post`).
-    public func resolve(_ reference: String) -> JSONValue? {
+    package func resolve(_ reference: String) -> JSONValue? {
         guard reference.hasPrefix("#") else { return nil }
         var node: JSONValue? = document
         for token in reference.dropFirst().split(separator: "/", omittingEmptySubsequences: true) {
@@ -172,7 +172,7 @@ public struct OpenAPISchemaChecker: Sendable {
     }
 
     /// Keywords of schemas in the document that are neither understood constraints nor annotations, with where.
-    public func unsupportedKeywords() -> [String] {
+    package func unsupportedKeywords() -> [String] {
         var found: [String] = []
         func visitSchema(_ schema: JSONValue, _ path: String) {
             guard let keywords = schema.object else { return }

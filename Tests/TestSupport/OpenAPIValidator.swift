@@ -9,24 +9,24 @@ import Foundation
 ///     let validator = try OpenAPIValidator.repositoryDocument()
 ///     let problems = validator.violations(method: "POST", path: "/v1/posts", status: 500, contentType: nil, body: [])
 ///     // ["status 500 not documented for POST /v1/posts (documented: 200, 400, 401, …)"]
-public struct OpenAPIValidator: Sendable {
-    public let document: JSONValue
-    public let checker: OpenAPISchemaChecker
-    public let operations: [Operation]
+package struct OpenAPIValidator: Sendable {
+    package let document: JSONValue
+    package let checker: OpenAPISchemaChecker
+    package let operations: [Operation]
 
     /// One documented operation.
-    public struct Operation: Sendable, Hashable, CustomStringConvertible {
-        public let method: String
-        public let path: OpenAPIPathTemplate
-        public let operationId: String
+    package struct Operation: Sendable, Hashable, CustomStringConvertible {
+        package let method: String
+        package let path: OpenAPIPathTemplate
+        package let operationId: String
         /// Documented status keys (`"200"`, `"4XX"`, `"default"`).
-        public let statuses: [String]
-        public var description: String { "\(method) \(path.template)" }
+        package let statuses: [String]
+        package var description: String { "\(method) \(path.template)" }
     }
 
-    public static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+    package static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
-    public init(document: JSONValue) throws {
+    package init(document: JSONValue) throws {
         guard document["openapi"]?.string?.hasPrefix("3.1") == true, let paths = document["paths"]?.object else {
             throw InvalidDocument(reason: "not an OpenAPI 3.1 document with paths")
         }
@@ -47,44 +47,45 @@ public struct OpenAPIValidator: Sendable {
         self.operations = operations
     }
 
-    public init(contentsOf url: URL) throws {
+    package init(contentsOf url: URL) throws {
         try self.init(document: try JSONValue.parse(Array(try Data(contentsOf: url))))
     }
 
     /// `docs/api/openapi.json` of this repository (found from this source file's location).
-    public static var repositoryDocumentURL: URL {
+    package static var repositoryDocumentURL: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
             .appendingPathComponent("docs/api/openapi.json")
     }
 
-    public static func repositoryDocument() throws -> OpenAPIValidator {
+    package static func repositoryDocument() throws -> OpenAPIValidator {
         try OpenAPIValidator(contentsOf: repositoryDocumentURL)
     }
 
     /// `docs/api/openapi-g0.json`: the 2023 (G0, unprefixed) API (decision 0011).
-    public static var repositoryG0DocumentURL: URL {
+    package static var repositoryG0DocumentURL: URL {
         repositoryDocumentURL.deletingLastPathComponent().appendingPathComponent("openapi-g0.json")
     }
 
-    public static func repositoryG0Document() throws -> OpenAPIValidator {
+    package static func repositoryG0Document() throws -> OpenAPIValidator {
         try OpenAPIValidator(contentsOf: repositoryG0DocumentURL)
     }
 
-    public struct InvalidDocument: Error, CustomStringConvertible {
-        public let reason: String
-        public var description: String { "invalid OpenAPI document: \(reason)" }
+    package struct InvalidDocument: Error, CustomStringConvertible {
+        package let reason: String
+        package var description: String { "invalid OpenAPI document: \(reason)" }
     }
 
     /// The documented operation for a request (`path` may carry a query string, which is ignored).
-    public func operation(method: String, path: String) -> Operation? {
+    package func operation(method: String, path: String) -> Operation? {
         let bare = Self.pathOnly(path)
         let candidates = operations.filter { $0.method == method.uppercased() && $0.path.match(bare) != nil }
         return candidates.min { $0.path.isMoreSpecific(than: $1.path) }
     }
 
     /// Every way the response differs from the document; empty when it conforms.
-    public func violations(method: String, path: String, status: Int, contentType: String?, body: [UInt8]) -> [String] {
+    package func violations(method: String, path: String, status: Int, contentType: String?, body: [UInt8]) -> [String]
+    {
         let bare = Self.pathOnly(path)
         let method = method.uppercased()
         guard let operation = operation(method: method, path: bare) else {
@@ -130,7 +131,7 @@ public struct OpenAPIValidator: Sendable {
     }
 
     /// The same for a reply of `GatewayClient`.
-    public func violations(method: String, path: String, reply: GatewayClient.Reply) -> [String] {
+    package func violations(method: String, path: String, reply: GatewayClient.Reply) -> [String] {
         violations(
             method: method, path: path, status: reply.status, contentType: reply.header("Content-Type"),
             body: reply.body)

@@ -6,8 +6,8 @@ import SNSPlatform
 /// Seeded random streams of post events for the read models' batch tests (decision 0015): a few posts, so that
 /// runs repeat posts, and every kind of snapshot event — creations, updates older and newer than what is stored,
 /// deletions, absent product ids, titles and prices, Hangul hashtags.
-public enum PostEventStream {
-    public static func events(seed: UInt64, count: Int, posts: UInt64 = 6) throws -> [IncomingEvent] {
+package enum PostEventStream {
+    package static func events(seed: UInt64, count: Int, posts: UInt64 = 6) throws -> [IncomingEvent] {
         var random = SeededRandom(seed: seed)
         let start = Date(timeIntervalSince1970: 1_750_000_000.123)
         var events: [IncomingEvent] = []
@@ -34,7 +34,7 @@ public enum PostEventStream {
         return events
     }
 
-    public static func event<P: EventPayload>(_ payload: P, key: String, offset: Int) throws -> IncomingEvent {
+    package static func event<P: EventPayload>(_ payload: P, key: String, offset: Int) throws -> IncomingEvent {
         let envelope = EventEnvelope(
             type: P.eventType.rawValue, aggregateId: key, producer: "test", requestId: nil, payload: payload)
         return try IncomingEvent(
@@ -45,7 +45,7 @@ public enum PostEventStream {
 
     /// Applies `stream` to two fresh schemas of the same migrations, as one batch in one transaction and event by
     /// event in a transaction each, and returns the rows `query` reads from each (as text), batched first.
-    public static func applyBothWays(
+    package static func applyBothWays(
         _ stream: [IncomingEvent], platform: TestPlatform, migrations: (SQLIdentifier) -> [Migration],
         handler: (SQLIdentifier) -> any EventHandler, rows query: (SQLIdentifier) -> PostgresQuery
     ) async throws -> (batched: [String], single: [String]) {
@@ -79,10 +79,10 @@ public enum PostEventStream {
 }
 
 /// xorshift64*: the same stream for the same seed on every machine.
-public struct SeededRandom: Sendable {
+package struct SeededRandom: Sendable {
     var state: UInt64
-    public init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
-    public mutating func next() -> UInt64 {
+    package init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+    package mutating func next() -> UInt64 {
         state ^= state >> 12
         state ^= state << 25
         state ^= state >> 27

@@ -7,12 +7,12 @@ import Foundation
 /// One request over a plain TCP socket, byte for byte as given (for requests an HTTP client would refuse to send):
 /// connect, send everything, half-close the sending side (unless told not to), read until the server closes. A receive timeout of
 /// 30 s guards against a server that never answers.
-public enum RawSocket {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+package enum RawSocket {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public static func exchange(host: String, port: Int, request: [UInt8], halfClose: Bool = true) throws -> [UInt8] {
+    package static func exchange(host: String, port: Int, request: [UInt8], halfClose: Bool = true) throws -> [UInt8] {
         var hints = addrinfo()
         hints.ai_family = AF_INET
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

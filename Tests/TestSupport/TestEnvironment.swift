@@ -12,17 +12,17 @@ import Testing
 /// reason — so the tests that need no stack (the fast tier: deployment files, parsers, catalogs, property tests of
 /// pure code) still run and pass on their own. Under `./sns test` (`SNS_TEST_STATE_DIR` set) a missing variable is
 /// a failure, as it means the stack is broken, not absent.
-public enum TestEnvironment {
-    public struct Missing: Error, CustomStringConvertible {
-        public let variable: String
-        public init(variable: String) { self.variable = variable }
-        public var description: String {
+package enum TestEnvironment {
+    package struct Missing: Error, CustomStringConvertible {
+        package let variable: String
+        package init(variable: String) { self.variable = variable }
+        package var description: String {
             "\(variable) is not set: run the suite with `./sns test`, which provisions PostgreSQL, the broker and the gateway"
         }
     }
 
     /// Whether the tests run under `./sns test`, i.e. with the whole stack.
-    public static var hasStack: Bool { ProcessInfo.processInfo.environment["SNS_TEST_STATE_DIR"]?.isEmpty == false }
+    package static var hasStack: Bool { ProcessInfo.processInfo.environment["SNS_TEST_STATE_DIR"]?.isEmpty == false }
 
     static func value(_ name: String) throws -> String {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else {
@@ -32,28 +32,28 @@ public enum TestEnvironment {
         return value
     }
 
-    public static func databaseURL() throws -> String { try value("SNS_TEST_DATABASE_URL") }
-    public static func kafkaBrokers() throws -> String { try value("SNS_TEST_KAFKA_BROKERS") }
-    public static func gatewayURL() throws -> String { try value("SNS_TEST_GATEWAY_URL") }
-    public static func apiKey() throws -> String { try value("SNS_TEST_API_KEY") }
+    package static func databaseURL() throws -> String { try value("SNS_TEST_DATABASE_URL") }
+    package static func kafkaBrokers() throws -> String { try value("SNS_TEST_KAFKA_BROKERS") }
+    package static func gatewayURL() throws -> String { try value("SNS_TEST_GATEWAY_URL") }
+    package static func apiKey() throws -> String { try value("SNS_TEST_API_KEY") }
     /// The running auth and media processes, for services that call them directly (not through the gateway).
-    public static func authURL() throws -> String { try value("SNS_TEST_AUTH_URL") }
-    public static func mediaURL() throws -> String { try value("SNS_TEST_MEDIA_URL") }
+    package static func authURL() throws -> String { try value("SNS_TEST_AUTH_URL") }
+    package static func mediaURL() throws -> String { try value("SNS_TEST_MEDIA_URL") }
     /// The stack's PortOne test server (its `/__sandbox/` API creates payments and delivers webhooks).
-    public static func portOneURL() throws -> String { try value("SNS_TEST_PORTONE_URL") }
+    package static func portOneURL() throws -> String { try value("SNS_TEST_PORTONE_URL") }
     /// The stack's identity-provider test server (Firebase, Apple, Kakao; its `/__sandbox/` API issues tokens).
-    public static func identityProviderURL() throws -> String { try value("SNS_TEST_IDP_URL") }
+    package static func identityProviderURL() throws -> String { try value("SNS_TEST_IDP_URL") }
     /// Where the built executables are (`.build/debug`), for tests that run the real processes.
-    public static func binaryDirectory() throws -> String { try value("SNS_TEST_BIN_DIR") }
+    package static func binaryDirectory() throws -> String { try value("SNS_TEST_BIN_DIR") }
 
-    public static func jwtPrivateKeyPEM() throws -> String {
+    package static func jwtPrivateKeyPEM() throws -> String {
         try String(contentsOfFile: try value("SNS_TEST_JWT_PRIVATE_KEY_FILE"), encoding: .utf8)
     }
-    public static func jwtPublicKeyPEM() throws -> String {
+    package static func jwtPublicKeyPEM() throws -> String {
         try String(contentsOfFile: try value("SNS_TEST_JWT_PUBLIC_KEY_FILE"), encoding: .utf8)
     }
 
-    public static let logger: Logger = {
+    package static let logger: Logger = {
         var logger = Logger(label: "sns.test")
         logger.logLevel =
             ProcessInfo.processInfo.environment["SNS_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
@@ -61,7 +61,7 @@ public enum TestEnvironment {
     }()
 
     /// Shared platform configuration for an in-process service under test (HTTP port unused in router tests).
-    public static func platformConfiguration(serviceName: String) throws -> PlatformConfiguration {
+    package static func platformConfiguration(serviceName: String) throws -> PlatformConfiguration {
         PlatformConfiguration(
             serviceName: serviceName,
             httpHost: "127.0.0.1",
@@ -86,7 +86,7 @@ public enum TestEnvironment {
     /// `ownEventLoop`: the pool runs on an event loop of its own, for tests that provoke PostgresNIO's hang on a
     /// connection the server closed (known risks). In full-suite runs, unrelated tests' transactions on the shared
     /// event loops stalled for 30 s right after such a test; a private loop keeps whatever it does to itself.
-    public static func withDatabase<T: Sendable>(
+    package static func withDatabase<T: Sendable>(
         ownEventLoop: Bool = false, _ body: @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
         let configuration = try DatabaseConfiguration(url: try databaseURL(), maxConnections: 6).clientConfiguration
@@ -102,7 +102,7 @@ public enum TestEnvironment {
     }
 
     /// A unique suffix for test data (emails, nicks, topics, groups) so parallel tests never collide.
-    public static func unique(_ prefix: String = "t") -> String {
+    package static func unique(_ prefix: String = "t") -> String {
         "\(prefix)\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
     }
 }

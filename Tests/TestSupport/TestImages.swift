@@ -1,9 +1,9 @@
 import Foundation
 
 /// Image bytes the tests upload.
-public enum TestImages {
+package enum TestImages {
     /// A 1×1 PNG.
-    public static let png: [UInt8] = Array(
+    package static let png: [UInt8] = Array(
         Data(
             base64Encoded:
                 "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)

@@ -6,25 +6,25 @@ import SNSPlatform
 
 /// Real PostgreSQL + real broker for platform-level tests: a private schema with the platform tables,
 /// a running pool and producer, torn down afterwards.
-public struct TestPlatform: Sendable {
-    public let postgres: PostgresClient
-    public let producer: KafkaProducer
-    public let schema: SQLIdentifier
-    public let outbox: Outbox
-    public let brokers: String
+package struct TestPlatform: Sendable {
+    package let postgres: PostgresClient
+    package let producer: KafkaProducer
+    package let schema: SQLIdentifier
+    package let outbox: Outbox
+    package let brokers: String
 
-    public static func kafkaConfiguration(clientId: String) throws -> KafkaConfiguration {
+    package static func kafkaConfiguration(clientId: String) throws -> KafkaConfiguration {
         KafkaConfiguration(bootstrapServers: try TestEnvironment.kafkaBrokers(), clientId: clientId, properties: [:])
     }
 
     /// Consumer settings that make group joins fast against the dev broker.
-    public static let fastConsumerProperties: [String: String] = [
+    package static let fastConsumerProperties: [String: String] = [
         "session.timeout.ms": "6000",
         "heartbeat.interval.ms": "500",
         "topic.metadata.refresh.interval.ms": "1000",
     ]
 
-    public static func with<T: Sendable>(_ body: @Sendable (TestPlatform) async throws -> T) async throws -> T {
+    package static func with<T: Sendable>(_ body: @Sendable (TestPlatform) async throws -> T) async throws -> T {
         let schema = try SQLIdentifier(TestEnvironment.unique("pt_"))
         let postgres = PostgresClient(
             configuration: try DatabaseConfiguration(url: try TestEnvironment.databaseURL(), maxConnections: 10)
@@ -47,7 +47,7 @@ public struct TestPlatform: Sendable {
     }
 
     /// Reads `topic` from the beginning in a fresh group until `done` says stop (or the hang guard fires).
-    public func collect(
+    package func collect(
         topic: String, guardTimeout: Duration = .seconds(180),
         until done: @escaping @Sendable ([KafkaConsumerMessage]) -> Bool
     ) async throws -> [KafkaConsumerMessage] {
@@ -55,7 +55,7 @@ public struct TestPlatform: Sendable {
     }
 
     /// Reads `topic` of the test broker from the beginning in a fresh group until `done` says stop.
-    public static func collect(
+    package static func collect(
         topic: String, guardTimeout: Duration = .seconds(180),
         until done: @escaping @Sendable ([KafkaConsumerMessage]) -> Bool
     ) async throws -> [KafkaConsumerMessage] {

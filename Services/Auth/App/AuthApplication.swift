@@ -6,7 +6,7 @@ import SNSPlatform
 /// Builds the auth service: accounts, credentials, refresh-token sessions, JWKS (API conventions §2.1, §10.3), federated
 /// sign-in with Firebase, Apple and Kakao (decision 0012), and the
 /// profile's write model (nick, phone, birthday, image), edited through the internal `PUT /internal/v1/profile`.
-public func buildApplication(configuration: AuthConfiguration, logger: Logger) async throws -> some ApplicationProtocol
+package func buildApplication(configuration: AuthConfiguration, logger: Logger) async throws -> some ApplicationProtocol
 {
     let mediaPaths = try MediaPathSigner(secret: configuration.mediaSigningKey)
     let platform = try await ServicePlatform(

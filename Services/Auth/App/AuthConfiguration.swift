@@ -12,22 +12,22 @@ import SNSPlatform
 /// | `SNS_PASSWORD_MIN_LENGTH` | minimum password length, characters (EcoPloggers accepts 5; decision 0013) | 4 |
 ///
 /// and the identity providers of federated sign-in (`FederationConfiguration`: Firebase, Apple, Kakao).
-public struct AuthConfiguration: Sendable {
-    public var platform: PlatformConfiguration
-    public var jwtPrivateKeyPEM: String
-    public var mediaSigningKey: String
-    public var accessTokenTTL: Duration
-    public var refreshTokenTTL: Duration
-    public var bcryptCost: Int
-    public var passwordMinLength: Int
-    public var federation: FederationConfiguration
+package struct AuthConfiguration: Sendable {
+    package var platform: PlatformConfiguration
+    package var jwtPrivateKeyPEM: String
+    package var mediaSigningKey: String
+    package var accessTokenTTL: Duration
+    package var refreshTokenTTL: Duration
+    package var bcryptCost: Int
+    package var passwordMinLength: Int
+    package var federation: FederationConfiguration
     /// The database schema: `auth` in deployments; tests may run the service on a private one.
-    public var schema: String = SystemCatalog.auth.schema
+    package var schema: String = SystemCatalog.auth.schema
 
-    public static let serviceName = "auth"
-    public static let defaultPort = 8101
+    package static let serviceName = "auth"
+    package static let defaultPort = 8101
 
-    public init(
+    package init(
         platform: PlatformConfiguration, jwtPrivateKeyPEM: String, mediaSigningKey: String,
         accessTokenTTL: Duration = .seconds(600), refreshTokenTTL: Duration = .seconds(1_209_600), bcryptCost: Int = 10,
         passwordMinLength: Int = 8, federation: FederationConfiguration = FederationConfiguration()
@@ -42,7 +42,7 @@ public struct AuthConfiguration: Sendable {
         self.federation = federation
     }
 
-    public init(environment env: Environment = Environment()) throws {
+    package init(environment env: Environment = Environment()) throws {
         self.platform = try PlatformConfiguration(
             serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
         self.jwtPrivateKeyPEM = try env.secret("SNS_JWT_PRIVATE_KEY")

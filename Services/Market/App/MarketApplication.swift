@@ -5,20 +5,20 @@ import SNSPlatform
 
 /// Builds the market & payment verification service (API conventions §2.6, §10.10; decision 0007): payment validation
 /// with PortOne, payment history, PortOne's webhook, the background re-verifier, and the product read model.
-public func buildApplication(configuration: MarketConfiguration, logger: Logger) async throws
+package func buildApplication(configuration: MarketConfiguration, logger: Logger) async throws
     -> some ApplicationProtocol
 {
     try await MarketApplication(configuration: configuration, logger: logger).application
 }
 
 /// The assembled service; tests reach its re-verifier to run a round without waiting for the timer.
-public struct MarketApplication: Sendable {
+package struct MarketApplication: Sendable {
     let platform: ServicePlatform
     let deps: MarketDependencies
     let reverifier: PaymentReverifier
     let configuration: MarketConfiguration
 
-    public init(configuration: MarketConfiguration, logger: Logger) async throws {
+    package init(configuration: MarketConfiguration, logger: Logger) async throws {
         let schema = try SQLIdentifier(configuration.schema)
         let platform = try await ServicePlatform(
             configuration: configuration.platform, schema: schema.name,
@@ -42,27 +42,27 @@ public struct MarketApplication: Sendable {
     }
 
     /// One re-verification round, as the background worker runs it (`asOf`: treat retries scheduled before it as due).
-    public func reverifyOnce(asOf: Date = Date()) async throws -> (
+    package func reverifyOnce(asOf: Date = Date()) async throws -> (
         recorded: Int, rejected: Int, postponed: Int, expired: Int, cancels: Int
     ) {
         let report = try await reverifier.runOnce(asOf: asOf)
         return (report.recorded, report.rejected, report.postponed, report.expired, report.cancelsDone)
     }
 
-    public var application: some ApplicationProtocol {
+    package var application: some ApplicationProtocol {
         get throws {
             let store = deps.store
             let logger = platform.logger
             let router = platform.makeRouter(sesacKeyExemptPaths: [WebhookHandler.path])
             // The webhook comes from PortOne: no SesacKey, no token (it is verified by asking PortOne).
-            let webhook = WebhookHandler(deps: deps)
+            let webhook = WebhookHandler(notifications: PaymentNotifications(deps: deps))
             router.post("v1/payments/webhook", use: webhook.receive)
 
             let api = router.group("v1").add(
                 middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
                     try await store.isActive(userId: user.userId, logger: logger)
                 })
-            let validation = ValidationHandler(deps: deps)
+            let validation = ValidationHandler(validation: PaymentValidation(deps: deps))
             let history = PaymentHistoryHandler(deps: deps)
             api.post("payments/validation", use: validation.validate)
             api.get("payments/me", use: history.mine)

@@ -12,34 +12,34 @@ import SNSPlatform
 /// | `SNS_PORTONE_ATTEMPTS` | attempts per PortOne call (transport failures, timeouts, 5xx, 429) | 3 |
 /// | `SNS_PAYMENT_REVERIFY_INTERVAL_MS` | how often pending claims and refunds are retried (and the backoff base) | 10000 |
 /// | `SNS_PAYMENT_CLAIM_MAX_AGE` | seconds after which an unsettled claim is given up (logged) | 86400 |
-public struct MarketConfiguration: Sendable {
-    public var platform: PlatformConfiguration
-    public var portOneURL: String
-    public var impKey: String
-    public var impSecret: String
-    public var portOneTimeout: Duration = .seconds(5)
-    public var portOneAttempts: Int = 3
-    public var portOneRetryBase: Duration = .milliseconds(200)
-    public var reverifyInterval: Duration = .seconds(10)
-    public var claimMaxAge: TimeInterval = 86_400
+package struct MarketConfiguration: Sendable {
+    package var platform: PlatformConfiguration
+    package var portOneURL: String
+    package var impKey: String
+    package var impSecret: String
+    package var portOneTimeout: Duration = .seconds(5)
+    package var portOneAttempts: Int = 3
+    package var portOneRetryBase: Duration = .milliseconds(200)
+    package var reverifyInterval: Duration = .seconds(10)
+    package var claimMaxAge: TimeInterval = 86_400
     /// The database schema (tests use private ones; the consumer group follows it).
-    public var schema: String = "market"
+    package var schema: String = "market"
     /// Whether the product read-model consumer runs (always in deployments; in-process tests fill the read model themselves).
-    public var consumesEvents: Bool = true
+    package var consumesEvents: Bool = true
     /// Whether the background re-verifier runs (tests call it directly).
-    public var runsReverifier: Bool = true
+    package var runsReverifier: Bool = true
 
-    public static let serviceName = "market"
-    public static let defaultPort = 8105
+    package static let serviceName = "market"
+    package static let defaultPort = 8105
 
-    public init(platform: PlatformConfiguration, portOneURL: String, impKey: String, impSecret: String) {
+    package init(platform: PlatformConfiguration, portOneURL: String, impKey: String, impSecret: String) {
         self.platform = platform
         self.portOneURL = portOneURL
         self.impKey = impKey
         self.impSecret = impSecret
     }
 
-    public init(environment env: Environment = Environment()) throws {
+    package init(environment env: Environment = Environment()) throws {
         self.platform = try PlatformConfiguration(
             serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
         self.portOneURL = try env.httpURL("SNS_PORTONE_URL", default: "https://api.iamport.kr")

@@ -6,7 +6,8 @@ import SNSPlatform
 /// Builds the media service: streamed image uploads (post images, and profile images for the social service's
 /// profile edit), authenticated downloads, and garbage collection of files no post or profile references any
 /// more (API conventions §1.3, §8, §10.7; decision 0005).
-public func buildApplication(configuration: MediaConfiguration, logger: Logger) async throws -> some ApplicationProtocol
+package func buildApplication(configuration: MediaConfiguration, logger: Logger) async throws
+    -> some ApplicationProtocol
 {
     let signer = try MediaPathSigner(secret: configuration.signingKey)
     let root = MediaRoot(path: configuration.root)

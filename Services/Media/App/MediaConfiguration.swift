@@ -11,27 +11,27 @@ import SNSPlatform
 /// | `SNS_MEDIA_MAX_FILES` | files per upload request | 5 |
 /// | `SNS_MEDIA_GC_GRACE` | seconds an unreferenced file is kept before it is collected | 86400 |
 /// | `SNS_MEDIA_GC_INTERVAL` | seconds between garbage-collection passes | 600 |
-public struct MediaConfiguration: Sendable {
-    public var platform: PlatformConfiguration
-    public var root: String
-    public var signingKey: String
-    public var maxFileBytes: Int
-    public var maxFiles: Int
-    public var gcGrace: Duration
-    public var gcInterval: Duration
+package struct MediaConfiguration: Sendable {
+    package var platform: PlatformConfiguration
+    package var root: String
+    package var signingKey: String
+    package var maxFileBytes: Int
+    package var maxFiles: Int
+    package var gcGrace: Duration
+    package var gcInterval: Duration
     /// Files collected per transaction; a pass runs at most `gcMaxBatchesPerPass` of them.
-    public var gcBatchSize: Int
-    public var gcMaxBatchesPerPass: Int
+    package var gcBatchSize: Int
+    package var gcMaxBatchesPerPass: Int
     /// The PostgreSQL schema (always `media` in deployments; tests use a private one each).
-    public var schema: String
+    package var schema: String
     /// Whether the references consumer runs (always in deployments). Tests on a private schema feed the
     /// handler directly instead of replaying every topic from the beginning once per test.
-    public var consumesEvents: Bool = true
+    package var consumesEvents: Bool = true
 
-    public static let serviceName = "media"
-    public static let defaultPort = 8103
+    package static let serviceName = "media"
+    package static let defaultPort = 8103
 
-    public init(
+    package init(
         platform: PlatformConfiguration, root: String, signingKey: String, maxFileBytes: Int = 5 * 1024 * 1024,
         maxFiles: Int = 5, gcGrace: Duration = .seconds(86_400), gcInterval: Duration = .seconds(600),
         gcBatchSize: Int = 200, gcMaxBatchesPerPass: Int = 25, schema: String = "media"
@@ -48,7 +48,7 @@ public struct MediaConfiguration: Sendable {
         self.schema = schema
     }
 
-    public init(environment env: Environment = Environment()) throws {
+    package init(environment env: Environment = Environment()) throws {
         self.platform = try PlatformConfiguration(
             serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
         let root = try env.string("SNS_MEDIA_ROOT")
@@ -67,5 +67,5 @@ public struct MediaConfiguration: Sendable {
     }
 
     /// The upload limits these settings describe.
-    public var uploadLimits: UploadLimits { UploadLimits(maxFiles: maxFiles, maxFileBytes: maxFileBytes) }
+    package var uploadLimits: UploadLimits { UploadLimits(maxFiles: maxFiles, maxFileBytes: maxFileBytes) }
 }

@@ -5,7 +5,8 @@ import SNSPlatform
 
 /// Builds the posts & feed service: posts, comments, likes, hashtags and feeds (API conventions §2.3, §2.4, §6),
 /// with read models of users, follows and purchases fed by events.
-public func buildApplication(configuration: PostsConfiguration, logger: Logger) async throws -> some ApplicationProtocol
+package func buildApplication(configuration: PostsConfiguration, logger: Logger) async throws
+    -> some ApplicationProtocol
 {
     let platform = try await ServicePlatform(
         configuration: configuration.platform, schema: configuration.schema,

@@ -5,7 +5,7 @@ import SNSPlatform
 
 /// Builds the social graph service: follows, profiles (reads, and edits carried out through auth and media),
 /// user search and rankings, with projections of user and post events (API conventions §2.2, §2.5; decision 0006).
-public func buildApplication(configuration: SocialConfiguration, logger: Logger) async throws
+package func buildApplication(configuration: SocialConfiguration, logger: Logger) async throws
     -> some ApplicationProtocol
 {
     let schema = try SQLIdentifier(configuration.schema)

@@ -8,23 +8,23 @@ import SNSPlatform
 /// | `SNS_AUTH_URL` | base URL of the auth service (profile writes, `PUT /internal/v1/profile`) | `http://127.0.0.1:8101` |
 /// | `SNS_MEDIA_URL` | base URL of the media service (profile images, `POST /internal/v1/profile-images`) | `http://127.0.0.1:8103` |
 /// | `SNS_INTERNAL_TIMEOUT_MS` | deadline of each internal call | 10000 |
-public struct SocialConfiguration: Sendable {
-    public var platform: PlatformConfiguration
-    public var authURL: String
-    public var mediaURL: String
-    public var internalTimeout: Duration
+package struct SocialConfiguration: Sendable {
+    package var platform: PlatformConfiguration
+    package var authURL: String
+    package var mediaURL: String
+    package var internalTimeout: Duration
     /// The database schema (tests use private ones; the consumer group follows it).
-    public var schema: String
+    package var schema: String
     /// Whether the projection consumer runs (always in deployments). In-process test instances on the shared
     /// schema leave it to the stack's social process, so the consumer group is not rebalanced by every test.
-    public var consumesEvents: Bool = true
+    package var consumesEvents: Bool = true
     /// Largest profile image accepted before it is forwarded to media (which applies its own limit too).
-    public var maxProfileImageBytes: Int = 5 * 1024 * 1024
+    package var maxProfileImageBytes: Int = 5 * 1024 * 1024
 
-    public static let serviceName = "social"
-    public static let defaultPort = 8104
+    package static let serviceName = "social"
+    package static let defaultPort = 8104
 
-    public init(
+    package init(
         platform: PlatformConfiguration, authURL: String, mediaURL: String,
         internalTimeout: Duration = .seconds(10), schema: String = "social"
     ) {
@@ -35,7 +35,7 @@ public struct SocialConfiguration: Sendable {
         self.schema = schema
     }
 
-    public init(environment env: Environment = Environment()) throws {
+    package init(environment env: Environment = Environment()) throws {
         self.platform = try PlatformConfiguration(
             serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
         self.authURL = try env.httpURL("SNS_AUTH_URL", default: "http://127.0.0.1:8101")

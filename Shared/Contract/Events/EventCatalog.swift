@@ -1,21 +1,21 @@
 /// The system's Kafka topics. One topic per aggregate kind; the key is the aggregate id.
 /// Partition counts are what the dev broker and the docker-compose init step create.
-public enum Topic {
-    public static let users = "sns.users"
-    public static let posts = "sns.posts"
-    public static let follows = "sns.follows"
-    public static let payments = "sns.payments"
-    public static let media = "sns.media"
+package enum Topic {
+    package static let users = "sns.users"
+    package static let posts = "sns.posts"
+    package static let follows = "sns.follows"
+    package static let payments = "sns.payments"
+    package static let media = "sns.media"
     /// Messages a consumer gave up on, with the failure reason in headers (`EventHeader.dlq*`).
-    public static let deadLetter = "sns.dead-letter"
+    package static let deadLetter = "sns.dead-letter"
 
-    public static let catalog: [(name: String, partitions: Int)] = [
+    package static let catalog: [(name: String, partitions: Int)] = [
         (users, 3), (posts, 6), (follows, 3), (payments, 3), (media, 3), (deadLetter, 1),
     ]
 }
 
 /// Every event type in the system, with the topic it travels on.
-public enum EventType: String, Sendable, CaseIterable {
+package enum EventType: String, Sendable, CaseIterable {
     case userRegistered = "user-registered"
     case userUpdated = "user-updated"
     case userWithdrawn = "user-withdrawn"
@@ -31,7 +31,7 @@ public enum EventType: String, Sendable, CaseIterable {
     case purchaseCompleted = "purchase-completed"
     case mediaStored = "media-stored"
 
-    public var topic: String {
+    package var topic: String {
         switch self {
         case .userRegistered, .userUpdated, .userWithdrawn: Topic.users
         // A post's comments and likes share its topic and key, so they stay ordered with its deletion.
@@ -45,11 +45,11 @@ public enum EventType: String, Sendable, CaseIterable {
 }
 
 /// A payload type that knows its event type (and hence its topic).
-public protocol EventPayload: Codable, Sendable {
+package protocol EventPayload: Codable, Sendable {
     static var eventType: EventType { get }
     static var schemaVersion: Int { get }
 }
 
 extension EventPayload {
-    public static var schemaVersion: Int { 1 }
+    package static var schemaVersion: Int { 1 }
 }

@@ -5,17 +5,17 @@ import Foundation
 ///
 /// `schema_version` is the payload's **major** version: consumers accept any minor change (extra fields are
 /// ignored by `Decodable`) and treat an unknown major as a poison message.
-public struct EventEnvelope<Payload: Codable & Sendable>: Codable, Sendable {
-    public var eventId: UUID
-    public var type: String
-    public var schemaVersion: Int
-    public var occurredAt: Date
-    public var aggregateId: String
-    public var producer: String
-    public var requestId: String?
-    public var payload: Payload
+package struct EventEnvelope<Payload: Codable & Sendable>: Codable, Sendable {
+    package var eventId: UUID
+    package var type: String
+    package var schemaVersion: Int
+    package var occurredAt: Date
+    package var aggregateId: String
+    package var producer: String
+    package var requestId: String?
+    package var payload: Payload
 
-    public init(
+    package init(
         eventId: UUID = UUID(), type: String, schemaVersion: Int = 1, occurredAt: Date = Date(),
         aggregateId: String, producer: String, requestId: String?, payload: Payload
     ) {
@@ -36,14 +36,14 @@ public struct EventEnvelope<Payload: Codable & Sendable>: Codable, Sendable {
 }
 
 /// The envelope's fields without the payload: what a consumer reads before it knows the payload type.
-public struct EventMetadata: Codable, Sendable {
-    public var eventId: UUID
-    public var type: String
-    public var schemaVersion: Int
-    public var occurredAt: Date
-    public var aggregateId: String
-    public var producer: String
-    public var requestId: String?
+package struct EventMetadata: Codable, Sendable {
+    package var eventId: UUID
+    package var type: String
+    package var schemaVersion: Int
+    package var occurredAt: Date
+    package var aggregateId: String
+    package var producer: String
+    package var requestId: String?
 
     enum CodingKeys: String, CodingKey {
         case eventId = "event_id", type, schemaVersion = "schema_version", occurredAt = "occurred_at"
@@ -52,33 +52,33 @@ public struct EventMetadata: Codable, Sendable {
 }
 
 /// Kafka header names carried by every event (so tooling can filter without parsing values).
-public enum EventHeader {
-    public static let eventId = "sns-event-id"
-    public static let eventType = "sns-event-type"
-    public static let schemaVersion = "sns-schema-version"
-    public static let producer = "sns-producer"
-    public static let requestId = "x-request-id"
-    public static let traceparent = "traceparent"
+package enum EventHeader {
+    package static let eventId = "sns-event-id"
+    package static let eventType = "sns-event-type"
+    package static let schemaVersion = "sns-schema-version"
+    package static let producer = "sns-producer"
+    package static let requestId = "x-request-id"
+    package static let traceparent = "traceparent"
     // Dead-letter headers.
-    public static let dlqReason = "sns-dlq-reason"
-    public static let dlqConsumer = "sns-dlq-consumer"
-    public static let dlqOriginalTopic = "sns-dlq-original-topic"
-    public static let dlqOriginalPartition = "sns-dlq-original-partition"
-    public static let dlqOriginalOffset = "sns-dlq-original-offset"
-    public static let dlqAttempts = "sns-dlq-attempts"
-    public static let dlqFailedAt = "sns-dlq-failed-at"
+    package static let dlqReason = "sns-dlq-reason"
+    package static let dlqConsumer = "sns-dlq-consumer"
+    package static let dlqOriginalTopic = "sns-dlq-original-topic"
+    package static let dlqOriginalPartition = "sns-dlq-original-partition"
+    package static let dlqOriginalOffset = "sns-dlq-original-offset"
+    package static let dlqAttempts = "sns-dlq-attempts"
+    package static let dlqFailedAt = "sns-dlq-failed-at"
 }
 
 /// The JSON coding used for events (internal wire format): ISO-8601 dates with milliseconds.
-public enum EventCoding {
-    public static func encoder() -> JSONEncoder {
+package enum EventCoding {
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom(APIDateFormat.encode)
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 
-    public static func decoder() -> JSONDecoder {
+    package static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom(APIDateFormat.decode)
         return decoder

@@ -1,12 +1,12 @@
 import Foundation
 
 /// One edge of the follow graph; `user-followed` / `user-unfollowed` (keyed by the follower id).
-public struct FollowEdge: Codable, Sendable, Equatable {
-    public var followerId: String
-    public var followeeId: String
-    public var at: Date
+package struct FollowEdge: Codable, Sendable, Equatable {
+    package var followerId: String
+    package var followeeId: String
+    package var at: Date
 
-    public init(followerId: String, followeeId: String, at: Date) {
+    package init(followerId: String, followeeId: String, at: Date) {
         self.followerId = followerId
         self.followeeId = followeeId
         self.at = at
@@ -18,15 +18,15 @@ public struct FollowEdge: Codable, Sendable, Equatable {
 }
 
 /// `user-followed`, published by the social graph service.
-public struct UserFollowed: EventPayload, Equatable {
-    public static let eventType = EventType.userFollowed
-    public var edge: FollowEdge
-    public init(edge: FollowEdge) { self.edge = edge }
+package struct UserFollowed: EventPayload, Equatable {
+    package static let eventType = EventType.userFollowed
+    package var edge: FollowEdge
+    package init(edge: FollowEdge) { self.edge = edge }
 }
 
 /// `user-unfollowed`, published by the social graph service.
-public struct UserUnfollowed: EventPayload, Equatable {
-    public static let eventType = EventType.userUnfollowed
-    public var edge: FollowEdge
-    public init(edge: FollowEdge) { self.edge = edge }
+package struct UserUnfollowed: EventPayload, Equatable {
+    package static let eventType = EventType.userUnfollowed
+    package var edge: FollowEdge
+    package init(edge: FollowEdge) { self.edge = edge }
 }

@@ -1,15 +1,15 @@
 import Foundation
 
 /// `media-stored`, published by the media service for every stored file (keyed by the owner's user id).
-public struct MediaStored: EventPayload, Equatable {
-    public static let eventType = EventType.mediaStored
-    public var path: String
-    public var userId: String
-    public var contentType: String
-    public var size: Int
-    public var storedAt: Date
+package struct MediaStored: EventPayload, Equatable {
+    package static let eventType = EventType.mediaStored
+    package var path: String
+    package var userId: String
+    package var contentType: String
+    package var size: Int
+    package var storedAt: Date
 
-    public init(path: String, userId: String, contentType: String, size: Int, storedAt: Date) {
+    package init(path: String, userId: String, contentType: String, size: Int, storedAt: Date) {
         self.path = path
         self.userId = userId
         self.contentType = contentType

@@ -1,18 +1,18 @@
 import Foundation
 
 /// `purchase-completed`, published by the market service after a verified payment (keyed by the post id).
-public struct PurchaseCompleted: EventPayload, Equatable {
-    public static let eventType = EventType.purchaseCompleted
-    public var paymentId: String
-    public var impUid: String
-    public var merchantUid: String
-    public var buyerId: String
-    public var postId: String
-    public var productName: String?
-    public var price: Int
-    public var paidAt: Date
+package struct PurchaseCompleted: EventPayload, Equatable {
+    package static let eventType = EventType.purchaseCompleted
+    package var paymentId: String
+    package var impUid: String
+    package var merchantUid: String
+    package var buyerId: String
+    package var postId: String
+    package var productName: String?
+    package var price: Int
+    package var paidAt: Date
 
-    public init(
+    package init(
         paymentId: String, impUid: String, merchantUid: String, buyerId: String, postId: String,
         productName: String?, price: Int, paidAt: Date
     ) {

@@ -2,18 +2,18 @@ import Foundation
 
 /// What other services need to know about a post: published whole on create and update, so a consumer
 /// overwrites its read model (market keeps the price, media the referenced files, social the counts).
-public struct PostSnapshot: Codable, Sendable, Equatable {
-    public var postId: String
-    public var userId: String
-    public var productId: String?
-    public var title: String?
-    public var price: Int?
-    public var files: [String]
-    public var hashTags: [String]
-    public var createdAt: Date
-    public var updatedAt: Date
+package struct PostSnapshot: Codable, Sendable, Equatable {
+    package var postId: String
+    package var userId: String
+    package var productId: String?
+    package var title: String?
+    package var price: Int?
+    package var files: [String]
+    package var hashTags: [String]
+    package var createdAt: Date
+    package var updatedAt: Date
 
-    public init(
+    package init(
         postId: String, userId: String, productId: String?, title: String?, price: Int?, files: [String],
         hashTags: [String], createdAt: Date, updatedAt: Date
     ) {
@@ -35,29 +35,29 @@ public struct PostSnapshot: Codable, Sendable, Equatable {
 }
 
 /// `post-created`.
-public struct PostCreated: EventPayload, Equatable {
-    public static let eventType = EventType.postCreated
-    public var post: PostSnapshot
-    public init(post: PostSnapshot) { self.post = post }
+package struct PostCreated: EventPayload, Equatable {
+    package static let eventType = EventType.postCreated
+    package var post: PostSnapshot
+    package init(post: PostSnapshot) { self.post = post }
 }
 
 /// `post-updated`: the post as it is after the change.
-public struct PostUpdated: EventPayload, Equatable {
-    public static let eventType = EventType.postUpdated
-    public var post: PostSnapshot
-    public init(post: PostSnapshot) { self.post = post }
+package struct PostUpdated: EventPayload, Equatable {
+    package static let eventType = EventType.postUpdated
+    package var post: PostSnapshot
+    package init(post: PostSnapshot) { self.post = post }
 }
 
 /// `post-deleted`: the files it referenced are released (media may collect them).
-public struct PostDeleted: EventPayload, Equatable {
-    public static let eventType = EventType.postDeleted
-    public var postId: String
-    public var userId: String
-    public var productId: String?
-    public var files: [String]
-    public var deletedAt: Date
+package struct PostDeleted: EventPayload, Equatable {
+    package static let eventType = EventType.postDeleted
+    package var postId: String
+    package var userId: String
+    package var productId: String?
+    package var files: [String]
+    package var deletedAt: Date
 
-    public init(postId: String, userId: String, productId: String?, files: [String], deletedAt: Date) {
+    package init(postId: String, userId: String, productId: String?, files: [String], deletedAt: Date) {
         self.postId = postId
         self.userId = userId
         self.productId = productId
@@ -71,16 +71,16 @@ public struct PostDeleted: EventPayload, Equatable {
 }
 
 /// `comment-created` (keyed by the post id, so it stays ordered with the post's deletion).
-public struct CommentCreated: EventPayload, Equatable {
-    public static let eventType = EventType.commentCreated
-    public var commentId: String
-    public var postId: String
-    public var userId: String
-    public var postUserId: String
-    public var productId: String?
-    public var createdAt: Date
+package struct CommentCreated: EventPayload, Equatable {
+    package static let eventType = EventType.commentCreated
+    package var commentId: String
+    package var postId: String
+    package var userId: String
+    package var postUserId: String
+    package var productId: String?
+    package var createdAt: Date
 
-    public init(
+    package init(
         commentId: String, postId: String, userId: String, postUserId: String, productId: String?, createdAt: Date
     ) {
         self.commentId = commentId
@@ -98,15 +98,15 @@ public struct CommentCreated: EventPayload, Equatable {
 }
 
 /// `comment-deleted`.
-public struct CommentDeleted: EventPayload, Equatable {
-    public static let eventType = EventType.commentDeleted
-    public var commentId: String
-    public var postId: String
-    public var userId: String
-    public var productId: String?
-    public var deletedAt: Date
+package struct CommentDeleted: EventPayload, Equatable {
+    package static let eventType = EventType.commentDeleted
+    package var commentId: String
+    package var postId: String
+    package var userId: String
+    package var productId: String?
+    package var deletedAt: Date
 
-    public init(commentId: String, postId: String, userId: String, productId: String?, deletedAt: Date) {
+    package init(commentId: String, postId: String, userId: String, productId: String?, deletedAt: Date) {
         self.commentId = commentId
         self.postId = postId
         self.userId = userId
@@ -122,21 +122,21 @@ public struct CommentDeleted: EventPayload, Equatable {
 
 /// Which of the two "likes" (API conventions §2.3 #18/#19): `like` fills `likes`, `like2` fills `likes2`
 /// (scrap, bookmark, cart …).
-public enum LikeKind: String, Codable, Sendable, CaseIterable {
+package enum LikeKind: String, Codable, Sendable, CaseIterable {
     case like
     case like2
 }
 
 /// `post-liked` / `post-unliked` share this shape; only state changes are published (repeating a like is a no-op).
-public struct LikeChange: Codable, Sendable, Equatable {
-    public var postId: String
-    public var userId: String
-    public var postUserId: String
-    public var productId: String?
-    public var kind: LikeKind
-    public var at: Date
+package struct LikeChange: Codable, Sendable, Equatable {
+    package var postId: String
+    package var userId: String
+    package var postUserId: String
+    package var productId: String?
+    package var kind: LikeKind
+    package var at: Date
 
-    public init(postId: String, userId: String, postUserId: String, productId: String?, kind: LikeKind, at: Date) {
+    package init(postId: String, userId: String, postUserId: String, productId: String?, kind: LikeKind, at: Date) {
         self.postId = postId
         self.userId = userId
         self.postUserId = postUserId
@@ -151,15 +151,15 @@ public struct LikeChange: Codable, Sendable, Equatable {
 }
 
 /// `post-liked`.
-public struct PostLiked: EventPayload, Equatable {
-    public static let eventType = EventType.postLiked
-    public var like: LikeChange
-    public init(like: LikeChange) { self.like = like }
+package struct PostLiked: EventPayload, Equatable {
+    package static let eventType = EventType.postLiked
+    package var like: LikeChange
+    package init(like: LikeChange) { self.like = like }
 }
 
 /// `post-unliked`.
-public struct PostUnliked: EventPayload, Equatable {
-    public static let eventType = EventType.postUnliked
-    public var like: LikeChange
-    public init(like: LikeChange) { self.like = like }
+package struct PostUnliked: EventPayload, Equatable {
+    package static let eventType = EventType.postUnliked
+    package var like: LikeChange
+    package init(like: LikeChange) { self.like = like }
 }

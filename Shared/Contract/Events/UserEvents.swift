@@ -2,17 +2,17 @@ import Foundation
 
 /// `user-registered`, published by auth when an account is created. Carries what read models of other
 /// services need (profile fields included, since profile reads may live outside auth).
-public struct UserRegistered: EventPayload, Equatable {
-    public static let eventType = EventType.userRegistered
-    public var userId: String
-    public var email: String
-    public var nick: String
-    public var phoneNum: String?
-    public var birthDay: String?
-    public var profileImage: String?
-    public var registeredAt: Date
+package struct UserRegistered: EventPayload, Equatable {
+    package static let eventType = EventType.userRegistered
+    package var userId: String
+    package var email: String
+    package var nick: String
+    package var phoneNum: String?
+    package var birthDay: String?
+    package var profileImage: String?
+    package var registeredAt: Date
 
-    public init(
+    package init(
         userId: String, email: String, nick: String, phoneNum: String?, birthDay: String?, profileImage: String?,
         registeredAt: Date
     ) {
@@ -31,12 +31,12 @@ public struct UserRegistered: EventPayload, Equatable {
 }
 
 /// `user-withdrawn`, published by auth when an account is deleted. Every service hides the user's content.
-public struct UserWithdrawn: EventPayload, Equatable {
-    public static let eventType = EventType.userWithdrawn
-    public var userId: String
-    public var withdrawnAt: Date
+package struct UserWithdrawn: EventPayload, Equatable {
+    package static let eventType = EventType.userWithdrawn
+    package var userId: String
+    package var withdrawnAt: Date
 
-    public init(userId: String, withdrawnAt: Date) {
+    package init(userId: String, withdrawnAt: Date) {
         self.userId = userId
         self.withdrawnAt = withdrawnAt
     }
@@ -48,16 +48,16 @@ public struct UserWithdrawn: EventPayload, Equatable {
 
 /// `user-updated`, published by whichever service owns the profile write model (issue 4) when nick, profile
 /// image or other profile fields change. Carries the whole current profile, so consumers just overwrite.
-public struct UserUpdated: EventPayload, Equatable {
-    public static let eventType = EventType.userUpdated
-    public var userId: String
-    public var nick: String
-    public var phoneNum: String?
-    public var birthDay: String?
-    public var profileImage: String?
-    public var updatedAt: Date
+package struct UserUpdated: EventPayload, Equatable {
+    package static let eventType = EventType.userUpdated
+    package var userId: String
+    package var nick: String
+    package var phoneNum: String?
+    package var birthDay: String?
+    package var profileImage: String?
+    package var updatedAt: Date
 
-    public init(
+    package init(
         userId: String, nick: String, phoneNum: String?, birthDay: String?, profileImage: String?, updatedAt: Date
     ) {
         self.userId = userId

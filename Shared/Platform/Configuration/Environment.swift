@@ -2,31 +2,31 @@ import Foundation
 
 /// Typed, validated access to environment variables.
 /// Every accessor throws `ConfigurationError` naming the variable when a value is missing or malformed.
-public struct Environment: Sendable {
-    public let values: [String: String]
+package struct Environment: Sendable {
+    package let values: [String: String]
 
-    public init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
         self.values = values
     }
 
     /// The raw value, with surrounding whitespace removed; empty counts as unset.
-    public func optionalString(_ name: String) -> String? {
+    package func optionalString(_ name: String) -> String? {
         guard let raw = values[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return nil }
         return raw
     }
 
-    public func string(_ name: String) throws -> String {
+    package func string(_ name: String) throws -> String {
         guard let value = optionalString(name) else {
             throw ConfigurationError(variable: name, reason: "is required but not set")
         }
         return value
     }
 
-    public func string(_ name: String, default defaultValue: String) -> String {
+    package func string(_ name: String, default defaultValue: String) -> String {
         optionalString(name) ?? defaultValue
     }
 
-    public func int(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws -> Int {
+    package func int(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws -> Int {
         guard let raw = optionalString(name) else { return defaultValue }
         guard let value = Int(raw) else {
             throw ConfigurationError(variable: name, reason: "must be a whole number, got '\(raw)'")
@@ -38,7 +38,7 @@ public struct Environment: Sendable {
         return value
     }
 
-    public func bool(_ name: String, default defaultValue: Bool) throws -> Bool {
+    package func bool(_ name: String, default defaultValue: Bool) throws -> Bool {
         guard let raw = optionalString(name)?.lowercased() else { return defaultValue }
         switch raw {
         case "1", "true", "yes", "on": return true
@@ -48,7 +48,7 @@ public struct Environment: Sendable {
     }
 
     /// An http(s) base URL (default when unset), without a trailing slash.
-    public func httpURL(_ name: String, default defaultValue: String) throws -> String {
+    package func httpURL(_ name: String, default defaultValue: String) throws -> String {
         let raw = string(name, default: defaultValue)
         guard let url = URL(string: raw), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil
         else {
@@ -59,7 +59,7 @@ public struct Environment: Sendable {
 
     /// A secret given inline (`NAME`) or as a file path (`NAME_FILE`, the Docker-secrets convention).
     /// Exactly one of them must be set. The value itself is never part of an error message.
-    public func secret(_ name: String) throws -> String {
+    package func secret(_ name: String) throws -> String {
         let inline = optionalString(name)
         let path = optionalString(name + "_FILE")
         switch (inline, path) {

@@ -19,23 +19,23 @@ import Logging
 /// | `SNS_OUTBOX_POLL_MS` | outbox relay fallback poll interval | 1000 |
 /// | `SNS_KAFKA_PROPERTIES` | extra librdkafka properties, `k=v;k=v` | none |
 /// | `SNS_READ_YOUR_WRITES_TIMEOUT_MS` | longest a write's answer waits for other services' projections (0: never waits) | 3000 |
-public struct PlatformConfiguration: Sendable {
-    public var serviceName: String
-    public var httpHost: String
-    public var httpPort: Int
-    public var database: DatabaseConfiguration
-    public var kafkaBrokers: String
-    public var kafkaProperties: [String: String]
-    public var apiKey: String
-    public var jwtPublicKeyPEM: String
-    public var logLevel: Logger.Level
-    public var consumerMaxAttempts: Int
-    public var consumerRetryBase: Duration
-    public var consumerBatchSize: Int
-    public var outboxPollInterval: Duration
-    public var readYourWritesTimeout: Duration
+package struct PlatformConfiguration: Sendable {
+    package var serviceName: String
+    package var httpHost: String
+    package var httpPort: Int
+    package var database: DatabaseConfiguration
+    package var kafkaBrokers: String
+    package var kafkaProperties: [String: String]
+    package var apiKey: String
+    package var jwtPublicKeyPEM: String
+    package var logLevel: Logger.Level
+    package var consumerMaxAttempts: Int
+    package var consumerRetryBase: Duration
+    package var consumerBatchSize: Int
+    package var outboxPollInterval: Duration
+    package var readYourWritesTimeout: Duration
 
-    public init(
+    package init(
         serviceName: String,
         httpHost: String = "127.0.0.1",
         httpPort: Int,
@@ -68,7 +68,7 @@ public struct PlatformConfiguration: Sendable {
     }
 
     /// Reads and validates the shared variables; throws on the first bad one, naming it.
-    public init(serviceName: String, defaultPort: Int, environment env: Environment) throws {
+    package init(serviceName: String, defaultPort: Int, environment env: Environment) throws {
         self.serviceName = serviceName
         self.httpHost = env.string("SNS_HTTP_HOST", default: "127.0.0.1")
         self.httpPort = try env.int("SNS_HTTP_PORT", default: defaultPort, range: 1...65535)
@@ -99,7 +99,7 @@ public struct PlatformConfiguration: Sendable {
     }
 
     /// `k=v;k=v` (the format of `SNS_KAFKA_PROPERTIES`); a malformed pair names `variable`.
-    public static func parseProperties(_ raw: String?, variable: String) throws -> [String: String] {
+    package static func parseProperties(_ raw: String?, variable: String) throws -> [String: String] {
         guard let raw else { return [:] }
         var result: [String: String] = [:]
         for pair in raw.split(separator: ";") where !pair.trimmingCharacters(in: .whitespaces).isEmpty {

@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// The LISTEN connection is the process's own, outside the pool: a pooled one would take a slot from the
 /// requests for the life of the process (small test pools ran out).
-public final class ProjectionBarrier: Service, Sendable {
+package final class ProjectionBarrier: Service, Sendable {
     struct Pending {
         var groups: Set<String>
         var waiter: CheckedContinuation<Void, Never>?
@@ -27,12 +27,12 @@ public final class ProjectionBarrier: Service, Sendable {
     private let pending = Mutex<[UUID: Pending]>([:])
     private let listening = Mutex(false)
     let database: DatabaseConfiguration
-    public let timeout: Duration
+    package let timeout: Duration
     let logger: Logger
     let waitTimer = Metrics.Timer(label: "sns_read_your_writes_wait_seconds")
 
     /// - Parameter timeout: the longest a write's answer waits for the projections; zero disables waiting.
-    public init(database: DatabaseConfiguration, timeout: Duration, logger: Logger) {
+    package init(database: DatabaseConfiguration, timeout: Duration, logger: Logger) {
         self.database = database
         self.timeout = timeout
         var logger = logger
@@ -40,14 +40,14 @@ public final class ProjectionBarrier: Service, Sendable {
         self.logger = logger
     }
 
-    public var isEnabled: Bool { timeout > .zero }
+    package var isEnabled: Bool { timeout > .zero }
 
     /// Whether the `LISTEN` connection is up (waits started while it is down end at the timeout).
-    public var isListening: Bool { listening.withLock { $0 } }
+    package var isListening: Bool { listening.withLock { $0 } }
 
     /// A ticket for one request's writes: pass it to `Outbox.append(…, awaitedBy:)` inside the transaction, and
     /// call `wait` after the commit.
-    public func ticket() -> ReadYourWritesTicket { ReadYourWritesTicket(barrier: isEnabled ? self : nil) }
+    package func ticket() -> ReadYourWritesTicket { ReadYourWritesTicket(barrier: isEnabled ? self : nil) }
 
     func expect(_ eventId: UUID, groups: [String]) {
         guard !groups.isEmpty else { return }
@@ -125,7 +125,7 @@ public final class ProjectionBarrier: Service, Sendable {
 
     // MARK: Listening
 
-    public func run() async throws {
+    package func run() async throws {
         guard isEnabled else {
             // A service that returns ends the whole service group: idle until shutdown instead.
             try? await gracefulShutdown()
@@ -174,7 +174,7 @@ public final class ProjectionBarrier: Service, Sendable {
 
 /// The events one request writes and waits for. Unwaited entries are dropped when the ticket goes away (e.g. the
 /// transaction rolled back). Sendable: its only state is behind a `Mutex`.
-public final class ReadYourWritesTicket: Sendable {
+package final class ReadYourWritesTicket: Sendable {
     let barrier: ProjectionBarrier?
     private let eventIds = Mutex<[UUID]>([])
 
@@ -183,7 +183,7 @@ public final class ReadYourWritesTicket: Sendable {
     }
 
     /// A ticket that never waits (writes from workers and consumers, where no client is waiting).
-    public static var inert: ReadYourWritesTicket { ReadYourWritesTicket(barrier: nil) }
+    package static var inert: ReadYourWritesTicket { ReadYourWritesTicket(barrier: nil) }
 
     /// Called by the outbox inside the transaction: returns whether the event is awaited (and must say so in its
     /// headers, so that consumers announce it).
@@ -198,7 +198,7 @@ public final class ReadYourWritesTicket: Sendable {
 
     /// Waits (bounded) until every projection that the acting client can observe has applied this ticket's
     /// events. Call after the transaction committed.
-    public func wait(logger: Logger) async {
+    package func wait(logger: Logger) async {
         guard let barrier else { return }
         let ids = eventIds.withLock { ids in
             defer { ids = [] }; return ids

@@ -7,15 +7,15 @@ import Foundation
 ///
 /// This table says which projections a client can observe right after each kind of write, i.e. which consumer
 /// groups the writing handler waits for.
-public enum ReadYourWrites {
+package enum ReadYourWrites {
     /// PostgreSQL `NOTIFY` channel on which consumers announce `"<group> <event id>"` after applying (committing)
     /// an awaited event. Channels are per database, shared by the services' schemas.
-    public static let channel = "sns_applied"
+    package static let channel = "sns_applied"
 
     /// Kafka header marking an event that a writer is waiting for (only those are announced).
-    public static let awaitedHeader = "sns-awaited"
+    package static let awaitedHeader = "sns-awaited"
 
-    public static func groups(awaiting type: EventType) -> [String] {
+    package static func groups(awaiting type: EventType) -> [String] {
         switch type {
         // A new account: social serves its profile, follows and search; posts shows its nick on what it writes.
         case .userRegistered: [ConsumerGroup.posts, ConsumerGroup.social]

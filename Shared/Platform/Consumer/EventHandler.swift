@@ -4,7 +4,7 @@ import PostgresNIO
 /// What a consumer does with one event. `handle` runs inside the same transaction that records the event id
 /// as processed, so the effect and the "done" mark commit together or not at all. Throwing rolls both back
 /// and the consumer retries (then dead-letters). Handlers ignore event types they do not care about.
-public protocol EventHandler: Sendable {
+package protocol EventHandler: Sendable {
     func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws
 
     /// Applies new events of one batch, in partition order, in the same transaction (decision 0015). The default
@@ -14,7 +14,7 @@ public protocol EventHandler: Sendable {
 }
 
 extension EventHandler {
-    public func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws {
+    package func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws {
         for event in events {
             var logger = logger
             logger[metadataKey: "event_id"] = .string(event.metadata.eventId.uuidString.lowercased())
@@ -25,14 +25,14 @@ extension EventHandler {
 }
 
 /// An `EventHandler` from a closure (tests, small consumers).
-public struct ClosureEventHandler: EventHandler {
+package struct ClosureEventHandler: EventHandler {
     let body: @Sendable (IncomingEvent, PostgresConnection, Logger) async throws -> Void
 
-    public init(_ body: @escaping @Sendable (IncomingEvent, PostgresConnection, Logger) async throws -> Void) {
+    package init(_ body: @escaping @Sendable (IncomingEvent, PostgresConnection, Logger) async throws -> Void) {
         self.body = body
     }
 
-    public func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
+    package func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
         try await body(event, connection, logger)
     }
 }

@@ -15,17 +15,17 @@ import ServiceLifecycle
 /// moves on. A message that is not an event envelope at all is dead-lettered at once. An envelope of an event
 /// type this build does not know (a newer producer) is skipped and counted, not applied and not recorded, so a
 /// later replay applies it once the consumer understands it (compatibility rules: decision 0001).
-public final class IdempotentConsumer: Service, Sendable {
-    public struct Options: Sendable {
-        public var maxAttempts: Int
-        public var retryBase: Duration
-        public var retryCap: Duration
-        public var deadLetterTopic: String
+package final class IdempotentConsumer: Service, Sendable {
+    package struct Options: Sendable {
+        package var maxAttempts: Int
+        package var retryBase: Duration
+        package var retryCap: Duration
+        package var deadLetterTopic: String
         /// At most this many records are applied in one transaction (only what has already arrived: a batch
         /// never waits to fill up).
-        public var batchSize: Int
+        package var batchSize: Int
 
-        public init(
+        package init(
             maxAttempts: Int = 5, retryBase: Duration = .milliseconds(200), retryCap: Duration = .seconds(30),
             deadLetterTopic: String = Topic.deadLetter, batchSize: Int = 100
         ) {
@@ -37,7 +37,7 @@ public final class IdempotentConsumer: Service, Sendable {
         }
     }
 
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         case applied
         case duplicate
         case deadLettered(reason: String)
@@ -45,7 +45,7 @@ public final class IdempotentConsumer: Service, Sendable {
         case skipped(type: String)
     }
 
-    public let name: String
+    package let name: String
     let schema: SQLIdentifier
     let consumer: KafkaConsumer
     let client: PostgresClient
@@ -59,7 +59,7 @@ public final class IdempotentConsumer: Service, Sendable {
     let deadLetterCounter: Counter
 
     /// - Parameter name: the consumer group id; also the key under which processed events are recorded.
-    public init(
+    package init(
         name: String, schema: SQLIdentifier, topics: [String], kafka: KafkaConfiguration,
         client: PostgresClient, producer: KafkaProducer, handler: some EventHandler,
         options: Options = Options(), logger: Logger, startGate: StartGate? = nil
@@ -81,7 +81,7 @@ public final class IdempotentConsumer: Service, Sendable {
         self.deadLetterCounter = Counter(label: "sns_consumer_dead_lettered_total", dimensions: [("consumer", name)])
     }
 
-    public func run() async throws {
+    package func run() async throws {
         if let startGate {
             do { try await startGate.wait() } catch { await consumer.shutdown(); return }
         }
@@ -202,9 +202,9 @@ public final class IdempotentConsumer: Service, Sendable {
     /// Applies one message (with retries and dead-lettering). Does not commit the Kafka offset.
     /// Thrown by `process` when the service shuts down before the message was settled; its offset is not
     /// committed, so it is delivered again after the restart.
-    public struct Abandoned: Error {}
+    package struct Abandoned: Error {}
 
-    public func process(_ message: KafkaConsumerMessage) async throws -> Outcome {
+    package func process(_ message: KafkaConsumerMessage) async throws -> Outcome {
         let event: IncomingEvent
         do {
             event = try IncomingEvent(message: message)

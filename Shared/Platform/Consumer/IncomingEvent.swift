@@ -3,23 +3,23 @@ import SNSKafka
 
 /// An event as a consumer receives it: the envelope metadata plus the raw message, decodable into the
 /// payload type the handler expects for `metadata.type`.
-public struct IncomingEvent: Sendable {
-    public let metadata: EventMetadata
-    public let message: KafkaConsumerMessage
+package struct IncomingEvent: Sendable {
+    package let metadata: EventMetadata
+    package let message: KafkaConsumerMessage
 
-    public init(message: KafkaConsumerMessage) throws {
+    package init(message: KafkaConsumerMessage) throws {
         self.message = message
         self.metadata = try EventCoding.decoder().decode(EventMetadata.self, from: Data(message.value))
     }
 
-    public var type: String { metadata.type }
-    public var eventType: EventType? { EventType(rawValue: metadata.type) }
+    package var type: String { metadata.type }
+    package var eventType: EventType? { EventType(rawValue: metadata.type) }
 
     /// A writer waits for this event to be applied (read-your-writes): consumers announce it.
-    public var isAwaited: Bool { message.headers.contains { $0.key == ReadYourWrites.awaitedHeader } }
+    package var isAwaited: Bool { message.headers.contains { $0.key == ReadYourWrites.awaitedHeader } }
 
     /// Decodes the payload; throws if the message does not hold a `P` (a poison message for this consumer).
-    public func payload<P: EventPayload>(as type: P.Type = P.self) throws -> P {
+    package func payload<P: EventPayload>(as type: P.Type = P.self) throws -> P {
         guard metadata.schemaVersion == P.schemaVersion else {
             throw EventDecodingError.unsupportedSchemaVersion(
                 type: metadata.type, version: metadata.schemaVersion, supported: P.schemaVersion)
@@ -28,10 +28,10 @@ public struct IncomingEvent: Sendable {
     }
 }
 
-public enum EventDecodingError: Error, CustomStringConvertible {
+package enum EventDecodingError: Error, CustomStringConvertible {
     case unsupportedSchemaVersion(type: String, version: Int, supported: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupportedSchemaVersion(let type, let version, let supported):
             "event \(type) has schema major version \(version); this consumer understands \(supported)"

@@ -2,8 +2,8 @@
 /// `post-created`/`post-updated` events form runs of **distinct** posts (a post that comes again starts a new run),
 /// every other event is handed over on its own, all in the batch's order. A handler that writes each run with one
 /// statement touching each row once therefore ends where applying the events one by one would.
-public enum PostSnapshotRuns {
-    public static func apply(
+package enum PostSnapshotRuns {
+    package static func apply(
         _ events: [IncomingEvent],
         run applyRun: ([PostSnapshot]) async throws -> Void,
         other applyOther: (IncomingEvent) async throws -> Void

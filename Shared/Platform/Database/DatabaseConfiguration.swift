@@ -4,16 +4,16 @@ import PostgresNIO
 
 /// Where the service's PostgreSQL is, parsed from a `postgres://user:password@host:port/database` URL.
 /// `?sslmode=disable|prefer|require` is honoured (default `disable`, since the database sits on a private network).
-public struct DatabaseConfiguration: Sendable {
-    public var host: String
-    public var port: Int
-    public var username: String
-    public var password: String?
-    public var database: String
-    public var tlsMode: String
-    public var maxConnections: Int
+package struct DatabaseConfiguration: Sendable {
+    package var host: String
+    package var port: Int
+    package var username: String
+    package var password: String?
+    package var database: String
+    package var tlsMode: String
+    package var maxConnections: Int
 
-    public init(url: String, variable: String = "SNS_DATABASE_URL", maxConnections: Int = 10) throws {
+    package init(url: String, variable: String = "SNS_DATABASE_URL", maxConnections: Int = 10) throws {
         guard let components = URLComponents(string: url),
             let scheme = components.scheme, scheme == "postgres" || scheme == "postgresql"
         else {
@@ -43,7 +43,7 @@ public struct DatabaseConfiguration: Sendable {
         self.maxConnections = maxConnections
     }
 
-    public var clientConfiguration: PostgresClient.Configuration {
+    package var clientConfiguration: PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS
         switch tlsMode {
         case "require": tls = .require(.makeClientConfiguration())
@@ -60,7 +60,7 @@ public struct DatabaseConfiguration: Sendable {
     }
 
     /// For a connection of its own, outside the pool (a long-lived `LISTEN`).
-    public func connectionConfiguration() throws -> PostgresConnection.Configuration {
+    package func connectionConfiguration() throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS
         switch tlsMode {
         case "require": tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))

@@ -4,8 +4,8 @@ import _ConnectionPoolModule
 /// Tells failures of the infrastructure (database unreachable, connection lost, deadlock or serialization
 /// conflict) from failures of the work itself (a handler rejecting an event, a constraint violation).
 /// Consumers wait out the first kind indefinitely and count only the second kind toward dead-lettering.
-public enum InfrastructureFailure {
-    public static func isTransient(_ error: any Error) -> Bool {
+package enum InfrastructureFailure {
+    package static func isTransient(_ error: any Error) -> Bool {
         if error is TransactionTimeout { return true }
         if let error = error as? PSQLError {
             if error.code == .server {

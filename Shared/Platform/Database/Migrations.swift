@@ -3,12 +3,12 @@ import PostgresNIO
 
 /// One versioned, plain-SQL migration. `sql` may hold several statements (split by `SQLScript`, which
 /// respects quotes, dollar quotes and comments). Versions are applied in ascending order, each exactly once per schema.
-public struct Migration: Sendable {
-    public let version: Int
-    public let name: String
-    public let sql: String
+package struct Migration: Sendable {
+    package let version: Int
+    package let name: String
+    package let sql: String
 
-    public init(version: Int, name: String, sql: String) {
+    package init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
         self.sql = sql
@@ -20,11 +20,11 @@ public struct Migration: Sendable {
 /// All pending migrations run in **one transaction** under a transaction-scoped advisory lock keyed by the
 /// schema, so replicas starting together serialise: the first applies, the others wait and then find
 /// nothing left to do. A failing migration rolls back entirely and stops the service.
-public struct Migrator: Sendable {
-    public let schema: SQLIdentifier
-    public let migrations: [Migration]
+package struct Migrator: Sendable {
+    package let schema: SQLIdentifier
+    package let migrations: [Migration]
 
-    public init(schema: SQLIdentifier, migrations: [Migration]) {
+    package init(schema: SQLIdentifier, migrations: [Migration]) {
         precondition(Set(migrations.map(\.version)).count == migrations.count, "duplicate migration versions")
         self.schema = schema
         self.migrations = migrations.sorted { $0.version < $1.version }
@@ -32,7 +32,7 @@ public struct Migrator: Sendable {
 
     /// Returns the versions applied by this call (empty when the schema was already current).
     @discardableResult
-    public func migrate(client: PostgresClient, logger: Logger) async throws -> [Int] {
+    package func migrate(client: PostgresClient, logger: Logger) async throws -> [Int] {
         let schema = self.schema
         let migrations = self.migrations
         // Fast path: a schema that is already current needs no lock. Replicas (and the test suite's many
@@ -97,8 +97,8 @@ public struct Migrator: Sendable {
 
 /// The tables the platform itself keeps in every service's schema: the transactional outbox and the
 /// processed-event ids of idempotent consumers. Services put these first in their migration list.
-public enum PlatformMigrations {
-    public static func all(schema: SQLIdentifier) -> [Migration] {
+package enum PlatformMigrations {
+    package static func all(schema: SQLIdentifier) -> [Migration] {
         [
             Migration(
                 version: 1, name: "platform_outbox",

@@ -5,10 +5,10 @@ import PostgresNIO
 /// Identifiers cannot be bound as parameters, so the few places that need a schema name in SQL text
 /// (shared platform tables that live in each service's schema) accept only this type, which admits
 /// lower-case letters, digits and underscores. Values always come from code, never from requests.
-public struct SQLIdentifier: Sendable, Hashable, CustomStringConvertible {
-    public let name: String
+package struct SQLIdentifier: Sendable, Hashable, CustomStringConvertible {
+    package let name: String
 
-    public init(_ name: String) throws {
+    package init(_ name: String) throws {
         let valid =
             !name.isEmpty && name.count <= 48
             && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
@@ -19,15 +19,15 @@ public struct SQLIdentifier: Sendable, Hashable, CustomStringConvertible {
         self.name = name
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// `"schema"."table"` for SQL text.
-    public func table(_ table: String) -> String { "\"\(name)\".\"\(table)\"" }
+    package func table(_ table: String) -> String { "\"\(name)\".\"\(table)\"" }
 }
 
 extension PostgresQuery.StringInterpolation {
     /// Splices a validated identifier into the SQL text (not a bind).
-    public mutating func appendInterpolation(table schema: SQLIdentifier, _ table: String) {
+    package mutating func appendInterpolation(table schema: SQLIdentifier, _ table: String) {
         self.appendInterpolation(unescaped: schema.table(table))
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// Splits a SQL script into single statements, so a plain-SQL migration file can run statement by statement
 /// over the extended query protocol (which takes one statement at a time). Semicolons inside quotes
 /// (`'…'`, `"…"`), dollar quotes (`$$…$$`, `$tag$…$tag$`) and comments (`-- …`, `/* … */`) do not split.
-public enum SQLScript {
-    public static func statements(_ script: String) -> [String] {
+package enum SQLScript {
+    package static func statements(_ script: String) -> [String] {
         let chars = Array(script.unicodeScalars)
         var statements: [String] = []
         var current = String.UnicodeScalarView()

@@ -2,9 +2,9 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-public struct TransactionTimeout: Error, CustomStringConvertible {
-    public let limit: Duration
-    public var description: String { "transaction did not finish within \(limit)" }
+package struct TransactionTimeout: Error, CustomStringConvertible {
+    package let limit: Duration
+    package var description: String { "transaction did not finish within \(limit)" }
 }
 
 extension PostgresClient {
@@ -16,7 +16,7 @@ extension PostgresClient {
     ///   server had just closed, and closing the connection from our side does not release it. So after
     ///   `timeout` the caller gets `TransactionTimeout` and moves on (a consumer retries on a fresh
     ///   connection, a request answers); the stuck work is cancelled and left to the library.
-    public func transaction<Result: Sendable>(
+    package func transaction<Result: Sendable>(
         logger: Logger,
         timeout: Duration = .seconds(30),
         file: String = #file, line: Int = #line,

@@ -5,12 +5,12 @@ import Logging
 /// One log line per API request: method, path, status and duration, with the request id (and user id once
 /// authenticated) from the logger's metadata. Never headers or bodies (tokens, passwords). Operational
 /// endpoints polled by orchestrators (`/health`, `/ready`, `/metrics`) are logged at debug only.
-public struct AccessLogMiddleware: RouterMiddleware {
-    public typealias Context = APIRequestContext
+package struct AccessLogMiddleware: RouterMiddleware {
+    package typealias Context = APIRequestContext
 
-    public init() {}
+    package init() {}
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
         let start = ContinuousClock.now

@@ -5,17 +5,17 @@ import Hummingbird
 /// Verifies the access token on authenticated routes: the bare JWT in `Authorization` (an optional
 /// `Bearer ` prefix is accepted too). Unverifiable → 401, expired → 419 (API conventions §10.3).
 /// `isActive` lets a service reject tokens of users it knows are gone (withdrawn) → 401.
-public struct AuthenticationMiddleware: RouterMiddleware {
-    public typealias Context = APIRequestContext
+package struct AuthenticationMiddleware: RouterMiddleware {
+    package typealias Context = APIRequestContext
     let verifier: AccessTokenVerifier
     let isActive: (@Sendable (AuthenticatedUser) async throws -> Bool)?
 
-    public init(verifier: AccessTokenVerifier, isActive: (@Sendable (AuthenticatedUser) async throws -> Bool)? = nil) {
+    package init(verifier: AccessTokenVerifier, isActive: (@Sendable (AuthenticatedUser) async throws -> Bool)? = nil) {
         self.verifier = verifier
         self.isActive = isActive
     }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
         guard let token = Self.token(from: request) else {
@@ -39,7 +39,7 @@ public struct AuthenticationMiddleware: RouterMiddleware {
 
     /// The token from `Authorization`, with an optional `Bearer ` prefix removed. Scans the UTF-8 bytes: every
     /// request passes here, and Foundation's trimming bridges through UTF-16 (it showed in the page profile).
-    public static func token(from request: Request) -> String? {
+    package static func token(from request: Request) -> String? {
         guard let header = request.headers[.authorization] else { return nil }
         var bytes = Substring(header).utf8[...]
         func trim(_ bytes: inout Substring.UTF8View.SubSequence) {

@@ -5,23 +5,23 @@ import NIOCore
 /// A `multipart/form-data` body read whole, up to a bound, and split into its parts, for the forms small enough to
 /// hold in memory: social's profile edit and posts' G0 post write. Media's uploads stream instead
 /// (`MultipartReceiver`). Every body passes `MultipartParserGuard` before MultipartKit sees it.
-public struct BufferedMultipartForm: Sendable {
-    public struct Part: Sendable {
+package struct BufferedMultipartForm: Sendable {
+    package struct Part: Sendable {
         /// The `name` of the part's `Content-Disposition`, if it has one.
-        public var name: String?
-        public var body: ByteBuffer
+        package var name: String?
+        package var body: ByteBuffer
 
         /// The part as UTF-8 text, when it is valid UTF-8 of at most `maxBytes`.
-        public func text(maxBytes: Int) -> String? {
+        package func text(maxBytes: Int) -> String? {
             guard body.readableBytes <= maxBytes else { return nil }
             return body.getString(at: body.readerIndex, length: body.readableBytes)
         }
     }
 
-    public var parts: [Part]
+    package var parts: [Part]
 
     /// Reads the request's body (400 with `tooLarge` beyond `limit` bytes, 400 when it is not multipart) and parses it.
-    public static func read(_ request: Request, limit: Int, tooLarge: String) async throws -> BufferedMultipartForm {
+    package static func read(_ request: Request, limit: Int, tooLarge: String) async throws -> BufferedMultipartForm {
         guard let boundary = HeaderParameters.multipartBoundary(contentType: request.headers[.contentType]) else {
             throw APIError.badRequest("multipart/form-data 형식이어야 합니다. (expected multipart/form-data with a boundary)")
         }
@@ -35,7 +35,7 @@ public struct BufferedMultipartForm: Sendable {
     }
 
     /// Splits a whole body into its parts, in order; a malformed body is a 400.
-    public static func parse(_ body: ByteBuffer, boundary: String) throws -> BufferedMultipartForm {
+    package static func parse(_ body: ByteBuffer, boundary: String) throws -> BufferedMultipartForm {
         // MultipartKit's callbacks run synchronously inside `execute`, on this thread only.
         final class Collector {
             var parts: [Part] = []

@@ -3,12 +3,12 @@ import Logging
 /// What a use case needs to know of the request that asks for it, without HTTP: who acts, the trace its events
 /// carry, and the request's logger. Handlers make one (`context.caller()`), decode the body, call a use case in
 /// their service's `Domain/` and encode its answer in the request's API generation.
-public struct Caller: Sendable {
-    public let userId: String
-    public let trace: TraceContext
-    public let logger: Logger
+package struct Caller: Sendable {
+    package let userId: String
+    package let trace: TraceContext
+    package let logger: Logger
 
-    public init(userId: String, trace: TraceContext, logger: Logger) {
+    package init(userId: String, trace: TraceContext, logger: Logger) {
         self.userId = userId
         self.trace = trace
         self.logger = logger
@@ -17,7 +17,7 @@ public struct Caller: Sendable {
 
 extension APIRequestContext {
     /// The authenticated caller (401 when the route is not behind `AuthenticationMiddleware`).
-    public func caller() throws -> Caller {
+    package func caller() throws -> Caller {
         Caller(userId: try requireUser().userId, trace: trace, logger: logger)
     }
 }

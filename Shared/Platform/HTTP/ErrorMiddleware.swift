@@ -6,12 +6,12 @@ import PostgresNIO
 /// Unknown routes (and known paths with an unsupported method) become 444; an unreachable or stalled database
 /// becomes 503 (the app may retry); other unexpected errors become a 500
 /// whose details go to the log (with the request id), never to the client.
-public struct ErrorMiddleware: RouterMiddleware {
-    public typealias Context = APIRequestContext
+package struct ErrorMiddleware: RouterMiddleware {
+    package typealias Context = APIRequestContext
 
-    public init() {}
+    package init() {}
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
         do {

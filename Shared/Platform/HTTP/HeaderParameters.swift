@@ -1,11 +1,11 @@
 /// A header value of the form `token; key=value; key="quoted; value"` (`Content-Type`, `Content-Disposition`),
 /// parsed leniently: keys are lower-cased, quoted values may hold `;` and backslash escapes.
-public struct HeaderParameters: Sendable, Equatable {
+package struct HeaderParameters: Sendable, Equatable {
     /// The part before the first `;`, lower-cased and trimmed (`multipart/form-data`, `form-data`).
-    public var value: String
-    public var parameters: [String: String]
+    package var value: String
+    package var parameters: [String: String]
 
-    public init(_ raw: String) {
+    package init(_ raw: String) {
         var pieces: [String] = []
         var current = ""
         var quoted = false
@@ -61,7 +61,7 @@ public struct HeaderParameters: Sendable, Equatable {
 
     /// The boundary of a `multipart/form-data` content type, if it is one with a usable boundary
     /// (1–70 characters, RFC 2046, no CR/LF or quotes).
-    public static func multipartBoundary(contentType: String?) -> String? {
+    package static func multipartBoundary(contentType: String?) -> String? {
         guard let contentType else { return nil }
         let header = HeaderParameters(contentType)
         guard header.value == "multipart/form-data", let boundary = header.parameters["boundary"] else { return nil }
@@ -74,7 +74,7 @@ public struct HeaderParameters: Sendable, Equatable {
 
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs (header whitespace).
-    public func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         var text = String(self)[...]
         while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
         while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }

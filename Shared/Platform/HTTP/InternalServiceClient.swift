@@ -11,14 +11,14 @@ import NIOHTTP1
 /// - 200 → the decoded body;
 /// - 4xx → the callee's `{"message"}` and status, passed on to the app as they are (400, 402, 409 …);
 /// - no answer within the deadline, unreachable, 5xx or an undecodable 200 → 503, which the app may retry.
-public struct InternalServiceClient: Sendable {
+package struct InternalServiceClient: Sendable {
     /// The callee's name, for logs and messages ("media", "auth").
-    public let service: String
-    public let baseURL: String
-    public let apiKey: String
-    public let timeout: Duration
+    package let service: String
+    package let baseURL: String
+    package let apiKey: String
+    package let timeout: Duration
 
-    public init(service: String, baseURL: String, apiKey: String, timeout: Duration) {
+    package init(service: String, baseURL: String, apiKey: String, timeout: Duration) {
         self.service = service
         self.baseURL = baseURL
         self.apiKey = apiKey
@@ -27,7 +27,7 @@ public struct InternalServiceClient: Sendable {
 
     /// Calls `method path` with `body` and decodes a 200 as `T` (with `APIJSON`'s decoder). `refusal` is the message
     /// for a 4xx that carries none of its own.
-    public func call<T: Decodable>(
+    package func call<T: Decodable>(
         _ method: HTTPMethod, _ path: String, body: ByteBuffer, contentType: String, token: String,
         trace: TraceContext, refusal: String = "요청을 처리할 수 없습니다.", logger: Logger, as type: T.Type = T.self
     ) async throws -> T {

@@ -10,7 +10,7 @@ import Hummingbird
 /// rules, header lines, body), so it stands at a header-name position exactly when the parser does. Where the
 /// parser would throw (a syntax error), the guard stops checking: the parser throws there itself, before it
 /// reads any later byte.
-public struct MultipartParserGuard: Sendable {
+package struct MultipartParserGuard: Sendable {
     private enum State: Sendable {
         case preamble(Int)
         case preHeaders(expectingLF: Bool)
@@ -26,13 +26,13 @@ public struct MultipartParserGuard: Sendable {
     private let delimiter: [UInt8]
     private var state: State = .preamble(0)
 
-    public init(boundary: String) {
+    package init(boundary: String) {
         delimiter = Array("\r\n--\(boundary)".utf8)
     }
 
     /// Throws a 400 `APIError` if feeding `chunk` to the parser (after everything checked so far) would reach a
     /// byte it traps on.
-    public mutating func check(_ chunk: ByteBuffer) throws {
+    package mutating func check(_ chunk: ByteBuffer) throws {
         for byte in chunk.readableBytesView {
             if case .done = state { return }
             try step(byte)

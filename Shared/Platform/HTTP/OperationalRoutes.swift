@@ -6,27 +6,27 @@ import SNSKafka
 
 /// `/health` (the process is alive), `/ready` (start-up done, database and broker reachable) and
 /// `/metrics` (Prometheus text format). Not behind `SesacKey`; the gateway does not route them.
-public struct ReadinessCheck: Sendable {
+package struct ReadinessCheck: Sendable {
     let startGate: StartGate
     let postgres: PostgresClient
     let producer: KafkaProducer
     let logger: Logger
 
-    public init(startGate: StartGate, postgres: PostgresClient, producer: KafkaProducer, logger: Logger) {
+    package init(startGate: StartGate, postgres: PostgresClient, producer: KafkaProducer, logger: Logger) {
         self.startGate = startGate
         self.postgres = postgres
         self.producer = producer
         self.logger = logger
     }
 
-    public struct Report: Codable, Sendable {
-        public var ready: Bool
-        public var started: Bool
-        public var database: Bool
-        public var broker: Bool
+    package struct Report: Codable, Sendable {
+        package var ready: Bool
+        package var started: Bool
+        package var database: Bool
+        package var broker: Bool
     }
 
-    public func check() async -> Report {
+    package func check() async -> Report {
         let started = startGate.isOpen
         async let database: Bool = {
             do {
@@ -44,7 +44,7 @@ public struct ReadinessCheck: Sendable {
 }
 
 extension Router where Context == APIRequestContext {
-    public func addOperationalRoutes(readiness: ReadinessCheck) {
+    package func addOperationalRoutes(readiness: ReadinessCheck) {
         get("/health") { _, _ in try Response.json(["status": "ok"]) }
         get("/ready") { _, _ in
             let report = await readiness.check()

@@ -5,7 +5,7 @@ import Hummingbird
 extension Request {
     /// Decodes a JSON body into `T`, mapping every failure to a 400 `{"message"}` that says what was wrong:
     /// malformed JSON, a missing key, a value of the wrong type, or a body over the context's limit.
-    public func decodeJSON<T: Decodable>(as type: T.Type = T.self, context: APIRequestContext) async throws -> T {
+    package func decodeJSON<T: Decodable>(as type: T.Type = T.self, context: APIRequestContext) async throws -> T {
         let buffer: ByteBuffer
         do {
             buffer = try await self.body.collect(upTo: context.maxUploadSize)
@@ -48,7 +48,7 @@ extension Request {
 
 extension Response {
     /// A 200 response with a JSON body encoded by the API encoder (contract: success is always 200).
-    public static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    package static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let data = try APIJSON.encoder().encode(value)
         return Response(
             status: status,
@@ -59,7 +59,7 @@ extension Response {
 }
 
 /// `{"message": "..."}` for successful responses that only carry a message (email validation, logout).
-public struct MessageBody: Codable, Sendable, Equatable {
-    public var message: String
-    public init(message: String) { self.message = message }
+package struct MessageBody: Codable, Sendable, Equatable {
+    package var message: String
+    package init(message: String) { self.message = message }
 }

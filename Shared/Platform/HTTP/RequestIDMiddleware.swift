@@ -3,20 +3,20 @@ import HTTPTypes
 import Hummingbird
 
 extension HTTPField.Name {
-    public static let requestID = HTTPField.Name("X-Request-ID")!
-    public static let sesacKey = HTTPField.Name("SesacKey")!
-    public static let refresh = HTTPField.Name("Refresh")!
-    public static let traceparent = HTTPField.Name("traceparent")!
+    package static let requestID = HTTPField.Name("X-Request-ID")!
+    package static let sesacKey = HTTPField.Name("SesacKey")!
+    package static let refresh = HTTPField.Name("Refresh")!
+    package static let traceparent = HTTPField.Name("traceparent")!
 }
 
 /// Takes the request id the gateway set (`X-Request-ID`) or makes one, puts it on the logger and the context
 /// (so outbox rows and Kafka headers carry it) and echoes it on the response, errors included.
-public struct RequestIDMiddleware: RouterMiddleware {
-    public typealias Context = APIRequestContext
+package struct RequestIDMiddleware: RouterMiddleware {
+    package typealias Context = APIRequestContext
 
-    public init() {}
+    package init() {}
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
         var context = context

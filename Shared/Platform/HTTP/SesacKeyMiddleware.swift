@@ -4,19 +4,19 @@ import Hummingbird
 /// Rejects requests without the right `SesacKey` header with 420, before anything else runs (API conventions §10.2),
 /// image downloads and unknown routes included. Operational endpoints (`/health`, `/ready`, `/metrics`,
 /// `/.well-known/jwks.json`) are exempt; the gateway does not expose the first three.
-public struct SesacKeyMiddleware: RouterMiddleware {
-    public typealias Context = APIRequestContext
+package struct SesacKeyMiddleware: RouterMiddleware {
+    package typealias Context = APIRequestContext
     let expected: [UInt8]
     let exemptPaths: Set<String>
 
-    public static let operationalPaths: Set<String> = ["/health", "/ready", "/metrics", "/.well-known/jwks.json"]
+    package static let operationalPaths: Set<String> = ["/health", "/ready", "/metrics", "/.well-known/jwks.json"]
 
-    public init(apiKey: String, exemptPaths: Set<String> = Self.operationalPaths) {
+    package init(apiKey: String, exemptPaths: Set<String> = Self.operationalPaths) {
         self.expected = Array(apiKey.utf8)
         self.exemptPaths = exemptPaths
     }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
         if exemptPaths.contains(request.uri.path) {

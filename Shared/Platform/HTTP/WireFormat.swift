@@ -1,18 +1,18 @@
 /// Which generation of the wire format a handler answers in (decision 0011): G1 (`/v1`, API conventions §3) or G0
 /// (2023, no prefix, API conventions §4). The domain work is the same; only the encoding of its result differs.
-public enum WireFormat: Sendable {
+package enum WireFormat: Sendable {
     case g1
     case g0
 }
 
 /// A G0 user entry (creator, follower, following): `{_id, nick, profile?}`. Each service adds an initialiser
 /// from its own G1 user type.
-public struct G0User: Encodable, Sendable, Equatable {
-    public var id: String
-    public var nick: String
-    public var profile: String?
+package struct G0User: Encodable, Sendable, Equatable {
+    package var id: String
+    package var nick: String
+    package var profile: String?
 
-    public init(id: String, nick: String, profile: String?) {
+    package init(id: String, nick: String, profile: String?) {
         self.id = id
         self.nick = nick
         self.profile = profile

@@ -8,26 +8,26 @@ import Foundation
 /// media signing key can tell — locally, without asking the media service and without waiting for an
 /// event — that a path was issued by our media service to that owner. The posts service uses this to accept
 /// only files this system stored for the caller (decision 0004).
-public struct MediaPath: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable, CaseIterable {
+package struct MediaPath: Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: String, Sendable, CaseIterable {
         case posts
         case profiles
     }
 
-    public let kind: Kind
-    public let name: String
-    public let fileExtension: String
+    package let kind: Kind
+    package let name: String
+    package let fileExtension: String
 
-    public var description: String { "uploads/\(kind.rawValue)/\(name).\(fileExtension)" }
-    public var string: String { description }
+    package var description: String { "uploads/\(kind.rawValue)/\(name).\(fileExtension)" }
+    package var string: String { description }
 
     /// The store-relative location of the file: `<kind>/<name>.<ext>`.
-    public var relativePath: String { "\(kind.rawValue)/\(name).\(fileExtension)" }
+    package var relativePath: String { "\(kind.rawValue)/\(name).\(fileExtension)" }
 
-    public static let allowedExtensions: Set<String> = ["jpg", "png", "gif", "webp"]
+    package static let allowedExtensions: Set<String> = ["jpg", "png", "gif", "webp"]
 
     /// Parses a path strictly (no traversal, no other characters). `nil` when it is not a path we could have issued.
-    public init?(_ raw: String) {
+    package init?(_ raw: String) {
         let parts = raw.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "uploads", let kind = Kind(rawValue: String(parts[1])) else { return nil }
         let file = parts[2].split(separator: ".", omittingEmptySubsequences: false)
@@ -49,11 +49,11 @@ public struct MediaPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Issues and checks `MediaPath`s with the shared signing key (`SNS_MEDIA_SIGNING_KEY`).
-public struct MediaPathSigner: Sendable {
+package struct MediaPathSigner: Sendable {
     let key: SymmetricKey
 
     /// - Parameter secret: at least 32 bytes of secret material.
-    public init(secret: String) throws {
+    package init(secret: String) throws {
         guard secret.utf8.count >= 32 else {
             throw ConfigurationError(variable: "SNS_MEDIA_SIGNING_KEY", reason: "must be at least 32 characters")
         }
@@ -61,7 +61,7 @@ public struct MediaPathSigner: Sendable {
     }
 
     /// A fresh, unguessable path for a file of `owner`.
-    public func issue(kind: MediaPath.Kind, fileExtension: String, owner: String) -> MediaPath {
+    package func issue(kind: MediaPath.Kind, fileExtension: String, owner: String) -> MediaPath {
         precondition(MediaPath.allowedExtensions.contains(fileExtension))
         var generator = SystemRandomNumberGenerator()
         let random = Self.hex((0..<10).map { _ in UInt8.random(in: 0...255, using: &generator) })
@@ -70,7 +70,7 @@ public struct MediaPathSigner: Sendable {
     }
 
     /// Whether `path` was issued by the media service to `owner`.
-    public func isIssued(_ path: MediaPath, to owner: String) -> Bool {
+    package func isIssued(_ path: MediaPath, to owner: String) -> Bool {
         let random = String(path.name.prefix(20))
         let expected = mac(kind: path.kind, random: random, fileExtension: path.fileExtension, owner: owner)
         // Constant-time comparison of the two hex strings.

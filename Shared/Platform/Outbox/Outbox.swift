@@ -9,17 +9,17 @@ import SNSKafka
 /// commits. Two transactions that emit events for the same aggregate therefore get their outbox ids in
 /// commit order, and the relay (which publishes pending rows by id) keeps each aggregate's events in
 /// commit order, while unrelated aggregates never wait for one another.
-public struct Outbox: Sendable {
-    public let schema: SQLIdentifier
-    public let producerName: String
+package struct Outbox: Sendable {
+    package let schema: SQLIdentifier
+    package let producerName: String
     /// Waits for other services' projections after a write (read-your-writes); `nil` in tools and tests that
     /// only write.
-    public let barrier: ProjectionBarrier?
+    package let barrier: ProjectionBarrier?
 
     /// Advisory-lock class id for per-aggregate outbox ordering ("SNS" + 1).
     static let aggregateLockClass: Int32 = 0x534E_5301
 
-    public init(schema: SQLIdentifier, producerName: String, barrier: ProjectionBarrier? = nil) {
+    package init(schema: SQLIdentifier, producerName: String, barrier: ProjectionBarrier? = nil) {
         self.schema = schema
         self.producerName = producerName
         self.barrier = barrier
@@ -27,11 +27,11 @@ public struct Outbox: Sendable {
 
     /// A ticket for the events one request is about to write: pass it to `append(…, awaitedBy:)` and call
     /// `wait(logger:)` once the transaction committed, before answering.
-    public func readYourWrites() -> ReadYourWritesTicket { barrier?.ticket() ?? .inert }
+    package func readYourWrites() -> ReadYourWritesTicket { barrier?.ticket() ?? .inert }
 
     /// The Kafka message for a stored outbox row (the relay's and `sns-admin republish`'s one conversion):
     /// key = aggregate id, value = the envelope, headers from the row's JSON object, in a stable order.
-    public static func message(topic: String, partitionKey: String, payload: String, headersJSON: String)
+    package static func message(topic: String, partitionKey: String, payload: String, headersJSON: String)
         -> KafkaOutgoingMessage
     {
         let headerMap = (try? JSONDecoder().decode([String: String].self, from: Data(headersJSON.utf8))) ?? [:]
@@ -41,13 +41,13 @@ public struct Outbox: Sendable {
     }
 
     /// The LISTEN/NOTIFY channel the relay waits on.
-    public var notificationChannel: String { "sns_outbox_\(schema.name)" }
+    package var notificationChannel: String { "sns_outbox_\(schema.name)" }
 
     /// Appends one event. Must be called on a connection inside a transaction (`withTransaction`).
     @discardableResult
     /// - Parameter ticket: the request's read-your-writes ticket; its `wait` then also waits for the projections
     ///   that apply this event (`ReadYourWrites.groups(awaiting:)`).
-    public func append<P: EventPayload>(
+    package func append<P: EventPayload>(
         _ payload: P, aggregateId: String, trace: TraceContext, awaitedBy ticket: ReadYourWritesTicket? = nil,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> EventEnvelope<P> {
@@ -63,7 +63,7 @@ public struct Outbox: Sendable {
     }
 
     /// Appends a prepared envelope (any payload) to `topic`. `awaited` marks it for consumers to announce.
-    public func append<P>(
+    package func append<P>(
         _ envelope: EventEnvelope<P>, topic: String, traceparent: String? = nil, awaited: Bool = false,
         on connection: PostgresConnection, logger: Logger
     ) async throws {

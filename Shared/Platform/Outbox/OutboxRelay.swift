@@ -16,8 +16,8 @@ import ServiceLifecycle
 /// rows are found by `published_at IS NULL`, so a row whose transaction commits late is never skipped.
 ///
 /// It wakes on `NOTIFY` from `Outbox.append` and polls as a fallback.
-public final class OutboxRelay: Service, Sendable {
-    public enum BatchResult: Sendable, Equatable {
+package final class OutboxRelay: Service, Sendable {
+    package enum BatchResult: Sendable, Equatable {
         case published(Int)
         case idle
         /// Another replica holds the relay lock.
@@ -42,7 +42,7 @@ public final class OutboxRelay: Service, Sendable {
 
     static let relayLockClass: Int32 = 0x534E_5302
 
-    public init(
+    package init(
         outbox: Outbox, client: PostgresClient, producer: KafkaProducer, logger: Logger,
         pollInterval: Duration = .seconds(1), batchSize: Int = 200, startGate: StartGate? = nil,
         afterSend: (@Sendable () async throws -> Void)? = nil
@@ -62,7 +62,7 @@ public final class OutboxRelay: Service, Sendable {
         self.lagGauge = Gauge(label: "sns_outbox_lag_seconds", dimensions: [("schema", outbox.schema.name)])
     }
 
-    public func run() async throws {
+    package func run() async throws {
         if let startGate {
             do { try await startGate.wait() } catch { return }
         }
@@ -103,7 +103,7 @@ public final class OutboxRelay: Service, Sendable {
     }
 
     /// One batch: lock, read pending rows, publish and await acks, mark published, commit.
-    public func publishBatch() async throws -> BatchResult {
+    package func publishBatch() async throws -> BatchResult {
         let schema = outbox.schema
         let batchSize = self.batchSize
         let producer = self.producer

@@ -10,20 +10,20 @@ import Synchronization
 /// So the inner service runs in its own task (task-locals, the graceful-shutdown signal among them, are
 /// inherited). Once shutdown is requested it gets `grace` to end; then it is cancelled and gets `grace` more;
 /// then it is left behind with an error log and this service returns.
-public struct BoundedShutdownService: Service {
+package struct BoundedShutdownService: Service {
     let inner: any Service
     let name: String
     let grace: Duration
     let logger: Logger
 
-    public init(_ inner: any Service, name: String, grace: Duration = .seconds(5), logger: Logger) {
+    package init(_ inner: any Service, name: String, grace: Duration = .seconds(5), logger: Logger) {
         self.inner = inner
         self.name = name
         self.grace = grace
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let outcome = Outcome()
         let inner = self.inner
         let task = Task {

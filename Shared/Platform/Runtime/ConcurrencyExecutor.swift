@@ -13,10 +13,10 @@ import NIOPosix
 /// (`runBlocking`), file I/O on NIO's thread pool, librdkafka calls on the Kafka types' own queues and thread.
 /// Keep it so: a blocking call in a task now stalls an event loop and every connection on it.
 /// `SNS_CONCURRENCY_EXECUTOR=pool` keeps Swift's default pool (for comparison, or if a blocking call is suspected).
-public enum ConcurrencyExecutor {
+package enum ConcurrencyExecutor {
     /// Call first thing in an executable's main, on the main thread, before any `await`.
     @discardableResult
-    public static func install(from environment: [String: String]) -> String {
+    package static func install(from environment: [String: String]) -> String {
         if environment["SNS_CONCURRENCY_EXECUTOR"] == "pool" { return "pool" }
         return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
             ? "event-loops" : "pool"

@@ -2,8 +2,8 @@ import Foundation
 
 /// Ids look like the original server's MongoDB ObjectIds (24 lower-case hex digits, API conventions §1.4):
 /// 4 bytes of seconds since 1970 then 8 random bytes. Clients treat them as opaque strings.
-public enum ObjectID {
-    public static func generate(now: Date = Date()) -> String {
+package enum ObjectID {
+    package static func generate(now: Date = Date()) -> String {
         var generator = SystemRandomNumberGenerator()
         let seconds = UInt32(truncatingIfNeeded: Int64(now.timeIntervalSince1970))
         var bytes: [UInt8] = withUnsafeBytes(of: seconds.bigEndian, Array.init)
@@ -14,7 +14,7 @@ public enum ObjectID {
         }.joined()
     }
 
-    public static func isValid(_ value: String) -> Bool {
+    package static func isValid(_ value: String) -> Bool {
         value.utf8.count == 24 && value.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 }

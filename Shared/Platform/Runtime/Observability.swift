@@ -5,9 +5,9 @@ import Prometheus
 /// Process-wide logging and metrics set-up. Both swift-log and swift-metrics may be bootstrapped only once
 /// per process, so executables call `bootstrap` once and tests (many apps in one process) never do:
 /// `registry` is created and installed lazily on first use.
-public enum Observability {
+package enum Observability {
     /// The Prometheus registry behind `/metrics`, installed as the swift-metrics backend on first use.
-    public static let registry: PrometheusCollectorRegistry = {
+    package static let registry: PrometheusCollectorRegistry = {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.nameAndLabelSanitizer = { name, labels in
@@ -18,7 +18,7 @@ public enum Observability {
     }()
 
     /// Call once at the top of an executable's main.
-    public static func bootstrapLogging(level: Logger.Level) {
+    package static func bootstrapLogging(level: Logger.Level) {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

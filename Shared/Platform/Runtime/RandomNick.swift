@@ -1,8 +1,8 @@
 /// Random, human-readable, whitespace-free nicknames: a Korean adjective, an animal and four digits
 /// ("졸린수달4821"). 40 × 40 × 9000 = 14.4 million combinations, so collisions are rare and retried.
 /// Used by social's `POST /v1/users/me/nick/random` and by auth for accounts made by federated sign-in.
-public enum RandomNick {
-    public static let attempts = 5
+package enum RandomNick {
+    package static let attempts = 5
 
     static let adjectives = [
         "행복한", "졸린", "용감한", "수줍은", "씩씩한", "느긋한", "배고픈", "신나는", "조용한", "엉뚱한",
@@ -18,12 +18,12 @@ public enum RandomNick {
         "물개", "해달", "늑대", "곰", "담비", "족제비", "청설모", "앵무새", "두루미", "올빼미",
     ]
 
-    public static func make() -> String {
+    package static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         return make(using: &generator)
     }
 
-    public static func make(using generator: inout some RandomNumberGenerator) -> String {
+    package static func make(using generator: inout some RandomNumberGenerator) -> String {
         let adjective = adjectives.randomElement(using: &generator)!
         let animal = animals.randomElement(using: &generator)!
         return "\(adjective)\(animal)\(Int.random(in: 1000...9999, using: &generator))"

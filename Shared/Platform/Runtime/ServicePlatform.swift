@@ -7,22 +7,22 @@ import ServiceLifecycle
 /// Everything a service is built from: database pool, migrations, Kafka producer, outbox and its relay,
 /// token verification, readiness, the standard middleware chain. A service's `buildApplication` makes one,
 /// adds its routes and consumers, and calls `makeApplication`.
-public struct ServicePlatform: Sendable {
-    public let configuration: PlatformConfiguration
-    public let logger: Logger
-    public let schema: SQLIdentifier
-    public let postgres: PostgresClient
-    public let producer: KafkaProducer
-    public let outbox: Outbox
-    public let barrier: ProjectionBarrier
-    public let relay: OutboxRelay
-    public let verifier: AccessTokenVerifier
-    public let migrator: Migrator
-    public let startGate: StartGate
+package struct ServicePlatform: Sendable {
+    package let configuration: PlatformConfiguration
+    package let logger: Logger
+    package let schema: SQLIdentifier
+    package let postgres: PostgresClient
+    package let producer: KafkaProducer
+    package let outbox: Outbox
+    package let barrier: ProjectionBarrier
+    package let relay: OutboxRelay
+    package let verifier: AccessTokenVerifier
+    package let migrator: Migrator
+    package let startGate: StartGate
 
     /// - Parameter migrations: the service's own migrations (versions ≥ 100); the platform's tables
     ///   (outbox, processed events) are added in front.
-    public init(configuration: PlatformConfiguration, schema: String, migrations: [Migration], logger: Logger)
+    package init(configuration: PlatformConfiguration, schema: String, migrations: [Migration], logger: Logger)
         async throws
     {
         _ = Observability.registry
@@ -63,7 +63,7 @@ public struct ServicePlatform: Sendable {
     /// plus `/health`, `/ready`, `/metrics`. Add routes after this call (middleware applies to later routes).
     /// - Parameter sesacKeyExemptPaths: routes called by third parties that cannot send `SesacKey` (the payment
     ///   gateway's webhook), on top of the operational endpoints.
-    public func makeRouter(sesacKeyExemptPaths: Set<String> = []) -> Router<APIRequestContext> {
+    package func makeRouter(sesacKeyExemptPaths: Set<String> = []) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: MetricsMiddleware())
@@ -79,7 +79,7 @@ public struct ServicePlatform: Sendable {
     }
 
     /// An idempotent consumer in group `name` that stores processed events in this service's schema.
-    public func makeConsumer(
+    package func makeConsumer(
         name: String, topics: [String], handler: some EventHandler, properties: [String: String] = [:]
     ) throws -> IdempotentConsumer {
         var kafka = Self.kafkaConfiguration(configuration, role: name)
@@ -96,7 +96,7 @@ public struct ServicePlatform: Sendable {
     /// The consumer that the system catalog lists for `service`. Replicas share one consumer group per schema: on
     /// the service's own schema that is the catalog's group; a test's private schema gets a group of its own, so it
     /// never takes partitions (and events) away from the stack's process.
-    public func makeConsumer(
+    package func makeConsumer(
         _ consumer: SystemCatalog.Consumer, of service: SystemCatalog.Service,
         handler: some EventHandler, properties: [String: String] = [:]
     ) throws -> IdempotentConsumer {
@@ -108,7 +108,7 @@ public struct ServicePlatform: Sendable {
     /// The application: HTTP server plus background services. Shutdown (SIGTERM) runs in reverse order:
     /// stop accepting and finish in-flight requests, stop consumers (leave the group), stop the relay,
     /// flush the producer, close the database pool.
-    public func makeApplication(
+    package func makeApplication(
         router: Router<APIRequestContext>, consumers: [IdempotentConsumer] = [], extraServices: [any Service] = []
     ) -> some ApplicationProtocol {
         var app = Application(

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Opens once start-up work (migrations) has finished; background workers wait on it before touching
 /// tables, and readiness reports false until it is open.
-public final class StartGate: Sendable {
+package final class StartGate: Sendable {
     struct State {
         var open = false
         var nextId = 0
@@ -12,11 +12,11 @@ public final class StartGate: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
-    public var isOpen: Bool { state.withLock { $0.open } }
+    package var isOpen: Bool { state.withLock { $0.open } }
 
-    public func open() {
+    package func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.open = true
             defer { state.waiters = [:] }
@@ -27,7 +27,7 @@ public final class StartGate: Sendable {
 
     /// Waits until open; returns early (throwing `CancellationError`) when the task is cancelled or the
     /// service group shuts down gracefully.
-    public func wait() async throws {
+    package func wait() async throws {
         if isOpen { return }
         let id = state.withLock { state -> Int in
             state.nextId += 1; return state.nextId

@@ -2,7 +2,7 @@ import Synchronization
 
 /// A level-triggered wake-up for one waiting task: `signal()` wakes the waiter (or the next `wait` returns at
 /// once), `wait(timeout:)` also returns after the timeout, `finish()` wakes it for good.
-public final class WakeupSignal: Sendable {
+package final class WakeupSignal: Sendable {
     struct State {
         var pending = false
         var finished = false
@@ -12,11 +12,11 @@ public final class WakeupSignal: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
-    public var isFinished: Bool { state.withLock { $0.finished } }
+    package var isFinished: Bool { state.withLock { $0.finished } }
 
-    public func signal() {
+    package func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let waiter = state.waiter else { state.pending = true; return nil }
             state.waiter = nil
@@ -25,7 +25,7 @@ public final class WakeupSignal: Sendable {
         waiter?.resume()
     }
 
-    public func finish() {
+    package func finish() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.finished = true
             defer { state.waiter = nil }
@@ -35,7 +35,7 @@ public final class WakeupSignal: Sendable {
     }
 
     /// Returns when signalled, finished, or after `timeout`, whichever comes first.
-    public func wait(timeout: Duration) async {
+    package func wait(timeout: Duration) async {
         let generation: Int? = state.withLock { state in
             if state.pending || state.finished { state.pending = false; return nil }
             state.generation += 1

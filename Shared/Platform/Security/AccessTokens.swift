@@ -4,17 +4,17 @@ import JWTKit
 import Synchronization
 
 /// Claims of an access token (ES256 JWT, signed by auth, verified locally by every service).
-public struct AccessTokenClaims: JWTPayload, Equatable {
-    public var sub: SubjectClaim
-    public var iss: IssuerClaim
-    public var iat: IssuedAtClaim
-    public var exp: ExpirationClaim
+package struct AccessTokenClaims: JWTPayload, Equatable {
+    package var sub: SubjectClaim
+    package var iss: IssuerClaim
+    package var iat: IssuedAtClaim
+    package var exp: ExpirationClaim
     /// Refresh-token session id; logout revokes that session.
-    public var sid: String?
+    package var sid: String?
 
-    public static let issuer = "sns-auth"
+    package static let issuer = "sns-auth"
 
-    public init(userId: String, sessionId: String?, issuedAt: Date, expiresAt: Date) {
+    package init(userId: String, sessionId: String?, issuedAt: Date, expiresAt: Date) {
         self.sub = SubjectClaim(value: userId)
         self.iss = IssuerClaim(value: Self.issuer)
         self.iat = IssuedAtClaim(value: issuedAt)
@@ -24,13 +24,13 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
 
     /// Signature is checked by jwt-kit; expiry is checked by `AccessTokenVerifier`, which must tell an
     /// expired-but-genuine token (419, refreshable) from an unverifiable one (401).
-    public func verify(using algorithm: some JWTAlgorithm) async throws {}
+    package func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
 /// Parses PEM keys and derives their key id (RFC 7638 JWK thumbprint), so signer and verifiers agree on
 /// `kid` without configuring it, and several public keys can be trusted during a key rotation.
-public enum AccessTokenKeys {
-    public static func publicKeys(pem: String) throws -> [ES256PublicKey] {
+package enum AccessTokenKeys {
+    package static func publicKeys(pem: String) throws -> [ES256PublicKey] {
         let marker = "-----BEGIN PUBLIC KEY-----"
         let blocks = pem.components(separatedBy: marker).dropFirst().map { marker + $0 }
         guard !blocks.isEmpty else {
@@ -44,14 +44,14 @@ public enum AccessTokenKeys {
         }
     }
 
-    public static func keyID(of key: ES256PublicKey) -> String {
+    package static func keyID(of key: ES256PublicKey) -> String {
         guard let (x, y) = key.parameters else { return "default" }
         let canonical = #"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
         return Data(SHA256.hash(data: Data(canonical.utf8))).base64URLEncoded()
     }
 
     /// One entry of `/.well-known/jwks.json`.
-    public static func jwk(of key: ES256PublicKey) -> [String: String] {
+    package static func jwk(of key: ES256PublicKey) -> [String: String] {
         let (x, y) = key.parameters ?? ("", "")
         return ["kty": "EC", "crv": "P-256", "alg": "ES256", "use": "sig", "kid": keyID(of: key), "x": x, "y": y]
     }
@@ -59,15 +59,15 @@ public enum AccessTokenKeys {
 
 extension Data {
     /// Base64url without padding (RFC 4648 §5), as JWTs and opaque tokens use it.
-    public func base64URLEncoded() -> String {
+    package func base64URLEncoded() -> String {
         base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 }
 
 /// Verifies access tokens locally with the auth service's public key(s).
-public struct AccessTokenVerifier: Sendable {
-    public enum Result: Sendable, Equatable {
+package struct AccessTokenVerifier: Sendable {
+    package enum Result: Sendable, Equatable {
         case valid(AuthenticatedUser)
         /// Genuine (signature checks out) but past `exp`.
         case expired(AuthenticatedUser)
@@ -75,10 +75,10 @@ public struct AccessTokenVerifier: Sendable {
     }
 
     let keys: JWTKeyCollection
-    public let publicKeys: [ES256PublicKey]
+    package let publicKeys: [ES256PublicKey]
     let cache: VerifiedTokenCache
 
-    public init(publicKeyPEM: String, cacheCapacity: Int = 10_000) async throws {
+    package init(publicKeyPEM: String, cacheCapacity: Int = 10_000) async throws {
         let publicKeys = try AccessTokenKeys.publicKeys(pem: publicKeyPEM)
         let keys = JWTKeyCollection()
         for key in publicKeys {
@@ -93,7 +93,7 @@ public struct AccessTokenVerifier: Sendable {
     /// (on jwt-kit's key-collection actor, so one at a time per process) costs more than a feed query. So
     /// genuine tokens are remembered, keyed by their exact text: the outcome of a signature check depends only
     /// on those bytes and the (fixed) keys; expiry is still decided on every use.
-    public func verify(_ token: String, now: Date = Date()) async -> Result {
+    package func verify(_ token: String, now: Date = Date()) async -> Result {
         guard token.utf8.count <= 4096 else { return .invalid }
         let user: AuthenticatedUser
         if let cached = cache.user(for: token) {
@@ -111,12 +111,12 @@ public struct AccessTokenVerifier: Sendable {
 }
 
 /// Signs access tokens (auth service only; it alone holds the private key).
-public struct AccessTokenSigner: Sendable {
+package struct AccessTokenSigner: Sendable {
     let keys: JWTKeyCollection
-    public let keyID: String
-    public let publicKey: ES256PublicKey
+    package let keyID: String
+    package let publicKey: ES256PublicKey
 
-    public init(privateKeyPEM: String) async throws {
+    package init(privateKeyPEM: String) async throws {
         let privateKey: ES256PrivateKey
         do { privateKey = try ES256PrivateKey(pem: privateKeyPEM) } catch {
             throw ConfigurationError(
@@ -129,7 +129,7 @@ public struct AccessTokenSigner: Sendable {
         self.keys = keys
     }
 
-    public func sign(_ claims: AccessTokenClaims) async throws -> String {
+    package func sign(_ claims: AccessTokenClaims) async throws -> String {
         try await keys.sign(claims, kid: JWKIdentifier(string: keyID))
     }
 }

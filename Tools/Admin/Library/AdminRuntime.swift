@@ -6,11 +6,11 @@ import SNSPlatform
 
 /// Connections the tool's commands use: a PostgreSQL pool and (when needed) a Kafka producer, running for the
 /// duration of one command and shut down afterwards.
-public enum AdminRuntime {
+package enum AdminRuntime {
     /// Logs go to stderr, never into the stdout that `--json` scripts read.
     private static let bootstrapped: Void = { LoggingSystem.bootstrap(StreamLogHandler.standardError) }()
 
-    public static func logger(verbose: Bool) -> Logger {
+    package static func logger(verbose: Bool) -> Logger {
         _ = bootstrapped
         var logger = Logger(label: "sns-admin")
         // SNS_LOG_LEVEL (as the services read it) overrides, e.g. `debug` with SNS_KAFKA_PROPERTIES="debug=cgrp".
@@ -21,7 +21,7 @@ public enum AdminRuntime {
         return logger
     }
 
-    public static func withDatabase<T: Sendable>(
+    package static func withDatabase<T: Sendable>(
         url: String, logger: Logger, _ body: @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
         let configuration: DatabaseConfiguration
@@ -75,7 +75,7 @@ public enum AdminRuntime {
         }
     }
 
-    public static func withProducer<T: Sendable>(
+    package static func withProducer<T: Sendable>(
         configuration: KafkaConfiguration, logger: Logger, _ body: @Sendable (KafkaProducer) async throws -> T
     ) async throws -> T {
         let producer = try KafkaProducer(configuration: configuration, logger: logger)
@@ -99,16 +99,16 @@ public enum AdminRuntime {
 
 /// A one-line progress bar on stderr (only when stderr is a terminal or `force` is set), so scripts reading
 /// stdout (`--json`) are never disturbed.
-public struct ProgressLine: Sendable {
+package struct ProgressLine: Sendable {
     let label: String
     let enabled: Bool
 
-    public init(label: String, enabled: Bool = isatty(STDERR_FILENO) == 1) {
+    package init(label: String, enabled: Bool = isatty(STDERR_FILENO) == 1) {
         self.label = label
         self.enabled = enabled
     }
 
-    public func update(_ done: Int, of total: Int) {
+    package func update(_ done: Int, of total: Int) {
         guard enabled else { return }
         let width = 30
         let filled = total > 0 ? min(width, done * width / total) : width
@@ -116,7 +116,7 @@ public struct ProgressLine: Sendable {
         FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(done)/\(total)".utf8))
     }
 
-    public func finish() {
+    package func finish() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\n".utf8))
     }

@@ -11,22 +11,22 @@ import SNSPlatform
 /// back to its original topic: every consumer group sees it again, and the idempotent consumers that had applied
 /// it skip it, so only the one that failed applies it now (after the events of its aggregate that came since —
 /// retrying is for effects that do not depend on that order, or after the cause was fixed).
-public struct DeadLetter: Codable, Sendable, Equatable {
-    public var id: String
-    public var partition: Int32
-    public var offset: Int64
-    public var consumer: String?
-    public var reason: String?
-    public var attempts: Int?
-    public var failedAt: String?
-    public var originalTopic: String?
-    public var originalPartition: Int?
-    public var originalOffset: Int?
-    public var eventType: String?
-    public var eventId: String?
-    public var key: String?
-    public var state: String
-    public var payload: String?
+package struct DeadLetter: Codable, Sendable, Equatable {
+    package var id: String
+    package var partition: Int32
+    package var offset: Int64
+    package var consumer: String?
+    package var reason: String?
+    package var attempts: Int?
+    package var failedAt: String?
+    package var originalTopic: String?
+    package var originalPartition: Int?
+    package var originalOffset: Int?
+    package var eventType: String?
+    package var eventId: String?
+    package var key: String?
+    package var state: String
+    package var payload: String?
 
     enum CodingKeys: String, CodingKey {
         case id, partition, offset, consumer, reason, attempts, state, key, payload
@@ -35,18 +35,18 @@ public struct DeadLetter: Codable, Sendable, Equatable {
     }
 }
 
-public struct DeadLetterStore: Sendable {
-    public let client: PostgresClient
-    public let logger: Logger
+package struct DeadLetterStore: Sendable {
+    package let client: PostgresClient
+    package let logger: Logger
     static let schema = "ops"
 
-    public init(client: PostgresClient, logger: Logger) {
+    package init(client: PostgresClient, logger: Logger) {
         self.client = client
         self.logger = logger
     }
 
     /// Creates `ops.dlq_actions` if needed (the tool's only table).
-    public func prepare() async throws {
+    package func prepare() async throws {
         let schema = try SQLIdentifier(Self.schema)
         _ = try await Migrator(
             schema: schema,
@@ -112,9 +112,9 @@ public struct DeadLetterStore: Sendable {
 
 }
 
-public enum DeadLetters {
+package enum DeadLetters {
     /// Every dead letter on the topic, with what was done with it (`open`, `retried`, `dropped`).
-    public static func list(messages: [KafkaConsumerMessage], store: DeadLetterStore) async throws -> [DeadLetter] {
+    package static func list(messages: [KafkaConsumerMessage], store: DeadLetterStore) async throws -> [DeadLetter] {
         let actions = try await store.actions()
         return messages.map { message in
             var letter = parse(message)
@@ -142,7 +142,7 @@ public enum DeadLetters {
 
     /// Sends dead letters back to their original topics and records them as retried. Returns the ids retried;
     /// one retried or dropped by someone else since it was listed is skipped (callers report the difference).
-    public static func retry(
+    package static func retry(
         _ letters: [DeadLetter], messages: [KafkaConsumerMessage], store: DeadLetterStore,
         producer: KafkaProducer
     ) async throws -> [String] {
@@ -176,7 +176,8 @@ public enum DeadLetters {
     }
 
     /// Marks dead letters as dropped (they stay on the topic, hidden from `dlq list` unless `--all`).
-    public static func drop(_ letters: [DeadLetter], reason: String?, store: DeadLetterStore) async throws -> [String] {
+    package static func drop(_ letters: [DeadLetter], reason: String?, store: DeadLetterStore) async throws -> [String]
+    {
         var dropped: [String] = []
         for letter in letters where try await store.record(letter, action: "dropped", detail: reason) {
             dropped.append(letter.id)

@@ -4,18 +4,18 @@ import SNSPlatform
 
 /// One Kafka message as operators read it: where it is, and the envelope's identity (type, key, id, time,
 /// request id). Messages that are not envelopes are shown too, with what could be read.
-public struct EventView: Codable, Sendable, Equatable {
-    public var topic: String
-    public var partition: Int32
-    public var offset: Int64
-    public var key: String?
-    public var type: String?
-    public var eventId: String?
-    public var occurredAt: Date?
-    public var requestId: String?
-    public var producer: String?
-    public var schemaVersion: Int?
-    public var payload: String?
+package struct EventView: Codable, Sendable, Equatable {
+    package var topic: String
+    package var partition: Int32
+    package var offset: Int64
+    package var key: String?
+    package var type: String?
+    package var eventId: String?
+    package var occurredAt: Date?
+    package var requestId: String?
+    package var producer: String?
+    package var schemaVersion: Int?
+    package var payload: String?
 
     enum CodingKeys: String, CodingKey {
         case topic, partition, offset, key, type, producer, payload
@@ -23,7 +23,7 @@ public struct EventView: Codable, Sendable, Equatable {
             "schema_version"
     }
 
-    public init(_ message: KafkaConsumerMessage, withPayload: Bool) {
+    package init(_ message: KafkaConsumerMessage, withPayload: Bool) {
         topic = message.topic
         partition = message.partition
         offset = message.offset
@@ -42,11 +42,11 @@ public struct EventView: Codable, Sendable, Equatable {
     }
 
     /// `tail`'s filters: any of `types` (empty = all) and the exact key (nil = all).
-    public func matches(types: [String], key wanted: String?) -> Bool {
+    package func matches(types: [String], key wanted: String?) -> Bool {
         (types.isEmpty || types.contains(type ?? "")) && (wanted == nil || key == wanted)
     }
 
-    public var line: String {
+    package var line: String {
         let time = occurredAt.map { APIDateFormat.string(from: $0) } ?? "-"
         return
             "\(time)  \(type ?? "?")  key=\(key ?? "-")  id=\(eventId ?? "-")  req=\(requestId ?? "-")  \(topic)[\(partition)]@\(offset)"

@@ -5,15 +5,15 @@ import SNSPlatform
 
 /// `outbox status`: per service, how many outbox rows are pending and published, and how old the oldest pending
 /// row is (a relay that is stuck or a broker that is down shows as a growing age).
-public struct OutboxStatus: Codable, Sendable, Equatable {
-    public var service: String
-    public var schema: String
+package struct OutboxStatus: Codable, Sendable, Equatable {
+    package var service: String
+    package var schema: String
     /// False when the service's schema or outbox does not exist yet (the service never started).
-    public var migrated: Bool
-    public var pending: Int
-    public var published: Int
-    public var oldestPendingAgeSeconds: Double?
-    public var lastPublishedAt: Date?
+    package var migrated: Bool
+    package var pending: Int
+    package var published: Int
+    package var oldestPendingAgeSeconds: Double?
+    package var lastPublishedAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case service, schema, migrated, pending, published
@@ -21,8 +21,8 @@ public struct OutboxStatus: Codable, Sendable, Equatable {
     }
 }
 
-public enum OutboxInspector {
-    public static func status(of services: [ServiceCatalog.Service], client: PostgresClient, logger: Logger)
+package enum OutboxInspector {
+    package static func status(of services: [ServiceCatalog.Service], client: PostgresClient, logger: Logger)
         async throws -> [OutboxStatus]
     {
         var result: [OutboxStatus] = []

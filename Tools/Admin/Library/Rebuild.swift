@@ -6,17 +6,17 @@ import SNSPlatform
 
 /// A read model that can be rebuilt from the events: the consumer group that writes it, where, and how to
 /// empty it. Write models (e.g. `social.follows`, `market.payments`) are never part of one.
-public struct Projection: Sendable {
-    public var name: String
-    public var group: String
-    public var schema: String
-    public var topics: [String]
+package struct Projection: Sendable {
+    package var name: String
+    package var group: String
+    package var schema: String
+    package var topics: [String]
     /// Statements that empty the read model (fixed SQL from code, never from input).
-    public var clear: [String]
+    package var clear: [String]
     /// Tables whose row counts (and checksum) summarise the read model.
-    public var tables: [String]
+    package var tables: [String]
 
-    public init(name: String, group: String, schema: String, topics: [String], clear: [String], tables: [String]) {
+    package init(name: String, group: String, schema: String, topics: [String], clear: [String], tables: [String]) {
         self.name = name
         self.group = group
         self.schema = schema
@@ -26,7 +26,7 @@ public struct Projection: Sendable {
     }
 
     /// The system's rebuildable projections: the catalog's consumers that have a rebuild plan.
-    public static var all: [Projection] {
+    package static var all: [Projection] {
         SystemCatalog.services.flatMap { service in
             service.consumers.compactMap { consumer in
                 consumer.rebuild.map {
@@ -38,7 +38,7 @@ public struct Projection: Sendable {
         }
     }
 
-    public static func named(_ name: String) throws -> Projection {
+    package static func named(_ name: String) throws -> Projection {
         guard let projection = all.first(where: { $0.name == name }) else {
             throw AdminError("unknown projection '\(name)' (known: \(all.map(\.name).joined(separator: ", ")))")
         }
@@ -46,17 +46,17 @@ public struct Projection: Sendable {
     }
 }
 
-public enum Rebuild {
-    public struct Summary: Codable, Sendable, Equatable {
-        public var rows: [String: Int]
+package enum Rebuild {
+    package struct Summary: Codable, Sendable, Equatable {
+        package var rows: [String: Int]
         /// md5 over every row of every table, in a fixed order: equal summaries mean equal read models.
-        public var checksum: String
+        package var checksum: String
     }
 
     /// Resets the group to the beginning of its topics (refusing while its consumers run), then empties the read
     /// model and forgets the group's processed records, in one transaction. Returns how many messages the
     /// consumers will re-read when they start.
-    public static func start(
+    package static func start(
         _ projection: Projection, kafka: KafkaConfiguration, client: PostgresClient, logger: Logger,
         joinTimeout: Duration = .seconds(30)
     ) async throws -> Int64 {
@@ -80,7 +80,7 @@ public enum Rebuild {
     }
 
     /// How far the group has read: (committed, end) summed over its partitions.
-    public static func progress(_ projection: Projection, kafka: KafkaConfiguration, logger: Logger) async throws -> (
+    package static func progress(_ projection: Projection, kafka: KafkaConfiguration, logger: Logger) async throws -> (
         done: Int64, total: Int64
     ) {
         let admin = try KafkaAdmin(configuration: kafka, logger: logger)
@@ -103,7 +103,8 @@ public enum Rebuild {
         return (done, total)
     }
 
-    public static func summary(_ projection: Projection, client: PostgresClient, logger: Logger) async throws -> Summary
+    package static func summary(_ projection: Projection, client: PostgresClient, logger: Logger) async throws
+        -> Summary
     {
         var rows: [String: Int] = [:]
         var digests: [String] = []

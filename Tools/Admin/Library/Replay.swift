@@ -14,37 +14,37 @@ import SNSPlatform
 /// are upserts and tombstones: applying twice converges).
 ///
 /// The group's consumers must be stopped: the reset joins the group and refuses unless it gets every partition.
-public struct ReplayPlan: Codable, Sendable, Equatable {
-    public struct Entry: Codable, Sendable, Equatable {
-        public var topic: String
-        public var partition: Int32
-        public var committed: Int64?
-        public var from: Int64
-        public var high: Int64
-        public var redeliver: Int64
+package struct ReplayPlan: Codable, Sendable, Equatable {
+    package struct Entry: Codable, Sendable, Equatable {
+        package var topic: String
+        package var partition: Int32
+        package var committed: Int64?
+        package var from: Int64
+        package var high: Int64
+        package var redeliver: Int64
     }
 
-    public var group: String
-    public var schema: String
-    public var topics: [String]
-    public var reapply: Bool
-    public var entries: [Entry]
-    public var total: Int64 { entries.reduce(0) { $0 + $1.redeliver } }
+    package var group: String
+    package var schema: String
+    package var topics: [String]
+    package var reapply: Bool
+    package var entries: [Entry]
+    package var total: Int64 { entries.reduce(0) { $0 + $1.redeliver } }
 
     enum CodingKeys: String, CodingKey { case group, schema, topics, reapply, entries }
 }
 
-public enum ReplayStart: Sendable, Equatable {
+package enum ReplayStart: Sendable, Equatable {
     case beginning
     case offset(Int64)
     case since(Date)
 }
 
-public enum Replay {
+package enum Replay {
     /// - Parameters:
     ///   - schema, subscribedTopics: where the group records processed events and what it consumes; by default
     ///     from `ServiceCatalog` (the system's groups).
-    public static func plan(
+    package static func plan(
         group: String, topics requested: [String], start: ReplayStart, reapply: Bool,
         schema schemaName: String? = nil, subscribedTopics: [String]? = nil,
         kafka: KafkaConfiguration, client: PostgresClient, logger: Logger
@@ -97,7 +97,7 @@ public enum Replay {
 
     /// Moves the offsets (refusing while the group has live members), then, with `reapply`, forgets the processed
     /// records from the new offsets on. Returns how many records were forgotten.
-    public static func apply(
+    package static func apply(
         _ plan: ReplayPlan, kafka: KafkaConfiguration, client: PostgresClient, logger: Logger,
         joinTimeout: Duration = .seconds(30)
     ) async throws -> Int {

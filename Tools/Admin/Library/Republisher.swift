@@ -9,42 +9,42 @@ import SNSPlatform
 /// aggregate's events keep their order), with the same key, value and headers (event id included) as the relay
 /// sent them, in batches whose delivery is awaited. Consumers are idempotent, so events they already applied are
 /// skipped. Pending rows are left to the relay.
-public struct Republisher: Sendable {
-    public struct Filter: Sendable, Equatable {
-        public var since: Date?
-        public var until: Date?
-        public var eventTypes: [String]
+package struct Republisher: Sendable {
+    package struct Filter: Sendable, Equatable {
+        package var since: Date?
+        package var until: Date?
+        package var eventTypes: [String]
 
-        public init(since: Date? = nil, until: Date? = nil, eventTypes: [String] = []) {
+        package init(since: Date? = nil, until: Date? = nil, eventTypes: [String] = []) {
             self.since = since
             self.until = until
             self.eventTypes = eventTypes
         }
     }
 
-    public struct Report: Codable, Sendable, Equatable {
-        public var service: String
-        public var matched: Int
-        public var republished: Int
-        public var dryRun: Bool
-        public var byTopic: [String: Int]
+    package struct Report: Codable, Sendable, Equatable {
+        package var service: String
+        package var matched: Int
+        package var republished: Int
+        package var dryRun: Bool
+        package var byTopic: [String: Int]
 
         enum CodingKeys: String, CodingKey {
             case service, matched, republished, dryRun = "dry_run", byTopic = "by_topic"
         }
     }
 
-    public let client: PostgresClient
-    public let logger: Logger
-    public var batchSize = 500
+    package let client: PostgresClient
+    package let logger: Logger
+    package var batchSize = 500
 
-    public init(client: PostgresClient, logger: Logger) {
+    package init(client: PostgresClient, logger: Logger) {
         self.client = client
         self.logger = logger
     }
 
     /// Counts what `run` would send.
-    public func plan(service: ServiceCatalog.Service, filter: Filter) async throws -> Report {
+    package func plan(service: ServiceCatalog.Service, filter: Filter) async throws -> Report {
         let schema = try SQLIdentifier(service.schema)
         guard
             try await OutboxInspector.tableExists(schema: schema.name, table: "outbox", client: client, logger: logger)
@@ -67,7 +67,7 @@ public struct Republisher: Sendable {
     }
 
     /// Sends the matching rows; `progress(done, total)` after each acknowledged batch.
-    public func run(
+    package func run(
         service: ServiceCatalog.Service, filter: Filter, producer: KafkaProducer,
         progress: @Sendable (Int, Int) -> Void = { _, _ in }
     ) async throws -> Report {

@@ -4,19 +4,19 @@ import Foundation
 /// tokens — Firebase (`iss` `https://securetoken.google.com/<project>`, `aud` `<project>`) and Sign in with Apple
 /// (`iss` `https://appleid.apple.com`, `aud` the client id) — and a Kakao-like access-token API. Tests drive it
 /// in process through these methods, or over HTTP through the sandbox API (`IdentityProviderSandboxRoutes`).
-public actor IdentityProvider {
-    public enum Realm: String, Sendable, CaseIterable, Codable {
+package actor IdentityProvider {
+    package enum Realm: String, Sendable, CaseIterable, Codable {
         case firebase, apple
     }
 
-    public struct Settings: Sendable {
-        public var firebaseProject: String
-        public var appleClientId: String
-        public var kakaoAppId: Int
+    package struct Settings: Sendable {
+        package var firebaseProject: String
+        package var appleClientId: String
+        package var kakaoAppId: Int
         /// `Cache-Control: max-age` of the JWKS answers, seconds.
-        public var jwksMaxAge: Int
+        package var jwksMaxAge: Int
 
-        public init(
+        package init(
             firebaseProject: String = "sns-test-project", appleClientId: String = "com.example.sns",
             kakaoAppId: Int = 100_001, jwksMaxAge: Int = 300
         ) {
@@ -28,29 +28,29 @@ public actor IdentityProvider {
     }
 
     /// What to put in an ID token; everything but the subject has a realm default. Offsets are seconds from now.
-    public struct TokenRequest: Codable, Sendable {
-        public var subject: String
-        public var phoneNumber: String?
-        public var email: String?
-        public var audience: String?
-        public var issuer: String?
+    package struct TokenRequest: Codable, Sendable {
+        package var subject: String
+        package var phoneNumber: String?
+        package var email: String?
+        package var audience: String?
+        package var issuer: String?
         /// `exp` = now + this (default 3600; negative for an expired token).
-        public var expiresIn: Int?
+        package var expiresIn: Int?
         /// `iat` = now + this (default 0).
-        public var issuedAtOffset: Int?
+        package var issuedAtOffset: Int?
         /// `auth_time` = now + this (default: as `iat`).
-        public var authTimeOffset: Int?
-        public var omitAuthTime: Bool?
+        package var authTimeOffset: Int?
+        package var omitAuthTime: Bool?
         /// Header `kid` to claim instead of the signing key's own.
-        public var keyId: String?
+        package var keyId: String?
         /// Sign with a key this realm never publishes.
-        public var unpublishedKey: Bool?
+        package var unpublishedKey: Bool?
         /// Change the payload after signing (the signature no longer matches).
-        public var tamper: Bool?
+        package var tamper: Bool?
         /// Header `alg` to claim (the signature stays RS256).
-        public var algorithm: String?
+        package var algorithm: String?
 
-        public init(
+        package init(
             subject: String, phoneNumber: String? = nil, email: String? = nil, audience: String? = nil,
             issuer: String? = nil, expiresIn: Int? = nil, issuedAtOffset: Int? = nil, authTimeOffset: Int? = nil,
             omitAuthTime: Bool? = nil, keyId: String? = nil, unpublishedKey: Bool? = nil, tamper: Bool? = nil,
@@ -87,12 +87,12 @@ public actor IdentityProvider {
     }
 
     /// A fault for the next `times` Kakao API calls: a slow answer or an HTTP error.
-    public enum KakaoFault: Sendable {
+    package enum KakaoFault: Sendable {
         case slow(Duration)
         case error(status: Int)
     }
 
-    public let settings: Settings
+    package let settings: Settings
     private var published: [Realm: [SigningKey]] = [:]
     private var nextPoolIndex = 0
     private var kakaoTokens: [String: KakaoToken] = [:]
@@ -103,19 +103,19 @@ public actor IdentityProvider {
     private(set) var kakaoCalls = 0
     private var jwksMaxAge: Int
 
-    public init(settings: Settings = Settings()) {
+    package init(settings: Settings = Settings()) {
         self.settings = settings
         self.jwksMaxAge = settings.jwksMaxAge
     }
 
-    public func issuer(of realm: Realm) -> String {
+    package func issuer(of realm: Realm) -> String {
         switch realm {
         case .firebase: "https://securetoken.google.com/\(settings.firebaseProject)"
         case .apple: "https://appleid.apple.com"
         }
     }
 
-    public func audience(of realm: Realm) -> String {
+    package func audience(of realm: Realm) -> String {
         switch realm {
         case .firebase: settings.firebaseProject
         case .apple: settings.appleClientId
@@ -125,21 +125,21 @@ public actor IdentityProvider {
     // MARK: Keys
 
     /// The realm's key set and the `max-age` to answer it with; counts the fetch.
-    public func jwks(_ realm: Realm) throws -> (json: Data, maxAge: Int) {
+    package func jwks(_ realm: Realm) throws -> (json: Data, maxAge: Int) {
         jwksFetches[realm, default: 0] += 1
         let keys = try publishedKeys(realm)
         let json = try JSONSerialization.data(withJSONObject: ["keys": keys.map(\.jwk)], options: [.sortedKeys])
         return (json, jwksMaxAge)
     }
 
-    public func setJWKSMaxAge(_ seconds: Int) {
+    package func setJWKSMaxAge(_ seconds: Int) {
         jwksMaxAge = seconds
     }
 
     /// Publishes a new key that signs from now on; the previous ones stay published unless `retirePrevious`
     /// (Google and Apple publish the next key before they use it and keep the old one a while). Returns its kid.
     @discardableResult
-    public func rotateKeys(_ realm: Realm, retirePrevious: Bool = false) throws -> String {
+    package func rotateKeys(_ realm: Realm, retirePrevious: Bool = false) throws -> String {
         let key = try newKey()
         let previous = retirePrevious ? [] : try publishedKeys(realm)
         published[realm] = previous + [key]
@@ -147,7 +147,7 @@ public actor IdentityProvider {
     }
 
     /// The kids the realm publishes, oldest first; the last one signs.
-    public func publishedKeyIds(_ realm: Realm) throws -> [String] {
+    package func publishedKeyIds(_ realm: Realm) throws -> [String] {
         try publishedKeys(realm).map(\.kid)
     }
 
@@ -168,7 +168,7 @@ public actor IdentityProvider {
     // MARK: ID tokens
 
     /// A signed ID token of `realm` (compact JWS, RS256), shaped like the real provider's.
-    public func issueIDToken(_ realm: Realm, _ request: TokenRequest, now: Date = Date()) throws -> String {
+    package func issueIDToken(_ realm: Realm, _ request: TokenRequest, now: Date = Date()) throws -> String {
         let key = try request.unpublishedKey == true ? newKey() : publishedKeys(realm).last!
         let nowSeconds = Int(now.timeIntervalSince1970)
         let issuedAt = nowSeconds + (request.issuedAtOffset ?? 0)
@@ -217,7 +217,7 @@ public actor IdentityProvider {
     // MARK: Kakao
 
     /// A Kakao access token for a user (a new user id unless given) of an app (ours unless given).
-    public func issueKakaoToken(
+    package func issueKakaoToken(
         userId: Int64? = nil, appId: Int? = nil, expiresIn: Int = 21_599, email: String? = nil,
         now: Date = Date()
     ) -> (token: String, userId: Int64) {
@@ -238,17 +238,17 @@ public actor IdentityProvider {
     }
 
     /// Kakao forgets the token (the user logged out or unlinked the app).
-    public func revokeKakaoToken(_ token: String) {
+    package func revokeKakaoToken(_ token: String) {
         kakaoTokens[token] = nil
     }
 
     /// Arms a fault for the next `times` Kakao calls — only those presenting `token`, when given (so tests that
     /// share one server do not take each other's faults).
-    public func addKakaoFault(_ fault: KakaoFault, times: Int = 1, token: String? = nil) {
+    package func addKakaoFault(_ fault: KakaoFault, times: Int = 1, token: String? = nil) {
         kakaoFaults.append((fault, token, times))
     }
 
-    public func clearKakaoFaults() {
+    package func clearKakaoFaults() {
         kakaoFaults.removeAll()
     }
 
@@ -267,13 +267,13 @@ public actor IdentityProvider {
         return token
     }
 
-    public struct Statistics: Codable, Sendable {
-        public var jwksFetches: [String: Int]
-        public var kakaoCalls: Int
+    package struct Statistics: Codable, Sendable {
+        package var jwksFetches: [String: Int]
+        package var kakaoCalls: Int
         enum CodingKeys: String, CodingKey { case jwksFetches = "jwks_fetches", kakaoCalls = "kakao_calls" }
     }
 
-    public func statistics() -> Statistics {
+    package func statistics() -> Statistics {
         Statistics(
             jwksFetches: Dictionary(
                 uniqueKeysWithValues: Realm.allCases.map { ($0.rawValue, jwksFetches[$0, default: 0]) }),

@@ -7,8 +7,8 @@ import Synchronization
 /// The identity-provider test server: Firebase's and Apple's published keys and ID tokens signed with them, and
 /// a Kakao-like access-token API (`IdentityProviderRoutes`), plus the unauthenticated sandbox API under
 /// `/__sandbox/` (`IdentityProviderSandboxRoutes`). A test server only: never expose it.
-public enum IdentityProviderTestServer {
-    public static func makeApplication(
+package enum IdentityProviderTestServer {
+    package static func makeApplication(
         provider: IdentityProvider,
         host: String = "127.0.0.1",
         port: Int = 8191,
@@ -27,7 +27,7 @@ public enum IdentityProviderTestServer {
     }
 
     /// Runs until SIGTERM or SIGINT, as the executable does.
-    public static func run(
+    package static func run(
         provider: IdentityProvider, host: String, port: Int, logger: Logger,
         onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) async throws {
@@ -38,7 +38,7 @@ public enum IdentityProviderTestServer {
 
     /// Starts the server in process on 127.0.0.1 and a free port, runs `body` with its base URL
     /// (`http://127.0.0.1:<port>`), then shuts it down (graceful, bounded by `shutdownTimeout`).
-    public static func withRunningServer<T>(
+    package static func withRunningServer<T>(
         provider: IdentityProvider,
         logger: Logger? = nil,
         shutdownTimeout: Duration = .seconds(5),
@@ -77,7 +77,7 @@ public enum IdentityProviderTestServer {
         return try result.get()
     }
 
-    public struct ServerDidNotStart: Error {}
+    package struct ServerDidNotStart: Error {}
 }
 
 /// Ends an in-process server's task without letting it hang the caller: graceful shutdown has been asked for;

@@ -3,8 +3,8 @@ import Foundation
 import Synchronization
 
 /// One RSA signing key of a realm: its `kid`, the private key, and the public JWK the realm publishes.
-public struct SigningKey: Sendable {
-    public let kid: String
+package struct SigningKey: Sendable {
+    package let kid: String
     let privateKey: _RSA.Signing.PrivateKey
 
     /// `{"kty":"RSA","alg":"RS256","use":"sig","kid":…,"n":…,"e":…}`, as Google's and Apple's key sets publish them.

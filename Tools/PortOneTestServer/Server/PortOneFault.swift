@@ -1,7 +1,7 @@
 // Faults a test arms on the ledger to exercise a caller's timeout and retry handling without real outages.
 
 /// Which endpoint a fault affects.
-public enum PortOneFaultTarget: String, Codable, Sendable, CaseIterable {
+package enum PortOneFaultTarget: String, Codable, Sendable, CaseIterable {
     /// `GET /payments/{imp_uid}`
     case lookup
     /// `POST /payments/cancel`
@@ -11,7 +11,7 @@ public enum PortOneFaultTarget: String, Codable, Sendable, CaseIterable {
 }
 
 /// What happens to an affected call.
-public enum PortOneFaultKind: Sendable, Equatable {
+package enum PortOneFaultKind: Sendable, Equatable {
     /// Wait this long, then answer normally.
     case slow(delayMilliseconds: Int)
     /// Answer with this HTTP status and `{"code":-1,"message":"Internal Server Error","response":null}`
@@ -28,14 +28,14 @@ public enum PortOneFaultKind: Sendable, Equatable {
 /// A cancel that names only a `merchant_uid` is matched through the payment it resolves to.
 /// `times` is how many upcoming matching calls are affected; nil = every one until `clearFaults()`.
 /// When several faults match a call, the one armed first applies (and only its `times` is used up).
-public struct PortOneFault: Sendable, Equatable {
-    public var target: PortOneFaultTarget
-    public var impUid: String?
-    public var impKey: String?
-    public var kind: PortOneFaultKind
-    public var times: Int?
+package struct PortOneFault: Sendable, Equatable {
+    package var target: PortOneFaultTarget
+    package var impUid: String?
+    package var impKey: String?
+    package var kind: PortOneFaultKind
+    package var times: Int?
 
-    public init(
+    package init(
         target: PortOneFaultTarget,
         impUid: String? = nil,
         impKey: String? = nil,
@@ -50,17 +50,17 @@ public struct PortOneFault: Sendable, Equatable {
     }
 
     /// A fault on `GET /payments/{impUid}`.
-    public static func lookup(_ impUid: String?, _ kind: PortOneFaultKind, times: Int? = nil) -> Self {
+    package static func lookup(_ impUid: String?, _ kind: PortOneFaultKind, times: Int? = nil) -> Self {
         .init(target: .lookup, impUid: impUid, kind: kind, times: times)
     }
 
     /// A fault on `POST /payments/cancel` for `impUid`.
-    public static func cancel(_ impUid: String?, _ kind: PortOneFaultKind, times: Int? = nil) -> Self {
+    package static func cancel(_ impUid: String?, _ kind: PortOneFaultKind, times: Int? = nil) -> Self {
         .init(target: .cancel, impUid: impUid, kind: kind, times: times)
     }
 
     /// A fault on `POST /users/getToken` for `impKey`.
-    public static func token(_ impKey: String?, _ kind: PortOneFaultKind, times: Int? = nil) -> Self {
+    package static func token(_ impKey: String?, _ kind: PortOneFaultKind, times: Int? = nil) -> Self {
         .init(target: .token, impKey: impKey, kind: kind, times: times)
     }
 

@@ -1,16 +1,16 @@
 // Armed faults and the per-call bookkeeping (counters + which fault, if any, hits this call).
 
 /// A fault as armed, with its id and how many more calls it will affect (nil = unlimited).
-public struct PortOneArmedFault: Sendable, Equatable {
-    public var id: Int
-    public var fault: PortOneFault
-    public var remaining: Int?
+package struct PortOneArmedFault: Sendable, Equatable {
+    package var id: Int
+    package var fault: PortOneFault
+    package var remaining: Int?
 }
 
 extension PortOneLedger {
     /// Arms a fault; returns its id.
     @discardableResult
-    public func addFault(_ fault: PortOneFault) -> Int {
+    package func addFault(_ fault: PortOneFault) -> Int {
         let id = nextFaultID
         nextFaultID += 1
         if let times = fault.times, times <= 0 { return id }
@@ -19,12 +19,12 @@ extension PortOneLedger {
     }
 
     /// Disarms every fault.
-    public func clearFaults() {
+    package func clearFaults() {
         faults = []
     }
 
     /// The faults still armed.
-    public func armedFaults() -> [PortOneArmedFault] {
+    package func armedFaults() -> [PortOneArmedFault] {
         faults.map { PortOneArmedFault(id: $0.id, fault: $0.fault, remaining: $0.remaining) }
     }
 

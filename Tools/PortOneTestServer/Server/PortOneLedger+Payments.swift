@@ -1,7 +1,7 @@
 // Payments: creation as if a buyer had just paid, look-up, and cancellation with iamport's rules.
 
 /// The answer to a cancel request.
-public enum PortOneCancelOutcome: Sendable, Equatable {
+package enum PortOneCancelOutcome: Sendable, Equatable {
     /// Applied; the payment as it now is.
     case cancelled(PortOnePayment)
     /// Refused with iamport's `code: 1` and this message (HTTP 200, like the real API).
@@ -9,13 +9,13 @@ public enum PortOneCancelOutcome: Sendable, Equatable {
 }
 
 /// iamport's messages for refused cancels.
-public enum PortOneCancelMessage {
-    public static let notFound = "취소할 결제건이 존재하지 않습니다."
-    public static let alreadyCancelled = "이미 전액취소된 주문입니다."
-    public static let notPaid = "결제완료 상태가 아닌 결제건은 취소할 수 없습니다."
-    public static let amountExceeded = "취소요청금액이 취소가능잔액을 초과합니다."
-    public static let invalidAmount = "취소요청금액이 올바르지 않습니다."
-    public static let checksumMismatch = "[취소실패] 취소가능잔액 검증에 실패하였습니다."
+package enum PortOneCancelMessage {
+    package static let notFound = "취소할 결제건이 존재하지 않습니다."
+    package static let alreadyCancelled = "이미 전액취소된 주문입니다."
+    package static let notPaid = "결제완료 상태가 아닌 결제건은 취소할 수 없습니다."
+    package static let amountExceeded = "취소요청금액이 취소가능잔액을 초과합니다."
+    package static let invalidAmount = "취소요청금액이 올바르지 않습니다."
+    package static let checksumMismatch = "[취소실패] 취소가능잔액 검증에 실패하였습니다."
 }
 
 extension PortOneLedger {
@@ -26,7 +26,7 @@ extension PortOneLedger {
     /// Status times follow iamport: `paid` sets `paid_at`, `failed` sets `failed_at`, `cancelled` sets
     /// `paid_at`, `cancelled_at` and a full `cancel_amount`; `ready` sets none.
     @discardableResult
-    public func createPayment(
+    package func createPayment(
         merchantUid: String,
         amount: Int,
         impUid: String? = nil,
@@ -66,38 +66,38 @@ extension PortOneLedger {
     }
 
     /// The payment with this imp_uid.
-    public func payment(_ impUid: String) -> PortOnePayment? {
+    package func payment(_ impUid: String) -> PortOnePayment? {
         payments[impUid]
     }
 
     /// The most recently created payment with this merchant_uid.
-    public func payment(merchantUid: String) -> PortOnePayment? {
+    package func payment(merchantUid: String) -> PortOnePayment? {
         paymentOrder.reversed().lazy.compactMap { self.payments[$0] }.first { $0.merchantUid == merchantUid }
     }
 
     /// Every payment, in creation order.
-    public func allPayments() -> [PortOnePayment] {
+    package func allPayments() -> [PortOnePayment] {
         paymentOrder.compactMap { payments[$0] }
     }
 
     /// The cancels applied to a payment, oldest first.
-    public func cancels(of impUid: String) -> [PortOneCancel] {
+    package func cancels(of impUid: String) -> [PortOneCancel] {
         payments[impUid]?.cancelHistory ?? []
     }
 
     /// How many `GET /payments/{imp_uid}` calls asked for this imp_uid (every outcome counts).
-    public func lookups(of impUid: String) -> Int {
+    package func lookups(of impUid: String) -> Int {
         lookupCounts[impUid, default: 0]
     }
 
     /// How many `POST /payments/cancel` calls resolved to this imp_uid (every outcome counts).
-    public func cancelRequests(of impUid: String) -> Int {
+    package func cancelRequests(of impUid: String) -> Int {
         cancelRequestCounts[impUid, default: 0]
     }
 
     /// Applies a cancel with iamport's rules: identify by `impUid`, else `merchantUid`; `amount` nil or 0 =
     /// whatever is left; `checksum`, when given, must equal the cancellable amount before this cancel.
-    public func cancel(
+    package func cancel(
         impUid: String?,
         merchantUid: String?,
         amount: Int? = nil,

@@ -1,12 +1,12 @@
 // Credentials and access tokens (`POST /users/getToken`, token checks on the payment endpoints).
 
 /// An access token as `POST /users/getToken` returns it.
-public struct PortOneAccessToken: Codable, Sendable, Equatable {
-    public var accessToken: String
+package struct PortOneAccessToken: Codable, Sendable, Equatable {
+    package var accessToken: String
     /// Unix seconds when issued.
-    public var now: Int
+    package var now: Int
     /// Unix seconds after which the token is refused.
-    public var expiredAt: Int
+    package var expiredAt: Int
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"
@@ -17,7 +17,7 @@ public struct PortOneAccessToken: Codable, Sendable, Equatable {
 
 extension PortOneLedger {
     /// Registers (or replaces) a key pair. `tokenTTL` is the lifetime of the tokens issued for it, in seconds.
-    public func addKey(_ impKey: String, secret: String, tokenTTL: Int = 1800) {
+    package func addKey(_ impKey: String, secret: String, tokenTTL: Int = 1800) {
         credentials[impKey] = Credential(secret: secret, tokenTTL: max(1, tokenTTL))
     }
 
@@ -25,7 +25,7 @@ extension PortOneLedger {
     ///
     /// Like the real API, a token that is still valid for more than a minute is handed out again rather than a
     /// new one (so concurrent callers share it); `expireTokens(of:)` or expiry forces a new one.
-    public func issueToken(impKey: String, impSecret: String) -> PortOneAccessToken? {
+    package func issueToken(impKey: String, impSecret: String) -> PortOneAccessToken? {
         guard let credential = credentials[impKey], credential.secret == impSecret else { return nil }
         let now = self.now
         if let (token, issued) = tokens.first(where: { $0.value.impKey == impKey && $0.value.expiresAt - now > 60 }) {
@@ -38,7 +38,7 @@ extension PortOneLedger {
     }
 
     /// The key a token was issued for, or nil when it is unknown, expired or revoked.
-    public func impKey(forToken token: String) -> String? {
+    package func impKey(forToken token: String) -> String? {
         guard let issued = tokens[token] else { return nil }
         guard issued.expiresAt > now else {
             tokens[token] = nil
@@ -49,14 +49,14 @@ extension PortOneLedger {
 
     /// Revokes every token of a key at once (a caller's cached token then gets 401). Returns how many.
     @discardableResult
-    public func expireTokens(of impKey: String) -> Int {
+    package func expireTokens(of impKey: String) -> Int {
         let revoked = tokens.filter { $0.value.impKey == impKey }.keys
         for token in revoked { tokens[token] = nil }
         return revoked.count
     }
 
     /// How many `POST /users/getToken` calls named this key (every outcome counts: success, 401, faulted).
-    public func tokenRequests(for impKey: String) -> Int {
+    package func tokenRequests(for impKey: String) -> Int {
         tokenRequestCounts[impKey, default: 0]
     }
 }

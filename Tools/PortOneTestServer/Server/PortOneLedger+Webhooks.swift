@@ -9,7 +9,7 @@ extension PortOneLedger {
     ///   - timeout: give up after this long.
     /// - Throws: `PortOneWebhookError`. Every attempt that reached the network is recorded in `webhookDeliveries()`.
     @discardableResult
-    public func deliverWebhook(
+    package func deliverWebhook(
         impUid: String,
         to url: String? = nil,
         status: String? = nil,
@@ -41,7 +41,7 @@ extension PortOneLedger {
     }
 
     /// Every webhook delivery attempted, oldest first.
-    public func webhookDeliveries() -> [PortOneWebhookDelivery] {
+    package func webhookDeliveries() -> [PortOneWebhookDelivery] {
         deliveries
     }
 }

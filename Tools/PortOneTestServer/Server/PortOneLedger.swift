@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Time is unix seconds from the wall clock plus an offset tests can move forward (`advanceClock(by:)`),
 /// so token expiry can be exercised without waiting.
-public actor PortOneLedger {
+package actor PortOneLedger {
     struct Credential {
         var secret: String
         var tokenTTL: Int
@@ -38,27 +38,27 @@ public actor PortOneLedger {
     var clockOffset = 0
 
     /// Where webhooks go when a delivery names no URL.
-    public private(set) var defaultWebhookURL: String?
+    package private(set) var defaultWebhookURL: String?
 
     /// An empty ledger: no keys, no payments.
-    public init(defaultWebhookURL: String? = nil) {
+    package init(defaultWebhookURL: String? = nil) {
         self.defaultWebhookURL = defaultWebhookURL
     }
 
     /// Current time of the ledger clock, unix seconds.
-    public var now: Int { Int(Date().timeIntervalSince1970) + clockOffset }
+    package var now: Int { Int(Date().timeIntervalSince1970) + clockOffset }
 
     /// Moves the ledger clock forward (tokens past their `expired_at` then answer 401).
-    public func advanceClock(by seconds: Int) {
+    package func advanceClock(by seconds: Int) {
         clockOffset += seconds
     }
 
-    public func setDefaultWebhookURL(_ url: String?) {
+    package func setDefaultWebhookURL(_ url: String?) {
         defaultWebhookURL = url
     }
 
     /// Forgets payments, tokens, faults, counters and deliveries; keeps credentials and the webhook URL.
-    public func reset() {
+    package func reset() {
         tokens = [:]
         payments = [:]
         paymentOrder = []

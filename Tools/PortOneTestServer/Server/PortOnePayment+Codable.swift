@@ -21,7 +21,7 @@ extension PortOnePayment: Codable {
         case cancelHistory = "cancel_history"
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(impUid, forKey: .impUid)
         try c.encode(merchantUid, forKey: .merchantUid)
@@ -44,7 +44,7 @@ extension PortOnePayment: Codable {
         try c.encode(cancelHistory, forKey: .cancelHistory)
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             impUid: try c.decode(String.self, forKey: .impUid),
@@ -77,7 +77,7 @@ extension PortOneCancel: Codable {
         case pgTid = "pg_tid"
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(amount, forKey: .amount)
         try c.encode(reason, forKey: .reason)
@@ -85,7 +85,7 @@ extension PortOneCancel: Codable {
         try c.encode(pgTid, forKey: .pgTid)
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             amount: try c.decode(Int.self, forKey: .amount),

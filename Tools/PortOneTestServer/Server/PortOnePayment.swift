@@ -1,7 +1,7 @@
 // The payment object as PortOne (iamport) REST API v1 returns it from `GET /payments/{imp_uid}`.
 
 /// Payment status, as iamport spells it.
-public enum PortOnePaymentStatus: String, Codable, Sendable, CaseIterable {
+package enum PortOnePaymentStatus: String, Codable, Sendable, CaseIterable {
     case ready
     case paid
     case cancelled
@@ -9,17 +9,17 @@ public enum PortOnePaymentStatus: String, Codable, Sendable, CaseIterable {
 }
 
 /// One entry of a payment's `cancel_history` (and of `PortOneLedger.cancels(of:)`).
-public struct PortOneCancel: Sendable, Equatable {
+package struct PortOneCancel: Sendable, Equatable {
     /// Amount cancelled by this request.
-    public var amount: Int
+    package var amount: Int
     /// The `reason` the caller gave (nil when it sent none).
-    public var reason: String?
+    package var reason: String?
     /// Unix seconds (ledger clock) when the cancel was applied.
-    public var at: Int
+    package var at: Int
     /// PG transaction id of the cancel.
-    public var pgTid: String
+    package var pgTid: String
 
-    public init(amount: Int, reason: String?, at: Int, pgTid: String) {
+    package init(amount: Int, reason: String?, at: Int, pgTid: String) {
         self.amount = amount
         self.reason = reason
         self.at = at
@@ -30,32 +30,32 @@ public struct PortOneCancel: Sendable, Equatable {
 /// A payment, field for field the subset of iamport's payment object our services read.
 ///
 /// Amounts are whole KRW. Times are unix seconds; `0` means "did not happen" (iamport's convention).
-public struct PortOnePayment: Sendable, Equatable {
-    public var impUid: String
-    public var merchantUid: String
-    public var amount: Int
-    public var cancelAmount: Int
-    public var currency: String
-    public var status: PortOnePaymentStatus
-    public var name: String?
-    public var payMethod: String
-    public var pgProvider: String
-    public var pgTid: String
-    public var buyerEmail: String?
-    public var buyerName: String?
+package struct PortOnePayment: Sendable, Equatable {
+    package var impUid: String
+    package var merchantUid: String
+    package var amount: Int
+    package var cancelAmount: Int
+    package var currency: String
+    package var status: PortOnePaymentStatus
+    package var name: String?
+    package var payMethod: String
+    package var pgProvider: String
+    package var pgTid: String
+    package var buyerEmail: String?
+    package var buyerName: String?
     /// iamport returns `custom_data` as a JSON *string*; it is stored and returned verbatim.
-    public var customData: String?
-    public var paidAt: Int
-    public var cancelledAt: Int
-    public var failedAt: Int
-    public var startedAt: Int
-    public var cancelReason: String?
-    public var cancelHistory: [PortOneCancel]
+    package var customData: String?
+    package var paidAt: Int
+    package var cancelledAt: Int
+    package var failedAt: Int
+    package var startedAt: Int
+    package var cancelReason: String?
+    package var cancelHistory: [PortOneCancel]
 
     /// What may still be cancelled.
-    public var cancellableAmount: Int { max(0, amount - cancelAmount) }
+    package var cancellableAmount: Int { max(0, amount - cancelAmount) }
 
-    public init(
+    package init(
         impUid: String,
         merchantUid: String,
         amount: Int,

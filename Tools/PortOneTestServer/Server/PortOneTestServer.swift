@@ -8,9 +8,9 @@ import Synchronization
 /// A PortOne (iamport REST API v1) compatible test server: `POST /users/getToken`, `GET /payments/{imp_uid}`,
 /// `POST /payments/cancel`, webhook delivery, and the unauthenticated sandbox API under `/__sandbox/`
 /// (a test server only: never expose it).
-public enum PortOneTestServer {
+package enum PortOneTestServer {
     /// The application serving `ledger` on `host:port` (port 0 = any free port).
-    public static func makeApplication(
+    package static func makeApplication(
         ledger: PortOneLedger,
         host: String = "127.0.0.1",
         port: Int = 8190,
@@ -33,7 +33,7 @@ public enum PortOneTestServer {
 
     /// Runs the server until SIGTERM or SIGINT (or the task is cancelled), as the executable does.
     /// `webhookURL`, when given, becomes the ledger's default webhook URL.
-    public static func run(
+    package static func run(
         ledger: PortOneLedger,
         host: String = "127.0.0.1",
         port: Int = 8190,
@@ -54,7 +54,7 @@ public enum PortOneTestServer {
     /// `shutdownTimeout` the server task is cancelled, and after another `shutdownTimeout` it is left behind
     /// (`ServerTask`), so a server that never stops cannot hang the caller.
     /// `webhookURL`, when given, becomes the ledger's default webhook URL. The logger defaults to warnings only.
-    public static func withRunningServer<T>(
+    package static func withRunningServer<T>(
         ledger: PortOneLedger,
         webhookURL: String? = nil,
         logger: Logger? = nil,
@@ -90,7 +90,7 @@ public enum PortOneTestServer {
     }
 
     /// Thrown by `withRunningServer` when the server ended without ever listening.
-    public struct ServerDidNotStart: Error {}
+    package struct ServerDidNotStart: Error {}
 
     static func quietLogger() -> Logger {
         var logger = Logger(label: "portone-test-server")

@@ -1,28 +1,28 @@
 // A record of one webhook POST, and the ways a delivery can fail.
 
 /// One webhook delivery attempt, kept by the ledger for assertions.
-public struct PortOneWebhookDelivery: Sendable, Equatable {
-    public var impUid: String
-    public var merchantUid: String
+package struct PortOneWebhookDelivery: Sendable, Equatable {
+    package var impUid: String
+    package var merchantUid: String
     /// The `status` sent in the body.
-    public var status: String
-    public var url: String
+    package var status: String
+    package var url: String
     /// The receiver's HTTP status; nil when the request failed.
-    public var httpStatus: Int?
+    package var httpStatus: Int?
     /// Why the request failed (transport error, timeout); nil when an answer came.
-    public var error: String?
+    package var error: String?
     /// Unix seconds (ledger clock).
-    public var at: Int
+    package var at: Int
 }
 
 /// Why `PortOneLedger.deliverWebhook` could not get an answer from the receiver.
-public enum PortOneWebhookError: Error, Equatable, CustomStringConvertible {
+package enum PortOneWebhookError: Error, Equatable, CustomStringConvertible {
     case unknownPayment(impUid: String)
     case noWebhookURL
     /// The POST failed: connection refused, timeout, invalid URL …
     case transport(url: String, description: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownPayment(let impUid): "no payment \(impUid)"
         case .noWebhookURL: "no webhook URL given and no default webhook URL configured"

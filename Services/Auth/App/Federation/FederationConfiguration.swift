@@ -14,20 +14,20 @@ import SNSPlatform
 /// | `SNS_KAKAO_API_URL` | Kakao's REST API base URL | `https://kapi.kakao.com` |
 /// | `SNS_FEDERATION_TIMEOUT_MS` | deadline of each call to a provider (key set, Kakao) | 5000 |
 /// | `SNS_JWKS_MIN_REFRESH_INTERVAL_MS` | an unknown `kid` refetches a key set at most this often | 60000 |
-public struct FederationConfiguration: Sendable {
-    public static let firebaseIssuerPrefix = "https://securetoken.google.com/"
-    public static let appleIssuer = "https://appleid.apple.com"
+package struct FederationConfiguration: Sendable {
+    package static let firebaseIssuerPrefix = "https://securetoken.google.com/"
+    package static let appleIssuer = "https://appleid.apple.com"
 
-    public var firebaseProjectId: String?
-    public var firebaseJWKSURL: String
-    public var appleClientIds: [String]
-    public var appleJWKSURL: String
-    public var kakaoAppId: Int64?
-    public var kakaoAPIURL: String
-    public var timeout: Duration
-    public var jwksMinRefreshInterval: Duration
+    package var firebaseProjectId: String?
+    package var firebaseJWKSURL: String
+    package var appleClientIds: [String]
+    package var appleJWKSURL: String
+    package var kakaoAppId: Int64?
+    package var kakaoAPIURL: String
+    package var timeout: Duration
+    package var jwksMinRefreshInterval: Duration
 
-    public init(
+    package init(
         firebaseProjectId: String? = nil,
         firebaseJWKSURL: String =
             "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com",
@@ -45,7 +45,7 @@ public struct FederationConfiguration: Sendable {
         self.jwksMinRefreshInterval = jwksMinRefreshInterval
     }
 
-    public init(environment env: Environment) throws {
+    package init(environment env: Environment) throws {
         let defaults = FederationConfiguration()
         if let project = env.optionalString("SNS_FIREBASE_PROJECT_ID") {
             // Firebase project ids: 6–30 lowercase letters, digits and hyphens.

@@ -13,12 +13,12 @@ import ServiceLifecycle
 /// after the unlinks leaves rows without files, which downloads already answer with 410 and the next pass
 /// deletes. Never a file without a row to find it. A pass runs at most `maxBatches` batches, stops between
 /// batches on graceful shutdown, and also removes temp files a crashed upload left behind (older than an hour).
-public struct MediaGarbageCollector: Sendable {
-    public struct PassResult: Sendable, Equatable {
+package struct MediaGarbageCollector: Sendable {
+    package struct PassResult: Sendable, Equatable {
         /// Stored files deleted (rows and files).
-        public var collected: Int
+        package var collected: Int
         /// Leftover temp files removed.
-        public var staleTemporaryFiles: Int
+        package var staleTemporaryFiles: Int
     }
 
     let catalog: MediaCatalog
@@ -32,7 +32,7 @@ public struct MediaGarbageCollector: Sendable {
     /// Temp files older than this belong to no running upload (a live upload writes to its file constantly).
     static let staleTemporaryAge: TimeInterval = 3600
 
-    public init(
+    package init(
         catalog: MediaCatalog, root: MediaRoot, postgres: PostgresClient, grace: Duration,
         batchSize: Int = 200, maxBatches: Int = 25, logger: Logger
     ) {
@@ -49,7 +49,7 @@ public struct MediaGarbageCollector: Sendable {
 
     /// Runs one pass. `grace` overrides the configured grace period (tests collect with zero).
     @discardableResult
-    public func collect(grace: Duration? = nil) async throws -> PassResult {
+    package func collect(grace: Duration? = nil) async throws -> PassResult {
         let grace = grace ?? self.grace
         var collected = 0
         for _ in 0..<maxBatches {
@@ -97,20 +97,20 @@ public struct MediaGarbageCollector: Sendable {
 
 /// Runs a garbage-collection pass every `interval` (after migrations), until graceful shutdown: a pass in
 /// progress finishes its current batch, a pause between passes ends at once.
-public struct MediaGarbageCollectionService: Service {
+package struct MediaGarbageCollectionService: Service {
     let collector: MediaGarbageCollector
     let interval: Duration
     let startGate: StartGate
     let logger: Logger
 
-    public init(collector: MediaGarbageCollector, interval: Duration, startGate: StartGate, logger: Logger) {
+    package init(collector: MediaGarbageCollector, interval: Duration, startGate: StartGate, logger: Logger) {
         self.collector = collector
         self.interval = interval
         self.startGate = startGate
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         do { try await startGate.wait() } catch { return }
         logger.info(
             "media garbage collection started", metadata: ["interval_seconds": "\(interval.components.seconds)"])

@@ -14,14 +14,14 @@ import SNSPlatform
 /// - anything else: ignored.
 ///
 /// Paths that are not well-formed media paths are dropped (they cannot name a stored file).
-public struct MediaReferencesProjection: EventHandler {
+package struct MediaReferencesProjection: EventHandler {
     let catalog: MediaCatalog
 
-    public init(catalog: MediaCatalog) {
+    package init(catalog: MediaCatalog) {
         self.catalog = catalog
     }
 
-    public func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
+    package func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
         switch event.eventType {
         case .postCreated:
             try await reference(

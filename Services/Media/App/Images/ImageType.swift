@@ -1,18 +1,18 @@
 /// The image formats we accept (API conventions §10.7), recognised by their leading bytes ("magic numbers") only.
 /// The filename and the part's declared `Content-Type` are never consulted: clients send names without
 /// extensions and `image/jpg` for PNGs (API conventions §1.3), and a declared type proves nothing.
-public enum ImageType: String, Sendable, CaseIterable {
+package enum ImageType: String, Sendable, CaseIterable {
     case jpeg
     case png
     case gif
     case webp
 
     /// How many leading bytes `sniff` needs to decide.
-    public static let sniffLength = 12
+    package static let sniffLength = 12
 
     /// The type `bytes` starts like, or `nil`. `bytes` should hold at least `sniffLength` bytes (fewer bytes
     /// can only match when they happen to be a whole signature's worth, which no valid image is that short).
-    public static func sniff(_ bytes: some Collection<UInt8>) -> ImageType? {
+    package static func sniff(_ bytes: some Collection<UInt8>) -> ImageType? {
         let head = Array(bytes.prefix(sniffLength))
         func starts(with signature: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + signature.count && Array(head[offset..<offset + signature.count]) == signature
@@ -25,7 +25,7 @@ public enum ImageType: String, Sendable, CaseIterable {
     }
 
     /// The extension of the stored file (one of `MediaPath.allowedExtensions`).
-    public var fileExtension: String {
+    package var fileExtension: String {
         switch self {
         case .jpeg: "jpg"
         case .png: "png"
@@ -35,7 +35,7 @@ public enum ImageType: String, Sendable, CaseIterable {
     }
 
     /// The `Content-Type` the file is served with.
-    public var contentType: String {
+    package var contentType: String {
         switch self {
         case .jpeg: "image/jpeg"
         case .png: "image/png"

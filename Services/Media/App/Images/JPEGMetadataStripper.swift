@@ -12,10 +12,10 @@
 /// The segment structure is checked on the way: `SOI` first, well-formed markers, lengths inside the file,
 /// a frame header before the first scan, and an `EOI` at the end. A file that fails is `Malformed` (the
 /// upload answers 400), never passed through unstripped.
-public enum JPEGMetadataStripper {
-    public struct Malformed: Error, CustomStringConvertible, Equatable {
-        public let reason: String
-        public var description: String { "malformed JPEG: \(reason)" }
+package enum JPEGMetadataStripper {
+    package struct Malformed: Error, CustomStringConvertible, Equatable {
+        package let reason: String
+        package var description: String { "malformed JPEG: \(reason)" }
     }
 
     static let soi: UInt8 = 0xD8
@@ -26,7 +26,7 @@ public enum JPEGMetadataStripper {
     /// Start-of-frame markers (SOF0–SOF15 except DHT C4, JPG C8 and DAC CC).
     static let frames: Set<UInt8> = [0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF]
 
-    public static func strip(_ data: [UInt8]) throws -> [UInt8] {
+    package static func strip(_ data: [UInt8]) throws -> [UInt8] {
         guard data.count >= 4, data[0] == 0xFF, data[1] == soi else {
             throw Malformed(reason: "does not start with SOI")
         }

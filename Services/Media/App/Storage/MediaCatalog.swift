@@ -5,15 +5,15 @@ import SNSPlatform
 
 /// SQL over the media schema: `files` (what is stored), `references` (what keeps files alive) and
 /// `withdrawn_users`. Every value is a bind; only the schema identifier is spliced (validated `SQLIdentifier`).
-public struct MediaCatalog: Sendable {
+package struct MediaCatalog: Sendable {
     /// What a download needs to know about a stored file.
-    public struct FileRecord: Sendable, Equatable {
-        public var path: String
-        public var ownerId: String
-        public var contentType: String
-        public var size: Int
-        public var etag: String
-        public var createdAt: Date
+    package struct FileRecord: Sendable, Equatable {
+        package var path: String
+        package var ownerId: String
+        package var contentType: String
+        package var size: Int
+        package var etag: String
+        package var createdAt: Date
     }
 
     /// Which kind of thing holds a reference.
@@ -22,10 +22,10 @@ public struct MediaCatalog: Sendable {
         case profile
     }
 
-    public let schema: SQLIdentifier
+    package let schema: SQLIdentifier
     let client: PostgresClient
 
-    public init(schema: SQLIdentifier, client: PostgresClient) {
+    package init(schema: SQLIdentifier, client: PostgresClient) {
         self.schema = schema
         self.client = client
     }
@@ -42,7 +42,7 @@ public struct MediaCatalog: Sendable {
             """, logger: logger)
     }
 
-    public func file(path: String, logger: Logger) async throws -> FileRecord? {
+    package func file(path: String, logger: Logger) async throws -> FileRecord? {
         let rows = try await client.query(
             """
             SELECT path, owner_id, content_type, size, etag, created_at FROM \(table: schema, "files") WHERE path = \(path)

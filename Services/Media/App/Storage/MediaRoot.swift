@@ -4,21 +4,21 @@ import SNSPlatform
 /// part is `MediaPath.relativePath`, which only ever holds `[a-z0-9.]` and one `/`, so no request can name a
 /// file outside the root), files being received in `<root>/.tmp/`. Both on one file system, so moving a
 /// finished file into place is one atomic `rename`.
-public struct MediaRoot: Sendable {
-    public let path: String
+package struct MediaRoot: Sendable {
+    package let path: String
 
-    public init(path: String) {
+    package init(path: String) {
         var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         self.path = path
     }
 
-    public var temporaryDirectory: String { path + "/.tmp" }
+    package var temporaryDirectory: String { path + "/.tmp" }
 
-    public func directory(of kind: MediaPath.Kind) -> String { path + "/" + kind.rawValue }
+    package func directory(of kind: MediaPath.Kind) -> String { path + "/" + kind.rawValue }
 
     /// Where the file of `mediaPath` lives.
-    public func location(of mediaPath: MediaPath) -> String { path + "/" + mediaPath.relativePath }
+    package func location(of mediaPath: MediaPath) -> String { path + "/" + mediaPath.relativePath }
 
     /// A fresh, unique name in the temp directory.
     func newTemporaryPath() -> String {

@@ -4,11 +4,11 @@ import PostgresNIO
 import SNSPlatform
 
 /// A file moved into its final place under the media root (not necessarily recorded yet).
-public struct StoredFile: Sendable, Equatable {
-    public let path: MediaPath
-    public let type: ImageType
-    public let size: Int
-    public let sha256: String
+package struct StoredFile: Sendable, Equatable {
+    package let path: MediaPath
+    package let type: ImageType
+    package let size: Int
+    package let sha256: String
 }
 
 /// Stores received files for good: a fresh signed path per file (`MediaPathSigner.issue`, so the posts
@@ -20,14 +20,14 @@ public struct StoredFile: Sendable, Equatable {
 /// Reusable by any upload endpoint: post uploads store `kind: .posts`, the internal profile-image upload
 /// `kind: .profiles` (both with `store`); `place` + `record` + `remove` let an endpoint record files in the
 /// same transaction as its own writes.
-public struct MediaStore: Sendable {
-    public let root: MediaRoot
-    public let signer: MediaPathSigner
-    public let catalog: MediaCatalog
+package struct MediaStore: Sendable {
+    package let root: MediaRoot
+    package let signer: MediaPathSigner
+    package let catalog: MediaCatalog
     let postgres: PostgresClient
     let outbox: Outbox
 
-    public init(
+    package init(
         root: MediaRoot, signer: MediaPathSigner, catalog: MediaCatalog, postgres: PostgresClient, outbox: Outbox
     ) {
         self.root = root
@@ -39,7 +39,9 @@ public struct MediaStore: Sendable {
 
     /// Places and records `files` as `kind` files of `owner`, in order; returns their paths. On failure
     /// nothing of them remains (temp files included).
-    public func store(_ files: [ReceivedFile], kind: MediaPath.Kind, owner: String, trace: TraceContext, logger: Logger)
+    package func store(
+        _ files: [ReceivedFile], kind: MediaPath.Kind, owner: String, trace: TraceContext, logger: Logger
+    )
         async throws -> [MediaPath]
     {
         let stored: [StoredFile]
@@ -74,7 +76,7 @@ public struct MediaStore: Sendable {
     /// Moves the temp files into place under fresh paths (fsyncing the directory once at the end). If one move
     /// fails, the ones already moved are removed and the error is thrown; the remaining temp files are the
     /// caller's to discard.
-    public func place(_ files: [ReceivedFile], kind: MediaPath.Kind, owner: String) async throws -> [StoredFile] {
+    package func place(_ files: [ReceivedFile], kind: MediaPath.Kind, owner: String) async throws -> [StoredFile] {
         var placed: [StoredFile] = []
         do {
             for file in files {
@@ -91,7 +93,7 @@ public struct MediaStore: Sendable {
     }
 
     /// Records placed files (rows and `media-stored` events) inside the caller's transaction.
-    public func record(
+    package func record(
         _ files: [StoredFile], owner: String, trace: TraceContext, on connection: PostgresConnection, logger: Logger
     ) async throws {
         let now = Date()
@@ -105,7 +107,7 @@ public struct MediaStore: Sendable {
     }
 
     /// Removes placed files from disk (after their transaction failed).
-    public func remove(_ files: [StoredFile]) async {
+    package func remove(_ files: [StoredFile]) async {
         await MediaDisk.removeQuietly(files.map { root.location(of: $0.path) })
     }
 }

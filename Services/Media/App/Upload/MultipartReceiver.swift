@@ -14,14 +14,14 @@ import SNSPlatform
 ///
 /// Reusable for any upload endpoint: posts use `fileField: "files"`. (The profile image arrives without
 /// multipart framing, already taken out of the client's form by the social service: `RawFileReceiver`.)
-public struct MultipartReceiver: Sendable {
-    public let root: MediaRoot
-    public let limits: UploadLimits
+package struct MultipartReceiver: Sendable {
+    package let root: MediaRoot
+    package let limits: UploadLimits
 
     /// The parser is fed at most this much at a time, however large the chunks the server delivers.
     static let sliceLength = 32 * 1024
 
-    public init(root: MediaRoot, limits: UploadLimits) {
+    package init(root: MediaRoot, limits: UploadLimits) {
         self.root = root
         self.limits = limits
     }
@@ -30,7 +30,7 @@ public struct MultipartReceiver: Sendable {
     ///   - body: the request body (`request.body`, or any sequence of buffers).
     ///   - contentType: the request's `Content-Type` (must be `multipart/form-data` with a boundary).
     ///   - fileField: the name of the parts that carry files.
-    public func receive<Body: AsyncSequence>(
+    package func receive<Body: AsyncSequence>(
         _ body: Body, contentType: String?, fileField: String, logger: Logger
     ) async throws -> ReceivedForm where Body.Element == ByteBuffer {
         guard let boundary = HeaderParameters.multipartBoundary(contentType: contentType) else {

@@ -7,16 +7,16 @@ import SNSPlatform
 /// `FilePartWriter` as a multipart file part: the type is recognised from the first bytes (not an image →
 /// 400), the read stops at the first byte over `maxFileBytes` (400), JPEG metadata is stripped at the end, and
 /// on any failure every temp file it created is removed. The unread rest of the body is never buffered.
-public struct RawFileReceiver: Sendable {
-    public let root: MediaRoot
-    public let maxFileBytes: Int
+package struct RawFileReceiver: Sendable {
+    package let root: MediaRoot
+    package let maxFileBytes: Int
 
-    public init(root: MediaRoot, maxFileBytes: Int) {
+    package init(root: MediaRoot, maxFileBytes: Int) {
         self.root = root
         self.maxFileBytes = maxFileBytes
     }
 
-    public func receive<Body: AsyncSequence>(_ body: Body, logger: Logger) async throws -> ReceivedFile
+    package func receive<Body: AsyncSequence>(_ body: Body, logger: Logger) async throws -> ReceivedFile
     where Body.Element == ByteBuffer {
         let writer = FilePartWriter(root: root, maxBytes: maxFileBytes, position: 1)
         var bytesRead = 0

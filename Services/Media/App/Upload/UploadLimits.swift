@@ -1,20 +1,20 @@
 /// What one multipart upload may hold (API conventions §10.7: at most 5 files of at most 5 MB each). Every bound is
 /// enforced while the body streams in, so a request over a limit is refused after reading at most about one
 /// file's worth of bytes beyond what is allowed, whatever its size.
-public struct UploadLimits: Sendable, Equatable {
+package struct UploadLimits: Sendable, Equatable {
     /// Files per request (`SNS_MEDIA_MAX_FILES`).
-    public var maxFiles: Int
+    package var maxFiles: Int
     /// Bytes per file as uploaded (`SNS_MEDIA_MAX_FILE_BYTES`).
-    public var maxFileBytes: Int
+    package var maxFileBytes: Int
     /// Bytes of a part that is not a file of the expected field (a text field such as `nick`, or a stray part).
-    public var maxFieldBytes: Int
+    package var maxFieldBytes: Int
     /// Parts of any kind per request.
-    public var maxParts: Int
+    package var maxParts: Int
     /// Bytes the multipart framing (preamble, a part's header block) may take before the parser reports
     /// anything: bounds what the parser buffers for header lines.
-    public var maxFramingBytes: Int
+    package var maxFramingBytes: Int
 
-    public init(
+    package init(
         maxFiles: Int = 5, maxFileBytes: Int = 5 * 1024 * 1024, maxFieldBytes: Int = 8 * 1024,
         maxParts: Int? = nil, maxFramingBytes: Int = 16 * 1024
     ) {
@@ -26,7 +26,7 @@ public struct UploadLimits: Sendable, Equatable {
     }
 
     /// The most a whole acceptable body can be: every file and field at its limit, plus framing.
-    public var maxBodyBytes: Int {
+    package var maxBodyBytes: Int {
         maxFiles * maxFileBytes + maxParts * (maxFieldBytes + maxFramingBytes)
     }
 }
