@@ -157,7 +157,7 @@ start_portone_test_server() {
   SNS_PORTONE_IMP_KEY="$PORTONE_TEST_KEY" SNS_PORTONE_IMP_SECRET="$(cat "$STATE/keys/portone-test-secret")" \
     start_process portone "$BIN/sns-portone-test-server" --host 127.0.0.1 --port "$(portone_port)" \
       --webhook-url "http://127.0.0.1:$GATEWAY_PORT/v1/payments/webhook"
-  wait_for "portone test server" 30 curl -fsS -o /dev/null "http://127.0.0.1:$(portone_port)/__sandbox/health"
+  wait_for "portone test server" 30 curl --max-time 5 -fsS -o /dev/null "http://127.0.0.1:$(portone_port)/__sandbox/health"
 }
 
 # The identity-provider test server (Tools/IdentityProviderTestServer: Firebase and Apple key sets and ID tokens, a
@@ -177,7 +177,7 @@ start_idp_test_server() {
   log "starting the identity-provider test server on 127.0.0.1:$(idp_port)"
   start_process idp "$BIN/sns-idp-test-server" --host 127.0.0.1 --port "$(idp_port)" --firebase-project "$IDP_FIREBASE_PROJECT" \
     --apple-client-id "$IDP_APPLE_CLIENT_ID" --kakao-app-id "$IDP_KAKAO_APP_ID"
-  wait_for "idp test server" 30 curl -fsS -o /dev/null "$(idp_url)/__sandbox/health"
+  wait_for "idp test server" 30 curl --max-time 5 -fsS -o /dev/null "$(idp_url)/__sandbox/health"
 }
 
 service_port() {
@@ -245,7 +245,7 @@ start_services() {
 # Ready when /ready answers 200; fails the wait at once if the process died (its log says why).
 service_ready() {
   pid_alive "$1" || return 99
-  curl -fsS -o /dev/null "http://127.0.0.1:$(service_port "$1")/ready"
+  curl --max-time 5 -fsS -o /dev/null "http://127.0.0.1:$(service_port "$1")/ready"
 }
 
 start_gateway() {
@@ -270,7 +270,7 @@ start_gateway() {
     nginx -p "$STATE/nginx" -c "$conf" -t -q || die "nginx configuration invalid"
     nginx -p "$STATE/nginx" -c "$conf"
   fi
-  wait_for "gateway" 30 curl -sS -o /dev/null "http://127.0.0.1:$GATEWAY_PORT/v1/"
+  wait_for "gateway" 30 curl --max-time 5 -sS -o /dev/null "http://127.0.0.1:$GATEWAY_PORT/v1/"
 }
 
 start_process() {
@@ -353,7 +353,7 @@ stack_status() {
   if pid_alive idp; then printf '%-10s identity-provider test server on %s\n' idp "$(idp_url)"; elif uses_idp_test_server; then printf '%-10s stopped\n' idp; else printf '%-10s real identity providers (environment)\n' idp; fi
   for entry in "${SERVICES[@]}"; do
     name="${entry%%:*}"; port="$(service_port "$name")"
-    if pid_alive "$name"; then printf '%-10s running on 127.0.0.1:%s, ready: %s\n' "$name" "$port" "$(curl -s "http://127.0.0.1:$port/ready" || echo no)"; else printf '%-10s stopped\n' "$name"; fi
+    if pid_alive "$name"; then printf '%-10s running on 127.0.0.1:%s, ready: %s\n' "$name" "$port" "$(curl --max-time 5 -s "http://127.0.0.1:$port/ready" || echo no)"; else printf '%-10s stopped\n' "$name"; fi
   done
   if [ -s "$STATE/nginx/nginx.pid" ] && kill -0 "$(cat "$STATE/nginx/nginx.pid")" 2>/dev/null; then printf '%-10s http://127.0.0.1:%s\n' gateway "$GATEWAY_PORT"; else printf '%-10s stopped\n' gateway; fi
 }

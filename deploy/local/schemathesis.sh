@@ -42,14 +42,14 @@ if [ "schemathesis==$installed" != "$SCHEMATHESIS_SPEC" ]; then
   "$VENV/bin/pip" install -q --disable-pip-version-check "$SCHEMATHESIS_SPEC"
 fi
 
-curl -fsS -o /dev/null "$GATEWAY/v1/openapi.json" || { say "no gateway serving /v1/openapi.json at $GATEWAY (start a stack: ./sns start)"; exit 1; }
+curl --max-time 5 -fsS -o /dev/null "$GATEWAY/v1/openapi.json" || { say "no gateway serving /v1/openapi.json at $GATEWAY (start a stack: ./sns start)"; exit 1; }
 
 # A fresh account through the gateway; prints its access token.
 account_token() {
   local nick="st$(date +%s)$RANDOM$1" answer
-  curl -fsS "$GATEWAY/v1/users/join" -H "SesacKey: $API_KEY" -H 'Content-Type: application/json' \
+  curl --max-time 5 -fsS "$GATEWAY/v1/users/join" -H "SesacKey: $API_KEY" -H 'Content-Type: application/json' \
     -d "{\"email\":\"$nick@example.com\",\"password\":\"password123\",\"nick\":\"$nick\"}" >/dev/null
-  answer="$(curl -fsS "$GATEWAY/v1/users/login" -H "SesacKey: $API_KEY" -H 'Content-Type: application/json' \
+  answer="$(curl --max-time 5 -fsS "$GATEWAY/v1/users/login" -H "SesacKey: $API_KEY" -H 'Content-Type: application/json' \
     -d "{\"email\":\"$nick@example.com\",\"password\":\"password123\"}")"
   "$VENV/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["accessToken"])' <<<"$answer"
 }

@@ -36,9 +36,9 @@ extension PostgresClient {
 }
 
 /// Runs `work` in its own task and returns its result, or throws `TransactionTimeout` after `timeout` without
-/// waiting for it any longer. Caller cancellation is passed on to the work.
+/// waiting for it any longer (logged at error level unless `quiet`). Caller cancellation is passed on to the work.
 func withDeadline<Result: Sendable>(
-    _ timeout: Duration, logger: Logger, _ work: @escaping @Sendable () async throws -> Result
+    _ timeout: Duration, logger: Logger, quiet: Bool = false, _ work: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
     let race = DeadlineRace()
     return try await withTaskCancellationHandler {
@@ -52,8 +52,10 @@ func withDeadline<Result: Sendable>(
                 timer: Task {
                     do { try await Task.sleep(for: timeout) } catch { return }
                     if race.settle() {
-                        logger.error(
-                            "transaction exceeded its time limit; abandoning it", metadata: ["limit": "\(timeout)"])
+                        if !quiet {
+                            logger.error(
+                                "transaction exceeded its time limit; abandoning it", metadata: ["limit": "\(timeout)"])
+                        }
                         continuation.resume(throwing: TransactionTimeout(limit: timeout))
                     }
                 })

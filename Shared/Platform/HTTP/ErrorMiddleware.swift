@@ -1,5 +1,8 @@
 import HTTPTypes
 import Hummingbird
+import Metrics
+import NIOCore
+import NIOHTTP1
 import PostgresNIO
 
 /// Turns every error into the contract's shape: `{"message": "..."}` with the contract's status code.
@@ -43,6 +46,14 @@ package struct ErrorMiddleware: RouterMiddleware {
                 metadata: ["sqlstate": "\(error.serverInfo?[.sqlState] ?? "")"])
             let invalid = APIError.badRequest("잘못된 값입니다. (a value cannot be stored, e.g. it contains a NUL character)")
             return APIError.response(status: invalid.status, message: invalid.message)
+        } catch  where Self.clientWentAway(error) {
+            // The client closed the connection before its request was complete (phones abort uploads all the
+            // time): its doing, not ours. Counted apart, answered 499 (nginx's "client closed request"; nobody
+            // reads it), never a 5xx.
+            context.logger.warning("client went away mid-request", metadata: ["error": "\(error)"])
+            Self.clientAborts.increment()
+            return APIError.response(
+                status: .init(code: 499), message: "요청이 중단되었습니다. (client closed the request)")
         } catch  where InfrastructureFailure.isTransient(error) {
             context.logger.error("database unavailable", metadata: ["error": "\(String(reflecting: error))"])
             let failure = APIError.unavailable()
@@ -51,6 +62,19 @@ package struct ErrorMiddleware: RouterMiddleware {
             context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
             let failure = APIError.internalError()
             return APIError.response(status: failure.status, message: failure.message)
+        }
+    }
+
+    /// `sns_client_aborted_requests_total`: requests whose client went away before sending all of them.
+    static let clientAborts = Counter(label: "sns_client_aborted_requests_total")
+
+    /// The request body ended early or the connection is gone: errors of reading the request, not of serving it.
+    static func clientWentAway(_ error: any Error) -> Bool {
+        switch error {
+        case let error as HTTPParserError: return error == .invalidEOFState
+        case let error as ChannelError: return error == .ioOnClosedChannel || error == .eof
+        case let error as IOError: return [ECONNRESET, EPIPE].contains(error.errnoCode)
+        default: return false
         }
     }
 

@@ -26,20 +26,32 @@ package struct ReadinessCheck: Sendable {
         package var broker: Bool
     }
 
-    package func check() async -> Report {
+    /// Answers within `limit` (plus scheduling), whatever the database or the broker do: a probe that has not
+    /// answered by then counts as unreachable. (While PostgreSQL is down, a query waits for a connection the pool
+    /// keeps retrying; unbounded, `/ready` hung for as long as the outage lasted.)
+    package func check(within limit: Duration = .milliseconds(1500)) async -> Report {
         let started = startGate.isOpen
-        async let database: Bool = {
-            do {
-                try await postgres.query("SELECT 1", logger: logger)
-                return true
-            } catch {
-                logger.warning("readiness: database unreachable", metadata: ["error": "\(error)"])
-                return false
-            }
-        }()
-        async let broker: Bool = producer.isBrokerReachable(timeout: .seconds(2))
+        let (postgres, producer, logger) = (self.postgres, self.producer, self.logger)
+        async let database: Bool = Self.probe("database", within: limit, logger: logger) {
+            try await postgres.query("SELECT 1", logger: logger)
+            return true
+        }
+        async let broker: Bool = Self.probe("broker", within: limit, logger: logger) {
+            await producer.isBrokerReachable(timeout: limit)
+        }
         let (db, kafka) = await (database, broker)
         return Report(ready: started && db && kafka, started: started, database: db, broker: kafka)
+    }
+
+    private static func probe(
+        _ name: String, within limit: Duration, logger: Logger, _ work: @escaping @Sendable () async throws -> Bool
+    ) async -> Bool {
+        do {
+            return try await withDeadline(limit, logger: logger, quiet: true, work)
+        } catch {
+            logger.warning("readiness: \(name) unreachable", metadata: ["error": "\(error)"])
+            return false
+        }
     }
 }
 

@@ -4,6 +4,10 @@ import SNSAdmin
 import SNSKafka
 import SNSPlatform
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `sns-admin`: the operator's tool for the event pipeline (README "Operating the event pipeline").
 @main
 struct AdminCommand: AsyncParsableCommand {
@@ -16,6 +20,13 @@ struct AdminCommand: AsyncParsableCommand {
             ReplayCommand.self, RebuildCommand.self, DeadLetterCommand.self,
         ]
     )
+
+    /// A reader that goes away (`sns-admin … | head`) turns a write into EPIPE, which `Output.write` handles (exit 0),
+    /// rather than a signal or a trap: the same whatever the calling shell does with SIGPIPE.
+    static func main() async {
+        signal(SIGPIPE, SIG_IGN)
+        await main(nil)
+    }
 }
 
 /// Where the database and the broker are: flags, else the services' own variables.
@@ -60,8 +71,29 @@ enum Output {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        FileHandle.standardOutput.write(try encoder.encode(value))
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        write(try encoder.encode(value) + Data("\n".utf8))
+    }
+
+    /// Writes to standard output at once. A reader that went away (`sns-admin … | head`) ends the tool quietly with
+    /// status 0, as a pipe's writer should: Foundation's `FileHandle.write` traps on that error instead.
+    static func write(_ data: Data) {
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written >= 0 {
+                    offset += written
+                } else if errno == EINTR {
+                    continue
+                } else if errno == EPIPE {
+                    exit(0)
+                } else {
+                    FileHandle.standardError.write(
+                        Data("sns-admin: cannot write: \(String(cString: strerror(errno)))\n".utf8))
+                    exit(1)
+                }
+            }
+        }
     }
 
     /// A plain aligned table.

@@ -6,7 +6,7 @@ import SNSPlatform
 
 /// Unbuffered: each event appears at once, also in a pipe (`| jq`).
 private func writeLine(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    Output.write(Data((line + "\n").utf8))
 }
 
 struct TailCommand: AsyncParsableCommand {

@@ -1,0 +1,72 @@
+import Foundation
+import PostgresNIO
+import SNSKafka
+import SNSTestSupport
+import Testing
+
+@testable import SNSPlatform
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `/ready` answers, whatever the database does: a database that accepts connections and never speaks (a frozen
+/// server, a half-open network path) makes it "not ready" within its limit instead of hanging the probe.
+@Suite("Readiness")
+struct ReadinessTests {
+    /// A TCP port that completes handshakes (the kernel's backlog) but never answers a byte.
+    final class BlackHole: Sendable {
+        let descriptor: Int32
+        let port: Int
+
+        init() throws {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0, listen(descriptor, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            }
+            self.descriptor = descriptor
+            self.port = Int(UInt16(bigEndian: address.sin_port))
+        }
+
+        deinit { close(descriptor) }
+    }
+
+    func check(databaseURL: String) async throws -> ReadinessCheck.Report {
+        let database = try DatabaseConfiguration(url: databaseURL, maxConnections: 2).clientConfiguration
+        let postgres = PostgresClient(configuration: database, backgroundLogger: TestEnvironment.logger)
+        let producer = try KafkaProducer(
+            configuration: KafkaConfiguration(
+                bootstrapServers: try TestEnvironment.kafkaBrokers(), clientId: "readiness-test", properties: [:]),
+            logger: TestEnvironment.logger)
+        let gate = StartGate()
+        gate.open()
+        let readiness = ReadinessCheck(
+            startGate: gate, postgres: postgres, producer: producer, logger: TestEnvironment.logger)
+        return try await withBackgroundWork([{ await postgres.run() }], name: "readiness") {
+            await readiness.check()
+        }
+    }
+
+    @Test func aDatabaseThatNeverAnswersMakesItNotReadyInsteadOfHanging() async throws {
+        let hole = try BlackHole()
+        let report = try await check(databaseURL: "postgres://sns:sns@127.0.0.1:\(hole.port)/sns")
+        #expect(!report.ready && !report.database)
+        #expect(report.broker && report.started)
+    }
+
+    @Test func aReachableDatabaseAndBrokerAreReady() async throws {
+        let report = try await check(databaseURL: try TestEnvironment.databaseURL())
+        #expect(report.ready && report.database && report.broker)
+    }
+}
