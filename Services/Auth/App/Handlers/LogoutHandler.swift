@@ -12,7 +12,7 @@ struct LogoutHandler: Sendable {
 
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
         let user = try context.requireUser()
-        try await deps.postgres.transaction(logger: context.logger) { connection in
+        _ = try await deps.postgres.transaction(logger: context.logger) { connection in
             try await deps.store.revokeSessions(
                 userId: user.userId, sessionId: user.sessionId, on: connection, logger: context.logger)
         }

@@ -66,10 +66,11 @@ struct PostWrites: Sendable {
         try checkFields(body, owner: caller.userId)
         let ticket = deps.outbox.readYourWrites()
         let updated = try await deps.postgres.transaction(logger: caller.logger) { connection -> PostJSONText? in
-            guard var (post, seq) = try await deps.store.lock(postId: postId, on: connection, logger: caller.logger)
-            else {
+            guard let locked = try await deps.store.lock(postId: postId, on: connection, logger: caller.logger) else {
                 throw PostsDependencies.postGone
             }
+            var post = locked.record
+            let seq = locked.seq
             guard post.userId == caller.userId else { throw APIError.notOwner() }
             post.apply(body)
             post.updatedAt = Date()
