@@ -188,9 +188,17 @@ let package = Package(
         ),
         // A PortOne (iamport REST API v1) compatible test server: tokens, payment lookups, cancels, webhook
         // delivery, with payments and faults configured by tests (in process) or over its sandbox admin API.
+        // Ends an in-process server's task within a bound (the test servers and tests' own receivers share it).
+        .target(
+            name: "InProcessServer",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tools/InProcessServer",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PortOneTestServer",
             dependencies: [
+                "InProcessServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -212,6 +220,7 @@ let package = Package(
         .target(
             name: "IdentityProviderTestServer",
             dependencies: [
+                "InProcessServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -350,6 +359,7 @@ let package = Package(
         .testTarget(
             name: "PortOneTestServerTests",
             dependencies: [
+                "InProcessServer",
                 "PortOneTestServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SNSKafka
+import SNSTestSupport
 import Synchronization
 import Testing
 
@@ -18,7 +19,7 @@ enum KafkaTestBroker {
         let environment = ProcessInfo.processInfo.environment
         guard let value = environment["SNS_TEST_KAFKA_BROKERS"], !value.isEmpty else {
             // A plain `swift test` (no stack): skipped with the reason; under ./sns test: a failure.
-            if environment["SNS_TEST_STATE_DIR"]?.isEmpty != false { try Test.cancel("needs a broker: \(Missing())") }
+            if !TestEnvironment.hasStack { try Test.cancel("needs a broker: \(Missing())") }
             throw Missing()
         }
         return value

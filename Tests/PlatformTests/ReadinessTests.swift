@@ -57,7 +57,11 @@ struct ReadinessTests {
         let readiness = ReadinessCheck(
             startGate: gate, postgres: postgres, producer: producer, logger: TestEnvironment.logger)
         return try await withBackgroundWork([{ await postgres.run() }], name: "readiness") {
-            await readiness.check(within: limit)
+            // A hang guard, far above the limit: without the probes' own deadline the check would wait on the
+            // pool for as long as the database stays silent, and this makes that a failure instead of a hang.
+            try await withDeadline(limit + .seconds(30), logger: TestEnvironment.logger, quiet: true) {
+                await readiness.check(within: limit)
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import InProcessServer
 import Logging
 import NIOCore
 import ServiceLifecycle

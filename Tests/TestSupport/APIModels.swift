@@ -59,19 +59,4 @@ package enum APIModels {
 
         enum CodingKeys: String, CodingKey { case data, nextCursor = "next_cursor" }
     }
-
-    /// §3.4 — a profile (another user's leaves out email, phone and birthday).
-    package struct Profile: Decodable, Sendable {
-        package var userId: String
-        package var email: String?
-        package var nick: String
-        package var profileImage: String?
-        package var followers: [User]
-        package var following: [User]
-        package var posts: [String]
-
-        enum CodingKeys: String, CodingKey {
-            case userId = "user_id", email, nick, profileImage, followers, following, posts
-        }
-    }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import Hummingbird
+import InProcessServer
 import Logging
 import NIOCore
 import ServiceLifecycle
-import Synchronization
 
 /// A PortOne (iamport REST API v1) compatible test server: `POST /users/getToken`, `GET /payments/{imp_uid}`,
 /// `POST /payments/cancel`, webhook delivery, and the unauthenticated sandbox API under `/__sandbox/`
@@ -96,41 +96,5 @@ package enum PortOneTestServer {
         var logger = Logger(label: "portone-test-server")
         logger.logLevel = .warning
         return logger
-    }
-}
-
-/// Ends an in-process server's task without letting it hang the caller: graceful shutdown has been asked for;
-/// after `limit` the task is cancelled, and after another `limit` it is left behind with a warning. (A task group
-/// would wait for it forever: the test suite was seen to stall on a service group that did not return.)
-enum ServerTask {
-    static func end(_ task: Task<Void, any Error>, within limit: Duration, logger: Logger) async {
-        // In a task of its own: the caller may be cancelled (a cancelled or timed-out test), and then every
-        // `Task.sleep` below would return at once and the wait would spin a thread until the limit.
-        await Task { await endUncancelled(task, within: limit, logger: logger) }.value
-    }
-
-    private static func endUncancelled(_ task: Task<Void, any Error>, within limit: Duration, logger: Logger) async {
-        let finished = Finished()
-        Task {
-            _ = try? await task.value; finished.set()
-        }
-        if await finished.wait(limit) { return }
-        task.cancel()
-        if await finished.wait(limit) { return }
-        logger.warning("the in-process server did not stop after cancellation; left behind")
-    }
-
-    /// Set once the task ended; polled (a wait on the task itself could not be bounded).
-    final class Finished: Sendable {
-        private let done = Mutex(false)
-        func set() { done.withLock { $0 = true } }
-        func wait(_ limit: Duration) async -> Bool {
-            let deadline = ContinuousClock.now.advanced(by: limit)
-            while ContinuousClock.now < deadline {
-                if done.withLock({ $0 }) { return true }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            return done.withLock { $0 }
-        }
     }
 }

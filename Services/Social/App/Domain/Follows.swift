@@ -14,7 +14,8 @@ struct Follows: Sendable {
         guard target != me else { throw APIError.badRequest("자기 자신을 팔로우할 수 없습니다. (you cannot follow yourself)") }
         let now = Date()
         let ticket = deps.outbox.readYourWrites()
-        let nicks = try await deps.postgres.transaction(logger: logger) { connection -> (String, String) in
+        let nicks = try await deps.postgres.transaction(logger: logger) {
+            connection -> (myNick: String, theirNick: String) in
             guard let opponent = try await deps.store.user(target, on: connection, logger: logger), !opponent.withdrawn
             else {
                 throw APIError.gone("유저를 찾을 수 없습니다. (user not found)")
@@ -43,6 +44,6 @@ struct Follows: Sendable {
             return (mine?.nick ?? "", opponent.nick)
         }
         await ticket.wait(logger: logger)  // the following feed lives in posts (decision 0013)
-        return (nicks.0, nicks.1)
+        return nicks
     }
 }
