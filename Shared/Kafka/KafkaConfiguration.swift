@@ -6,8 +6,10 @@ package struct KafkaConfiguration: Sendable {
     /// Any extra librdkafka property (see librdkafka's CONFIGURATION.md). Applied last, so it
     /// overrides the wrapper's defaults (e.g. `session.timeout.ms`, `message.timeout.ms`).
     package var properties: [String: String]
-    /// Producer only: how long `shutdown()` waits for outstanding deliveries before purging them.
-    package var shutdownFlushTimeout: Duration = .seconds(10)
+    /// Producer only: how long `shutdown()` waits for outstanding deliveries before purging them. Short, so that
+    /// SIGTERM ends a service promptly while the broker is away (what the relay did not get acknowledged stays in
+    /// its outbox and is sent again).
+    package var shutdownFlushTimeout: Duration = .seconds(3)
 
     package init(bootstrapServers: String, clientId: String, properties: [String: String] = [:]) {
         self.bootstrapServers = bootstrapServers

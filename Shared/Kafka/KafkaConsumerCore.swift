@@ -242,9 +242,32 @@ final class KafkaConsumerCore: Sendable {
 
     /// Leaves the group, closes and destroys the handle. Idempotent: later calls queue behind the
     /// first one on the serial queue and return once it has finished.
-    func close() async {
+    /// Leaves the group and destroys the handle, waiting at most `limit`: with the broker away,
+    /// `rd_kafka_consumer_close` can block far longer, and a service on SIGTERM must end promptly. The close goes on
+    /// on the queue; the group's coordinator drops the member after its session timeout anyway.
+    func close(within limit: Duration = .seconds(3)) async {
         closing.withLock { $0 = true }
-        await onQueue { core in core.closeOnQueue() }
+        let resumed = Mutex(false)
+        let finished = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let resumeOnce: @Sendable (Bool) -> Void = { value in
+                let first = resumed.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(returning: value) }
+            }
+            queue.async { [self] in
+                closeOnQueue()
+                resumeOnce(true)
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                resumeOnce(false)
+            }
+        }
+        if !finished {
+            logger.warning("Kafka consumer close did not finish in time (broker away?); leaving it to finish alone")
+        }
     }
 
     /// Same as `close()` without waiting (deinit without shutdown).

@@ -9,6 +9,8 @@ final class KafkaDeliveryBatch: Sendable {
         var outcomes: [Outcome?]
         var remaining: Int
         var waiter: CheckedContinuation<[Outcome], Never>?
+        /// The sender stopped waiting (cancelled): later reports are recorded and ignored.
+        var abandoned = false
     }
 
     private let state: Mutex<State>
@@ -25,25 +27,45 @@ final class KafkaDeliveryBatch: Sendable {
             state.remaining -= 1
             guard state.remaining == 0, let waiter = state.waiter else { return nil }
             state.waiter = nil
-            return (waiter, state.outcomes.map { $0! })
+            return (waiter, Self.settled(state.outcomes))
         }
         if let (waiter, outcomes) = ready {
             waiter.resume(returning: outcomes)
         }
     }
 
-    /// Waits until every message has an outcome. Not cancellable: enqueued messages cannot be
-    /// recalled, and every one gets a report within `message.timeout.ms` (or at shutdown).
+    /// Waits until every message has an outcome. Cancelling the waiting task stops the wait at once: the
+    /// messages without a report yet count as failed for the caller ("not acknowledged"), although librdkafka may
+    /// still deliver them (enqueued messages cannot be recalled; at-least-once callers send them again). A relay
+    /// leaving on SIGTERM while the broker is away must not wait out `message.timeout.ms`.
     func outcomes() async -> [Outcome] {
-        await withCheckedContinuation { continuation in
-            let ready: [Outcome]? = state.withLock { state in
-                if state.remaining == 0 { return state.outcomes.map { $0! } }
-                state.waiter = continuation
-                return nil
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready: [Outcome]? = state.withLock { state in
+                    if state.remaining == 0 || state.abandoned { return Self.settled(state.outcomes) }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready {
+                    continuation.resume(returning: ready)
+                }
             }
-            if let ready {
-                continuation.resume(returning: ready)
+        } onCancel: {
+            let ready: (CheckedContinuation<[Outcome], Never>, [Outcome])? = state.withLock { state in
+                state.abandoned = true
+                guard let waiter = state.waiter else { return nil }
+                state.waiter = nil
+                return (waiter, Self.settled(state.outcomes))
             }
+            if let (waiter, outcomes) = ready {
+                waiter.resume(returning: outcomes)
+            }
+        }
+    }
+
+    private static func settled(_ outcomes: [Outcome?]) -> [Outcome] {
+        outcomes.map {
+            $0 ?? .failure(KafkaError(code: KafkaError.timedOut, message: "the sender stopped waiting for the ack"))
         }
     }
 }

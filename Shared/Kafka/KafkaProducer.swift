@@ -48,8 +48,8 @@ package final class KafkaProducer: Service, Sendable {
     /// Enqueues all messages in order, then waits for every delivery report. Throws the first failure
     /// (in message order) once all reports arrived. If one message cannot be enqueued, the messages
     /// after it are not enqueued (to keep per-partition order) and fail too.
-    /// Cancelling the calling task does not recall enqueued messages; it stops enqueueing only while
-    /// waiting for queue space.
+    /// Cancelling the calling task does not recall enqueued messages: it stops enqueueing, and stops waiting for
+    /// the reports (the unacknowledged messages fail for the caller).
     package func send(_ messages: [KafkaOutgoingMessage]) async throws -> [KafkaDeliveryReport] {
         guard !messages.isEmpty else { return [] }
         let batch = KafkaDeliveryBatch(count: messages.count)

@@ -180,18 +180,67 @@ start_idp_test_server() {
   wait_for "idp test server" 30 curl --max-time 5 -fsS -o /dev/null "$(idp_url)/__sandbox/health"
 }
 
+# The HTTP port of a service's replica (1, the default, is the one tests and internal calls use directly). Replica
+# i listens on the port base + the catalog's offset + 10·(i-1): up to 8 replicas plus a spare (rolling restarts)
+# fit below the test servers' ports (+90, +91).
 service_port() {
-  local entry
+  local entry replica="${2:-1}"
   for entry in "${SERVICES[@]}"; do
-    if [ "${entry%%:*}" = "$1" ]; then echo $((PORT_BASE + ${entry##*:})); return 0; fi
+    if [ "${entry%%:*}" = "$1" ]; then echo $((PORT_BASE + ${entry##*:} + 10 * (replica - 1))); return 0; fi
   done
   return 1
 }
 
+# Replicas per service (`--scale posts=3,social=2` or SNS_SCALE; the test profile runs posts=3,social=2 unless told
+# otherwise). `start` records them in the profile, so status, stop and restart know them without being told again.
+MAX_REPLICAS=8
+default_scale() { if [ "$PROFILE" = test ]; then echo "posts=3,social=2"; else echo ""; fi; }
+set_scale() {  # spec: name=N[,name=N…]
+  local spec="$1" pair name count
+  mkdir -p "$STATE"
+  : >"$STATE/scale.tmp"
+  for pair in ${spec//,/ }; do
+    name="${pair%%=*}"; count="${pair#*=}"
+    service_port "$name" >/dev/null || die "--scale: unknown service '$name' (services: $(service_names))"
+    [[ "$count" =~ ^[1-9][0-9]*$ ]] && [ "$count" -le $MAX_REPLICAS ] || die "--scale $name: the replica count must be 1…$MAX_REPLICAS"
+    echo "$name=$count" >>"$STATE/scale.tmp"
+  done
+  mv "$STATE/scale.tmp" "$STATE/scale"
+}
+replicas() {
+  local line
+  if [ -s "$STATE/scale" ]; then
+    while IFS= read -r line; do [ "${line%%=*}" = "$1" ] && { echo "${line#*=}"; return 0; }; done <"$STATE/scale"
+  fi
+  echo 1
+}
+service_names() { local entry; for entry in "${SERVICES[@]}"; do printf '%s ' "${entry%%:*}"; done; }
+# The process name of replica i: the first keeps the service's own name (its pid and log files), the others get -i.
+replica_name() { if [ "${2:-1}" = 1 ]; then echo "$1"; else echo "$1-$2"; fi; }
+# The replicas that have a pid file (whatever the scale says: a spare, or replicas of an earlier scale).
+running_replica_names() {
+  local file base entry
+  for file in "$STATE"/run/*.pid; do
+    [ -e "$file" ] || continue
+    base="$(basename "$file" .pid)"
+    for entry in "${SERVICES[@]}"; do
+      [[ "$base" =~ ^${entry%%:*}(-[0-9]+)?$ ]] && echo "$base"
+    done
+  done
+}
+# Every process name of every replica of every service, in start order.
+all_replica_names() {
+  local entry name i
+  for entry in "${SERVICES[@]}"; do
+    name="${entry%%:*}"
+    for i in $(seq 1 "$(replicas "$name")"); do replica_name "$name" "$i"; done
+  done
+}
+
 # Environment for every service process: configuration only, so the same binaries run anywhere.
 service_env() {
-  local name="$1"
-  echo SNS_HTTP_HOST=127.0.0.1 SNS_HTTP_PORT="$(service_port "$name")" \
+  local name="$1" replica="${2:-1}"
+  echo SNS_HTTP_HOST=127.0.0.1 SNS_HTTP_PORT="$(service_port "$name" "$replica")" \
     SNS_DATABASE_URL="$DATABASE_URL" SNS_KAFKA_BROKERS="$(cat "$STATE/broker.addr")" \
     SNS_API_KEY="$API_KEY" SNS_JWT_PUBLIC_KEY_FILE="$STATE/keys/jwt-public.pem" \
     SNS_LOG_LEVEL="${SNS_LOG_LEVEL:-info}" \
@@ -227,35 +276,75 @@ service_env() {
 }
 
 start_services() {
-  local entry name
+  local entry name i
   for entry in "${SERVICES[@]}"; do
     name="${entry%%:*}"
-    pid_alive "$name" && continue
-    log "starting $name on 127.0.0.1:$(service_port "$name")"
-    # shellcheck disable=SC2046
-    env $(service_env "$name") bash -c 'exec "$0" "$@"' "$BIN/$name" >>"$STATE/logs/$name.log" 2>&1 &
-    echo $! >"$STATE/run/$name.pid"
+    for i in $(seq 1 "$(replicas "$name")"); do start_replica "$name" "$i"; done
   done
   for entry in "${SERVICES[@]}"; do
     name="${entry%%:*}"
-    wait_for "$name ready" 120 service_ready "$name"
+    for i in $(seq 1 "$(replicas "$name")"); do wait_for "$(replica_name "$name" "$i") ready" 120 service_ready "$name" "$i"; done
   done
+}
+
+# Starts replica i of a service unless it runs (migrations run once: under an advisory lock; consumers of one
+# service share partitions in its consumer group; one relay per schema publishes, the others stand by).
+start_replica() {
+  local name="$1" replica="$2" process
+  process="$(replica_name "$name" "$replica")"
+  pid_alive "$process" && return 0
+  log "starting $process on 127.0.0.1:$(service_port "$name" "$replica")"
+  # shellcheck disable=SC2046
+  env $(service_env "$name" "$replica") bash -c 'exec "$0" "$@"' "$BIN/$name" >>"$STATE/logs/$process.log" 2>&1 &
+  echo $! >"$STATE/run/$process.pid"
+}
+
+# ./sns restart <service>…: a rolling restart, one replica at a time, each back on /ready before the next goes. A
+# service with one replica gets a spare first (on the gateway's backup slot), so it never has none; the gateway
+# retries what a leaving replica refuses (decision 0018).
+restart_services() {
+  local name count i spare
+  [ $# -gt 0 ] || die "usage: ./sns restart <service>… (services: $(service_names))"
+  for name in "$@"; do service_port "$name" >/dev/null || die "unknown service '$name' (services: $(service_names))"; done
+  for name in "$@"; do
+    count="$(replicas "$name")"; spare=""
+    if [ "$count" = 1 ]; then
+      spare=2
+      start_replica "$name" "$spare"
+      wait_for "$(replica_name "$name" "$spare") ready" 120 service_ready "$name" "$spare"
+    fi
+    for i in $(seq 1 "$count"); do
+      log "restarting $(replica_name "$name" "$i")"
+      stop_pid "$(replica_name "$name" "$i")"
+      start_replica "$name" "$i"
+      wait_for "$(replica_name "$name" "$i") ready" 120 service_ready "$name" "$i"
+    done
+    [ -n "$spare" ] && stop_pid "$(replica_name "$name" "$spare")"
+  done
+  log "restarted: $*"
 }
 
 # Ready when /ready answers 200; fails the wait at once if the process died (its log says why).
 service_ready() {
-  pid_alive "$1" || return 99
-  curl --max-time 5 -fsS -o /dev/null "http://127.0.0.1:$(service_port "$1")/ready"
+  pid_alive "$(replica_name "$1" "${2:-1}")" || return 99
+  curl --max-time 5 -fsS -o /dev/null "http://127.0.0.1:$(service_port "$1" "${2:-1}")/ready"
 }
 
 start_gateway() {
   local conf="$STATE/nginx/nginx.conf" user_line=""
   mkdir -p "$STATE/nginx/tmp"
   [ "$(id -u)" = 0 ] && user_line="user root;"
-  local upstreams="" entry name
+  local upstreams="" entry name i count
   for entry in "${SERVICES[@]}"; do
-    name="${entry%%:*}"
-    upstreams+="    upstream $name { server 127.0.0.1:$(service_port "$name"); keepalive 32; }"$'\n'
+    name="${entry%%:*}"; count="$(replicas "$name")"
+    upstreams+="    upstream $name {"$'\n'
+    for i in $(seq 1 "$count"); do
+      upstreams+="        server 127.0.0.1:$(service_port "$name" "$i") max_fails=1 fail_timeout=1s;"$'\n'
+    done
+    # The slot a rolling restart's spare uses (only when every replica above refuses).
+    upstreams+="        server 127.0.0.1:$(service_port "$name" $((count + 1))) backup;"$'\n'
+    # Idle connections are closed by nginx before a draining replica stops (SNS_SHUTDOWN_DRAIN_MS 3000 > 2 s).
+    upstreams+="        keepalive 32; keepalive_timeout 2s;"$'\n'"    }"$'\n'
   done
   sed -e "s|@USER_LINE@|$user_line|" -e "s|@STATE@|$STATE|g" -e "s|@GATEWAY_PORT@|$GATEWAY_PORT|g" \
     "$ROOT/deploy/nginx/nginx.local.conf.template" | awk -v up="$upstreams" '{ if ($0 ~ /@UPSTREAMS@/) printf "%s", up; else print }' >"$conf"
@@ -285,16 +374,25 @@ pid_alive() {
   [ -s "$file" ] && kill -0 "$(cat "$file")" 2>/dev/null
 }
 
+# SIGTERM to each named process at once, then up to 12 s for all of them (a service bounds its own exit to 9 s,
+# SNS_SHUTDOWN_LIMIT_MS), then SIGKILL for what is left.
 stop_pid() {
-  local name="$1" file="$STATE/run/$1.pid" pid
-  [ -s "$file" ] || return 0
-  pid="$(cat "$file")"
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && { log "$name did not stop in 10 s; killing"; kill -KILL "$pid" 2>/dev/null || true; }
-  fi
-  rm -f "$file"
+  local name pids=() pid
+  for name in "$@"; do
+    [ -s "$STATE/run/$name.pid" ] || continue
+    pid="$(cat "$STATE/run/$name.pid")"
+    kill -0 "$pid" 2>/dev/null && { kill -TERM "$pid" 2>/dev/null || true; pids+=("$name:$pid"); }
+  done
+  for _ in $(seq 1 120); do
+    local alive=0 entry
+    for entry in "${pids[@]}"; do kill -0 "${entry##*:}" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && break
+    sleep 0.1
+  done
+  for entry in "${pids[@]}"; do
+    kill -0 "${entry##*:}" 2>/dev/null && { log "${entry%%:*} did not stop in 12 s; killing"; kill -KILL "${entry##*:}" 2>/dev/null || true; }
+  done
+  for name in "$@"; do rm -f "$STATE/run/$name.pid"; done
 }
 
 wait_for() {
@@ -327,7 +425,9 @@ stop_stack() {
     [ -s "$STATE/nginx/nginx.pid" ] && cp "$STATE/nginx/nginx.pid" "$STATE/run/gateway.pid"
     stop_pid gateway
   fi
-  for entry in "${SERVICES[@]}"; do stop_pid "${entry%%:*}"; done
+  # Every replica at once (each drains for SNS_SHUTDOWN_DRAIN_MS), a restart's spare included.
+  # shellcheck disable=SC2046
+  stop_pid $(running_replica_names)
   stop_pid portone
   stop_pid idp
   stop_pid broker
@@ -336,24 +436,26 @@ stop_stack() {
 }
 
 check_alive() {
-  local entry
+  local name
   pid_alive broker || return 1
   if uses_portone_test_server; then pid_alive portone || return 1; fi
   if uses_idp_test_server; then pid_alive idp || return 1; fi
-  for entry in "${SERVICES[@]}"; do pid_alive "${entry%%:*}" || return 1; done
+  for name in $(all_replica_names); do pid_alive "$name" || return 1; done
   [ -s "$STATE/nginx/nginx.pid" ] && kill -0 "$(cat "$STATE/nginx/nginx.pid")" 2>/dev/null
 }
 
 stack_status() {
-  local entry name port
+  local entry name port i
   printf '%-10s %s\n' profile "$PROFILE"
   if as_pg "$(pg_bin)/pg_ctl" -D "$STATE/postgres" status >/dev/null 2>&1; then printf '%-10s running on 127.0.0.1:%s\n' postgres "$PG_PORT"; else printf '%-10s stopped\n' postgres; fi
   if pid_alive broker; then printf '%-10s running on %s\n' broker "$(cat "$STATE/broker.addr")"; else printf '%-10s stopped\n' broker; fi
   if pid_alive portone; then printf '%-10s PortOne test server on 127.0.0.1:%s\n' portone "$(portone_port)"; elif uses_portone_test_server; then printf '%-10s stopped\n' portone; else printf '%-10s real PortOne at %s\n' portone "$SNS_PORTONE_URL"; fi
   if pid_alive idp; then printf '%-10s identity-provider test server on %s\n' idp "$(idp_url)"; elif uses_idp_test_server; then printf '%-10s stopped\n' idp; else printf '%-10s real identity providers (environment)\n' idp; fi
   for entry in "${SERVICES[@]}"; do
-    name="${entry%%:*}"; port="$(service_port "$name")"
-    if pid_alive "$name"; then printf '%-10s running on 127.0.0.1:%s, ready: %s\n' "$name" "$port" "$(curl --max-time 5 -s "http://127.0.0.1:$port/ready" || echo no)"; else printf '%-10s stopped\n' "$name"; fi
+    for i in $(seq 1 "$(replicas "${entry%%:*}")"); do
+      name="$(replica_name "${entry%%:*}" "$i")"; port="$(service_port "${entry%%:*}" "$i")"
+      if pid_alive "$name"; then printf '%-10s running on 127.0.0.1:%s, ready: %s\n' "$name" "$port" "$(curl --max-time 5 -s "http://127.0.0.1:$port/ready" || echo no)"; else printf '%-10s stopped\n' "$name"; fi
+    done
   done
   if [ -s "$STATE/nginx/nginx.pid" ] && kill -0 "$(cat "$STATE/nginx/nginx.pid")" 2>/dev/null; then printf '%-10s http://127.0.0.1:%s\n' gateway "$GATEWAY_PORT"; else printf '%-10s stopped\n' gateway; fi
 }
@@ -425,6 +527,7 @@ run_tests() {
   stop_stack >/dev/null 2>&1 || true   # leftovers of an interrupted run
   kill_test_orphans
   trap 'stop_stack; kill_test_orphans' EXIT
+  set_scale "${SNS_SCALE:-$(default_scale)}"
   start_fresh_stack
   export SNS_TEST_DATABASE_URL="$DATABASE_URL"
   export SNS_TEST_KAFKA_BROKERS="$(cat "$STATE/broker.addr")"
@@ -439,10 +542,24 @@ run_tests() {
   export SNS_TEST_IDP_URL="$(idp_url)"
   export SNS_TEST_STATE_DIR="$STATE"
   export SNS_TEST_BIN_DIR="$BIN"
-  log "running swift test"
+  export SNS_TEST_SCALE="$(tr '\n' ',' <"$STATE/scale")"
+  # Without arguments: the suite, then the resilience tests, which kill, restart and cut off parts of this stack
+  # and so run alone, one after the other (Tests/EndToEndTests/Resilience). With arguments: only the suite (or,
+  # with --resilience first, only the resilience tests).
+  local status=0 resilience=0 suite=1
+  if [ $# = 0 ]; then resilience=1; elif [ "$1" = --resilience ]; then shift; resilience=1; suite=0; fi
   set +e
-  swift test --skip-build --scratch-path "$SCRATCH" "$@"
-  local status=$?
+  if [ $suite = 1 ]; then
+    log "running swift test"
+    swift test --skip-build --scratch-path "$SCRATCH" "$@"
+    status=$?
+  fi
+  if [ $resilience = 1 ]; then
+    log "running the resilience tests (alone, against this stack)"
+    SNS_TEST_RESILIENCE=1 swift test --skip-build --scratch-path "$SCRATCH" --filter ResilienceTests "$@"
+    local resilience_status=$?
+    [ $status = 0 ] && status=$resilience_status
+  fi
   set -e
   [ $status = 0 ] || log "tests failed (exit $status); service logs: $STATE/logs"
   return $status

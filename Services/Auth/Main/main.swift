@@ -9,7 +9,7 @@ do {
     let configuration = try AuthConfiguration()
     Observability.bootstrapLogging(level: configuration.platform.logLevel)
     let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.auth"))
-    try await app.runService()
+    try await app.runService(draining: configuration.platform.drain)
 } catch let error as ConfigurationError {
     FileHandle.standardError.write(Data("auth: \(error)\n".utf8))
     exit(78)  // EX_CONFIG

@@ -10,7 +10,7 @@ do {
     let configuration = try MarketConfiguration()
     Observability.bootstrapLogging(level: configuration.platform.logLevel)
     let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.market"))
-    try await app.runService()
+    try await app.runService(draining: configuration.platform.drain)
 } catch let error as ConfigurationError {
     FileHandle.standardError.write(Data("market: \(error)\n".utf8))
     exit(78)  // EX_CONFIG

@@ -9,7 +9,7 @@ do {
     let configuration = try MediaConfiguration()
     Observability.bootstrapLogging(level: configuration.platform.logLevel)
     let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.media"))
-    try await app.runService()
+    try await app.runService(draining: configuration.platform.drain)
 } catch let error as ConfigurationError {
     FileHandle.standardError.write(Data("media: \(error)\n".utf8))
     exit(78)  // EX_CONFIG

@@ -9,7 +9,7 @@ do {
     let configuration = try PostsConfiguration()
     Observability.bootstrapLogging(level: configuration.platform.logLevel)
     let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.posts"))
-    try await app.runService()
+    try await app.runService(draining: configuration.platform.drain)
 } catch let error as ConfigurationError {
     FileHandle.standardError.write(Data("posts: \(error)\n".utf8))
     exit(78)  // EX_CONFIG

@@ -9,7 +9,7 @@ do {
     let configuration = try SocialConfiguration()
     Observability.bootstrapLogging(level: configuration.platform.logLevel)
     let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.social"))
-    try await app.runService()
+    try await app.runService(draining: configuration.platform.drain)
 } catch let error as ConfigurationError {
     FileHandle.standardError.write(Data("social: \(error)\n".utf8))
     exit(78)  // EX_CONFIG

@@ -19,6 +19,9 @@ import Logging
 /// | `SNS_OUTBOX_POLL_MS` | outbox relay fallback poll interval | 1000 |
 /// | `SNS_KAFKA_PROPERTIES` | extra librdkafka properties, `k=v;k=v` | none |
 /// | `SNS_READ_YOUR_WRITES_TIMEOUT_MS` | longest a write's answer waits for other services' projections (0: never waits) | 3000 |
+/// | `SNS_DATABASE_WATCH_MS` | how often the database watch probes; while it is down, requests get 503 at once (0: off) | 1000 |
+/// | `SNS_SHUTDOWN_DRAIN_MS` | on SIGTERM, how long the replica drains before it stops (decision 0018) | 3000 |
+/// | `SNS_SHUTDOWN_LIMIT_MS` | the longest SIGTERM takes to end the process, whatever is still waiting | 9000 |
 package struct PlatformConfiguration: Sendable {
     package var serviceName: String
     package var httpHost: String
@@ -34,6 +37,12 @@ package struct PlatformConfiguration: Sendable {
     package var consumerBatchSize: Int
     package var outboxPollInterval: Duration
     package var readYourWritesTimeout: Duration
+    /// What SIGTERM does: drain, then stop, within a bound. The executable runs the application with
+    /// `runService(draining: configuration.platform.drain)`; the platform's router and `/ready` read its state.
+    /// In-process applications (tests) drain for 0 and are not bounded: no gateway fronts them.
+    package var drain: ShutdownDrain
+    /// The `DatabaseWatch` probe interval (nil: no watch; in-process applications in tests run without one).
+    package var databaseWatchInterval: Duration?
 
     package init(
         serviceName: String,
@@ -49,7 +58,10 @@ package struct PlatformConfiguration: Sendable {
         consumerRetryBase: Duration = .milliseconds(200),
         consumerBatchSize: Int = 100,
         outboxPollInterval: Duration = .seconds(1),
-        readYourWritesTimeout: Duration = .seconds(3)
+        readYourWritesTimeout: Duration = .seconds(3),
+        shutdownDrain: Duration = .zero,
+        shutdownLimit: Duration? = nil,
+        databaseWatchInterval: Duration? = nil
     ) {
         self.serviceName = serviceName
         self.httpHost = httpHost
@@ -65,6 +77,8 @@ package struct PlatformConfiguration: Sendable {
         self.consumerBatchSize = consumerBatchSize
         self.outboxPollInterval = outboxPollInterval
         self.readYourWritesTimeout = readYourWritesTimeout
+        self.drain = ShutdownDrain(duration: shutdownDrain, limit: shutdownLimit)
+        self.databaseWatchInterval = databaseWatchInterval
     }
 
     /// Reads and validates the shared variables; throws on the first bad one, naming it.
@@ -96,6 +110,14 @@ package struct PlatformConfiguration: Sendable {
         self.outboxPollInterval = .milliseconds(try env.int("SNS_OUTBOX_POLL_MS", default: 1000, range: 10...60_000))
         self.readYourWritesTimeout = .milliseconds(
             try env.int("SNS_READ_YOUR_WRITES_TIMEOUT_MS", default: 3000, range: 0...300_000))
+        let drain = try env.int("SNS_SHUTDOWN_DRAIN_MS", default: 3000, range: 0...60_000)
+        let limit = try env.int("SNS_SHUTDOWN_LIMIT_MS", default: 9000, range: 1000...300_000)
+        guard limit > drain else {
+            throw ConfigurationError(variable: "SNS_SHUTDOWN_LIMIT_MS", reason: "must exceed SNS_SHUTDOWN_DRAIN_MS")
+        }
+        self.drain = ShutdownDrain(duration: .milliseconds(drain), limit: .milliseconds(limit))
+        let watch = try env.int("SNS_DATABASE_WATCH_MS", default: 1000, range: 0...60_000)
+        self.databaseWatchInterval = watch == 0 ? nil : .milliseconds(watch)
     }
 
     /// `k=v;k=v` (the format of `SNS_KAFKA_PROPERTIES`); a malformed pair names `variable`.

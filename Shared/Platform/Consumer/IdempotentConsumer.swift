@@ -93,6 +93,12 @@ package final class IdempotentConsumer: Service, Sendable {
         logger.info("consumer stopped")
     }
 
+    /// Stops consuming and leaves the group now (a draining replica hands its partitions over early); `run()` still
+    /// returns only at shutdown.
+    package func leaveGroup() async {
+        await consumer.shutdown()
+    }
+
     /// Takes what the broker has delivered, up to `options.batchSize` records at a time, applies them, and commits
     /// their offsets without waiting for the broker. Closing the consumer waits for those commits to finish; a
     /// batch that was being applied when the consumer closed is redelivered after the restart (duplicates).

@@ -8,12 +8,17 @@ import SNSKafka
 /// `/metrics` (Prometheus text format). Not behind `SesacKey`; the gateway does not route them.
 package struct ReadinessCheck: Sendable {
     let startGate: StartGate
+    let drain: ShutdownDrain?
     let postgres: PostgresClient
     let producer: KafkaProducer
     let logger: Logger
 
-    package init(startGate: StartGate, postgres: PostgresClient, producer: KafkaProducer, logger: Logger) {
+    package init(
+        startGate: StartGate, drain: ShutdownDrain? = nil, postgres: PostgresClient, producer: KafkaProducer,
+        logger: Logger
+    ) {
         self.startGate = startGate
+        self.drain = drain
         self.postgres = postgres
         self.producer = producer
         self.logger = logger
@@ -24,6 +29,8 @@ package struct ReadinessCheck: Sendable {
         package var started: Bool
         package var database: Bool
         package var broker: Bool
+        /// The replica is leaving (SIGTERM received): the gateway should stop sending it work.
+        package var draining: Bool
     }
 
     /// Answers within `limit` (plus scheduling), whatever the database or the broker do: a probe that has not
@@ -31,6 +38,7 @@ package struct ReadinessCheck: Sendable {
     /// keeps retrying; unbounded, `/ready` hung for as long as the outage lasted.)
     package func check(within limit: Duration = .milliseconds(1500)) async -> Report {
         let started = startGate.isOpen
+        let draining = drain?.isDraining ?? false
         let (postgres, producer, logger) = (self.postgres, self.producer, self.logger)
         async let database: Bool = Self.probe("database", within: limit, logger: logger) {
             try await postgres.query("SELECT 1", logger: logger)
@@ -40,7 +48,9 @@ package struct ReadinessCheck: Sendable {
             await producer.isBrokerReachable(timeout: limit)
         }
         let (db, kafka) = await (database, broker)
-        return Report(ready: started && db && kafka, started: started, database: db, broker: kafka)
+        return Report(
+            ready: started && db && kafka && !draining, started: started, database: db, broker: kafka,
+            draining: draining)
     }
 
     private static func probe(

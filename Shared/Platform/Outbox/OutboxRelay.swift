@@ -67,11 +67,16 @@ package final class OutboxRelay: Service, Sendable {
             do { try await startGate.wait() } catch { return }
         }
         logger.info("outbox relay started", metadata: ["schema": "\(outbox.schema.name)"])
+        // On SIGTERM a batch in flight is abandoned, not waited for: its transaction rolls back and its rows stay
+        // pending for the next relay (the broker may still get the messages: consumers are idempotent). Waiting
+        // for acknowledgements from a broker that is away would hold the process for `message.timeout.ms`.
         await withGracefulShutdownHandler {
-            await withDiscardingTaskGroup { group in
-                group.addTask { await self.listenForNotifications() }
-                await self.relayLoop()
-                group.cancelAll()
+            try? await cancelWhenGracefulShutdown {
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await self.listenForNotifications() }
+                    await self.relayLoop()
+                    group.cancelAll()
+                }
             }
         } onGracefulShutdown: {
             self.wakeup.finish()
@@ -90,6 +95,7 @@ package final class OutboxRelay: Service, Sendable {
                 failures = 0
                 await wakeup.wait(timeout: pollInterval)
             } catch {
+                if wakeup.isFinished || Task.isCancelled { break }  // shutting down: the batch was abandoned
                 failures += 1
                 let delay = Backoff.delay(attempt: failures, base: .milliseconds(200), cap: .seconds(10))
                 logger.warning(

@@ -19,6 +19,10 @@ package struct ServicePlatform: Sendable {
     package let verifier: AccessTokenVerifier
     package let migrator: Migrator
     package let startGate: StartGate
+    /// Present when configured: requests fail fast with 503 while the database is down.
+    package let databaseWatch: DatabaseWatch?
+    /// SIGTERM's drain and bound (from the configuration).
+    package var drain: ShutdownDrain { configuration.drain }
 
     /// - Parameter migrations: the service's own migrations (versions ≥ 100); the platform's tables
     ///   (outbox, processed events) are added in front.
@@ -44,6 +48,9 @@ package struct ServicePlatform: Sendable {
             database: configuration.database, timeout: configuration.readYourWritesTimeout, logger: logger)
         self.outbox = Outbox(schema: schema, producerName: configuration.serviceName, barrier: barrier)
         self.startGate = StartGate()
+        self.databaseWatch = configuration.databaseWatchInterval.map {
+            DatabaseWatch(database: configuration.database, interval: $0, logger: logger)
+        }
         self.relay = OutboxRelay(
             outbox: outbox, client: postgres, producer: producer, logger: logger,
             pollInterval: configuration.outboxPollInterval, startGate: startGate)
@@ -59,12 +66,13 @@ package struct ServicePlatform: Sendable {
         )
     }
 
-    /// A router with the standard chain: request id → metrics → access log (after error mapping, so it sees the final status) → error mapping → `SesacKey`,
+    /// A router with the standard chain: drain (`Connection: close` while leaving) → request id → metrics → access log (after error mapping, so it sees the final status) → error mapping → `SesacKey` → database watch (503 while it is down),
     /// plus `/health`, `/ready`, `/metrics`. Add routes after this call (middleware applies to later routes).
     /// - Parameter sesacKeyExemptPaths: routes called by third parties that cannot send `SesacKey` (the payment
     ///   gateway's webhook), on top of the operational endpoints.
     package func makeRouter(sesacKeyExemptPaths: Set<String> = []) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
+        router.add(middleware: DrainMiddleware(drain: drain))
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: AccessLogMiddleware())
@@ -73,8 +81,10 @@ package struct ServicePlatform: Sendable {
             middleware: SesacKeyMiddleware(
                 apiKey: configuration.apiKey,
                 exemptPaths: SesacKeyMiddleware.operationalPaths.union(sesacKeyExemptPaths)))
+        if let databaseWatch { router.add(middleware: DatabaseWatchMiddleware(watch: databaseWatch)) }
         router.addOperationalRoutes(
-            readiness: ReadinessCheck(startGate: startGate, postgres: postgres, producer: producer, logger: logger))
+            readiness: ReadinessCheck(
+                startGate: startGate, drain: drain, postgres: postgres, producer: producer, logger: logger))
         return router
     }
 
@@ -119,9 +129,11 @@ package struct ServicePlatform: Sendable {
             services: [
                 BoundedShutdownService(postgres, name: "postgres pool", logger: logger), producer, barrier, relay,
             ]
-                + consumers + extraServices,
+                + (databaseWatch.map { [$0] } ?? []) + consumers + extraServices,
+            onServerRunning: { [drain] listener in drain.attach(listener: listener) },
             logger: logger
         )
+        for consumer in consumers { drain.onDrain { await consumer.leaveGroup() } }
         let migrator = self.migrator
         let postgres = self.postgres
         let startGate = self.startGate

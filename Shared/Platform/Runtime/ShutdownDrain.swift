@@ -1,0 +1,163 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// How a replica leaves without dropping a request (decision 0018).
+///
+/// On SIGTERM, before the HTTP server's own graceful shutdown, the replica drains for `duration`:
+/// - it closes its listening socket, so the gateway's next connection attempt is refused before anything was sent,
+///   and the gateway retries that request on another replica (safe for every method: nothing reached us);
+/// - it keeps serving requests that arrive on connections the gateway already holds, answering each with
+///   `Connection: close`, so the gateway never reuses such a connection;
+/// - `/ready` answers 503 (`draining`).
+/// Idle connections are closed by the gateway itself (its upstream keep-alive timeout is shorter than the drain),
+/// so no connection is closed by us while the gateway may be writing a request into it. Then the usual shutdown
+/// runs: finish in-flight requests, stop consumers, relay and producer, close the pool.
+///
+/// The whole exit is bounded: `limit` after SIGTERM the process ends whatever a component still waits for (a
+/// broker or database that does not answer). What was not published stays in the outbox; nothing acknowledged is
+/// lost, because every acknowledged write was committed first.
+package final class ShutdownDrain: Service, Sendable {
+    package let duration: Duration
+    package let limit: Duration
+    private let state = Mutex<(draining: Bool, listener: (any Channel)?, keeper: IdleConnection?)>((false, nil, nil))
+    private let actions = Mutex<[@Sendable () async -> Void]>([])
+
+    /// - Parameters:
+    ///   - duration: how long to drain (0 for in-process applications, which no gateway fronts).
+    ///   - limit: the longest SIGTERM may take to end the process (nil: unbounded, for in-process applications).
+    package init(duration: Duration, limit: Duration?) {
+        self.duration = duration
+        self.limit = limit ?? .zero
+    }
+
+    package var isDraining: Bool { state.withLock { $0.draining } }
+
+    /// The server's listening channel (from `onServerRunning`).
+    package func attach(listener: any Channel) {
+        state.withLock { $0.listener = listener }
+    }
+
+    /// Work to start as soon as the drain begins, alongside it (consumers leave their groups, so the other replicas
+    /// take their partitions over while this one still answers).
+    package func onDrain(_ action: @escaping @Sendable () async -> Void) {
+        actions.withLock { $0.append(action) }
+    }
+
+    /// Waits for SIGTERM (graceful shutdown), then drains. Placed after the application in its service group, so
+    /// its shutdown runs first and the application's starts only when the drain is over.
+    package func run() async throws {
+        try? await gracefulShutdown()
+        await drain(logger: Logger(label: "sns.shutdown"))
+    }
+
+    func drain(logger: Logger) async {
+        if limit > .zero { Self.startWatchdog(limit: limit, logger: logger) }
+        for action in actions.withLock({ $0 }) { Task { await action() } }
+        let listener = state.withLock { $0.listener }
+        guard duration > .zero, let listener else {
+            state.withLock { $0.draining = true }
+            return
+        }
+        logger.info(
+            "draining: no new connections; answering in-flight ones with Connection: close",
+            metadata: ["drain_ms": "\(Int(duration.milliseconds))"])
+        // Hummingbird's server ends on its own once its listener is closed and its last connection is gone, and its
+        // service group takes that for a failure. One idle connection of our own, answered once (so the server
+        // surely accepted it), keeps it running until its graceful shutdown closes that connection like any other.
+        // It stays open (held here) until the server's shutdown closes it from its side.
+        let keeper = await IdleConnection.open(to: listener.localAddress)
+        if keeper == nil { logger.warning("drain: could not open the keep-alive connection; stopping without it") }
+        try? await listener.close()
+        state.withLock {
+            $0.keeper = keeper
+            $0.draining = true
+        }
+        try? await Task.sleep(for: duration)
+    }
+
+    /// A plain thread, independent of the concurrency runtime and of every component: ends the process `limit`
+    /// after SIGTERM if it is still running then.
+    static func startWatchdog(limit: Duration, logger: Logger) {
+        let thread = Thread {
+            Thread.sleep(forTimeInterval: limit.milliseconds / 1000)
+            logger.error(
+                "shutdown did not finish in time; exiting (unpublished outbox rows stay in the database)",
+                metadata: ["limit_ms": "\(Int(limit.milliseconds))"])
+            exit(0)
+        }
+        thread.name = "shutdown-watchdog"
+        thread.start()
+    }
+}
+
+/// Asks the gateway to close each connection after its answer while the replica drains (see `ShutdownDrain`).
+package struct DrainMiddleware: RouterMiddleware {
+    package typealias Context = APIRequestContext
+    let drain: ShutdownDrain
+
+    package init(drain: ShutdownDrain) { self.drain = drain }
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        var response = try await next(request, context)
+        if drain.isDraining { response.headers[.connection] = "close" }
+        return response
+    }
+}
+
+extension ApplicationProtocol {
+    /// Runs the application until SIGTERM or SIGINT, draining first (see `ShutdownDrain`).
+    package func runService(draining drain: ShutdownDrain) async throws {
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [self, drain], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
+
+/// A loopback connection to the service's own listener that has completed one request (`GET /health`) and stays
+/// idle until the server closes it.
+final class IdleConnection: Sendable {
+    let descriptor: Int32
+
+    /// Blocking socket calls (bounded by 2 s timeouts) on a thread of their own: tasks run on the server's event
+    /// loops here (`ConcurrencyExecutor`), and blocking one of them could block the very server being called.
+    static func open(to address: SocketAddress?) async -> IdleConnection? {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: IdleConnection(to: address)) }.start()
+        }
+    }
+
+    init?(to address: SocketAddress?) {
+        guard let address, let port = address.port else { return nil }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var sin = sockaddr_in()
+        sin.sin_family = sa_family_t(AF_INET)
+        sin.sin_port = in_port_t(UInt16(port).bigEndian)
+        sin.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &sin) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        let request = Array("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
+        var reply = [UInt8](repeating: 0, count: 512)
+        guard connected, send(fd, request, request.count, 0) == request.count, recv(fd, &reply, reply.count, 0) > 0
+        else {
+            close(fd)
+            return nil
+        }
+        self.descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+}
