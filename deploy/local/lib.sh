@@ -374,7 +374,7 @@ pid_alive() {
   [ -s "$file" ] && kill -0 "$(cat "$file")" 2>/dev/null
 }
 
-# SIGTERM to each named process at once, then up to 12 s for all of them (a service bounds its own exit to 9 s,
+# SIGTERM to each named process at once, then up to 12 s for all of them (a service bounds its own exit to 8 s,
 # SNS_SHUTDOWN_LIMIT_MS), then SIGKILL for what is left.
 stop_pid() {
   local name pids=() pid

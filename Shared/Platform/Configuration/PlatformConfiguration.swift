@@ -21,7 +21,7 @@ import Logging
 /// | `SNS_READ_YOUR_WRITES_TIMEOUT_MS` | longest a write's answer waits for other services' projections (0: never waits) | 3000 |
 /// | `SNS_DATABASE_WATCH_MS` | how often the database watch probes; while it is down, requests get 503 at once (0: off) | 1000 |
 /// | `SNS_SHUTDOWN_DRAIN_MS` | on SIGTERM, how long the replica drains before it stops (decision 0018) | 3000 |
-/// | `SNS_SHUTDOWN_LIMIT_MS` | the longest SIGTERM takes to end the process, whatever is still waiting | 9000 |
+/// | `SNS_SHUTDOWN_LIMIT_MS` | the longest SIGTERM takes to end the process, whatever is still waiting | 8000 |
 package struct PlatformConfiguration: Sendable {
     package var serviceName: String
     package var httpHost: String
@@ -111,7 +111,7 @@ package struct PlatformConfiguration: Sendable {
         self.readYourWritesTimeout = .milliseconds(
             try env.int("SNS_READ_YOUR_WRITES_TIMEOUT_MS", default: 3000, range: 0...300_000))
         let drain = try env.int("SNS_SHUTDOWN_DRAIN_MS", default: 3000, range: 0...60_000)
-        let limit = try env.int("SNS_SHUTDOWN_LIMIT_MS", default: 9000, range: 1000...300_000)
+        let limit = try env.int("SNS_SHUTDOWN_LIMIT_MS", default: 8000, range: 1000...300_000)
         guard limit > drain else {
             throw ConfigurationError(variable: "SNS_SHUTDOWN_LIMIT_MS", reason: "must exceed SNS_SHUTDOWN_DRAIN_MS")
         }

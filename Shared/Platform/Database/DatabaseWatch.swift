@@ -30,8 +30,13 @@ package final class DatabaseWatch: Service, Sendable {
     package var isDown: Bool { state.withLock { $0.down } }
 
     package func run() async throws {
+        // Stops at once on shutdown, whatever probe or pause is under way.
+        try? await cancelWhenGracefulShutdown { await self.probeUntilCancelled() }
+    }
+
+    func probeUntilCancelled() async {
         var connection: PostgresConnection?
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+        while !Task.isCancelled {
             do {
                 let current: PostgresConnection
                 if let connection {

@@ -87,7 +87,9 @@ package final class ShutdownDrain: Service, Sendable {
             logger.error(
                 "shutdown did not finish in time; exiting (unpublished outbox rows stay in the database)",
                 metadata: ["limit_ms": "\(Int(limit.milliseconds))"])
-            exit(0)
+            // `_exit`, not `exit`: exit handlers (librdkafka's, the runtime's) may themselves wait on what is stuck.
+            fflush(nil)
+            _exit(0)
         }
         thread.name = "shutdown-watchdog"
         thread.start()
