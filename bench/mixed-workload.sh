@@ -20,7 +20,8 @@ CONFIGURATION="${SNS_BUILD_CONFIGURATION:-release}"
 STATE="$ROOT/.local/${SNS_PROFILE:-dev}"
 SCENARIO="${SNS_BENCH_SCENARIO:-$ROOT/.local/bench/scenario.json}"
 BENCH="$SCRATCH/$CONFIGURATION/sns-bench"
-PROGRAMS=(auth posts media social market broker)
+# Every running replica (posts, posts-2, …) and the dev broker.
+mapfile -t PROGRAMS < <(running_replica_names; echo broker)
 WORK="$(mktemp -d)"; SAMPLER=""
 cleanup() { [ -n "$SAMPLER" ] && kill "$SAMPLER" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT

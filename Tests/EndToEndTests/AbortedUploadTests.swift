@@ -22,6 +22,7 @@ struct AbortedUploadTests {
         let failed =
             #"hb_requests{http_route="/v1/posts/files",http_request_method="POST",http_response_status_code="500"}"#
         let (abortedBefore, failedBefore) = (try await sample(aborted, at: media), try await sample(failed, at: media))
+        let partsBefore = Self.partFiles()
 
         let head =
             "POST /v1/posts/files HTTP/1.1\r\nHost: media\r\nSesacKey: \(gateway.apiKey)\r\nAuthorization: \(token)\r\n"
@@ -36,5 +37,19 @@ struct AbortedUploadTests {
             try await sample(aborted, at: media) >= abortedBefore + 3
         }
         #expect(try await sample(failed, at: media) == failedBefore, "an abandoned upload was answered 500")
+        // Nothing is left behind: the files being received when the clients went away are removed. (Other tests'
+        // uploads may be in flight meanwhile; theirs are moved into place when they finish.)
+        let partsAfterAborts = Self.partFiles().subtracting(partsBefore)
+        try await eventually("the abandoned uploads' part files are removed") {
+            Self.partFiles().isDisjoint(with: partsAfterAborts)
+        }
+    }
+
+    /// The files media is receiving right now (`<media root>/.tmp/upload-….part`; the test stack's media root is
+    /// `<state>/media`).
+    static func partFiles() -> Set<String> {
+        guard let state = ProcessInfo.processInfo.environment["SNS_TEST_STATE_DIR"] else { return [] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: state + "/media/.tmp")) ?? []
+        return Set(names.filter { $0.hasSuffix(".part") })
     }
 }

@@ -71,6 +71,12 @@ package final class ShutdownDrain: Service, Sendable {
         // It stays open (held here) until the server's shutdown closes it from its side.
         let keeper = await IdleConnection.open(to: listener.localAddress)
         if keeper == nil { logger.warning("drain: could not open the keep-alive connection; stopping without it") }
+        // Stop accepting first, and give connections accepted a moment ago time to reach the server's loop: a
+        // connection accepted while the listener closes is dropped by NIO's async server channel, which traps
+        // ("Deinited NIOAsyncWriter without calling finish()", seen once under a rolling restart). What reaches the
+        // kernel's accept queue in these 50 ms is reset when the listener closes.
+        try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
+        try? await Task.sleep(for: .milliseconds(50))
         try? await listener.close()
         state.withLock {
             $0.keeper = keeper
