@@ -306,6 +306,9 @@ restart_services() {
   local name count i spare
   [ $# -gt 0 ] || die "usage: ./sns restart <service>… (services: $(service_names))"
   for name in "$@"; do service_port "$name" >/dev/null || die "unknown service '$name' (services: $(service_names))"; done
+  # `./sns up` watches its processes; while this marker exists, a replica missing for a moment is not a death.
+  # (A marker left by a restart that died names a process that is gone, and is ignored.)
+  echo $$ >"$STATE/run/restarting"
   for name in "$@"; do
     count="$(replicas "$name")"; spare=""
     if [ "$count" = 1 ]; then
@@ -321,6 +324,7 @@ restart_services() {
     done
     [ -n "$spare" ] && stop_pid "$(replica_name "$name" "$spare")"
   done
+  rm -f "$STATE/run/restarting"
   log "restarted: $*"
 }
 
@@ -440,7 +444,9 @@ check_alive() {
   pid_alive broker || return 1
   if uses_portone_test_server; then pid_alive portone || return 1; fi
   if uses_idp_test_server; then pid_alive idp || return 1; fi
-  for name in $(all_replica_names); do pid_alive "$name" || return 1; done
+  if ! { [ -s "$STATE/run/restarting" ] && kill -0 "$(cat "$STATE/run/restarting")" 2>/dev/null; }; then
+    for name in $(all_replica_names); do pid_alive "$name" || return 1; done
+  fi
   [ -s "$STATE/nginx/nginx.pid" ] && kill -0 "$(cat "$STATE/nginx/nginx.pid")" 2>/dev/null
 }
 
