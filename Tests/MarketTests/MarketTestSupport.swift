@@ -17,7 +17,7 @@ import Testing
 /// (`product(...)`); the consumer that fills it from events is covered by the journey through the gateway.
 struct MarketHarness: Sendable {
     let client: any TestClientProtocol
-    let market: MarketApplication
+    let reverifier: PaymentReverifier
     let ledger: PortOneLedger
     let postgres: PostgresClient
     let schema: SQLIdentifier
@@ -58,17 +58,22 @@ struct MarketHarness: Sendable {
             configuration.portOneTimeout = options.timeout
             configuration.portOneRetryBase = .milliseconds(10)
             configuration.claimMaxAge = options.claimMaxAge
-            let market = try await MarketApplication(configuration: configuration, logger: TestEnvironment.logger)
+            let market = try await buildApplicationAndParts(
+                configuration: configuration, logger: TestEnvironment.logger)
             let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
             let apiKey = try TestEnvironment.apiKey()
-            let postgres = market.platform.postgres
             try await market.application.test(.router) { client in
                 try await body(
                     MarketHarness(
-                        client: client, market: market, ledger: ledger, postgres: postgres, schema: schema,
-                        signer: signer, apiKey: apiKey))
+                        client: client, reverifier: market.reverifier, ledger: ledger, postgres: market.postgres,
+                        schema: schema, signer: signer, apiKey: apiKey))
             }
         }
+    }
+
+    /// One re-verification round, as the background worker runs it (`asOf`: treat retries scheduled before it as due).
+    func reverifyOnce(asOf: Date) async throws -> PaymentReverifier.Report {
+        try await reverifier.runOnce(asOf: asOf)
     }
 
     // MARK: Fixtures

@@ -182,7 +182,7 @@ struct ValidationContractTests {
             #expect(try await market.claimState(impUid) == "pending")
             let merchantUid = try #require(await market.ledger.payment(impUid)?.merchantUid)
             await market.ledger.createPayment(merchantUid: merchantUid, amount: 5000, impUid: impUid, status: .paid)
-            let round = try await market.market.reverifyOnce(asOf: Date().addingTimeInterval(3600))
+            let round = try await market.reverifyOnce(asOf: Date().addingTimeInterval(3600))
             #expect(round.recorded == 1)
             #expect(try await market.validate(impUid, post: postId, as: buyer).status == 200)
             #expect(try await market.validate(impUid, post: postId, as: buyer).status == 409)

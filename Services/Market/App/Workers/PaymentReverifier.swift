@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// payment was not paid yet, the post was not known yet) are verified again with exponential backoff until
 /// they settle or grow older than `maxAge`; refunds that could not reach PortOne are retried the same way.
 /// Replicas share the work: each due row is leased (its next attempt pushed ahead) before it is worked on.
-struct PaymentReverifier: Service {
+package struct PaymentReverifier: Service {
     let verification: PaymentVerification
     let store: MarketStore
     let interval: Duration
@@ -17,7 +17,7 @@ struct PaymentReverifier: Service {
     /// Opened once the migrations ran: the first round must not run before the tables exist.
     var startGate: StartGate? = nil
 
-    func run() async throws {
+    package func run() async throws {
         if let startGate {
             do { try await startGate.wait() } catch { return }
         }
