@@ -17,7 +17,7 @@ package final class DatabaseWatch: Service, Sendable {
     let database: DatabaseConfiguration
     let interval: Duration
     let logger: Logger
-    private let state = Mutex<(down: Bool, failures: Int)>((false, 0))
+    private let state = Mutex<(down: Bool, failures: Int, probes: Int)>((false, 0, 0))
 
     package init(database: DatabaseConfiguration, interval: Duration, logger: Logger) {
         self.database = database
@@ -28,6 +28,8 @@ package final class DatabaseWatch: Service, Sendable {
     }
 
     package var isDown: Bool { state.withLock { $0.down } }
+    /// Probes completed so far (for tests: "after n probes").
+    package var probes: Int { state.withLock { $0.probes } }
 
     package func run() async throws {
         // Stops at once on shutdown, whatever probe or pause is under way.
@@ -37,37 +39,56 @@ package final class DatabaseWatch: Service, Sendable {
     func probeUntilCancelled() async {
         var connection: PostgresConnection?
         while !Task.isCancelled {
-            do {
-                let current: PostgresConnection
-                if let connection {
-                    current = connection
-                } else {
-                    current = try await PostgresConnection.connect(
-                        configuration: try database.connectionConfiguration(), id: 0, logger: logger)
-                    connection = current
-                }
-                try await withDeadline(interval * 2, logger: logger, quiet: true) {
-                    try await current.query("SELECT 1", logger: self.logger)
-                }
-                record(failedOutright: false, succeeded: true)
-            } catch is TransactionTimeout {
-                // Slow, not down: say nothing new.
-            } catch {
-                try? await connection?.close()
-                connection = nil
-                record(failedOutright: true, succeeded: false, error: error)
-            }
+            connection = await probe(on: connection)
             try? await Task.sleep(for: interval)
         }
         try? await connection?.close()
     }
 
-    func record(failedOutright: Bool, succeeded: Bool, error: (any Error)? = nil) {
+    /// One probe: connect if needed and run `SELECT 1`, both within twice the interval. Returns the connection to
+    /// reuse (nil after any failure: a connection that was slow may be stuck, so the next probe opens a new one).
+    func probe(on existing: PostgresConnection?) async -> PostgresConnection? {
+        let (database, logger) = (self.database, self.logger)
+        do {
+            let connection = try await withDeadline(interval * 2, logger: logger, quiet: true) {
+                let connection: PostgresConnection
+                if let existing {
+                    connection = existing
+                } else {
+                    connection = try await PostgresConnection.connect(
+                        configuration: try database.connectionConfiguration(), id: 0, logger: logger)
+                    // Abandoned by the deadline meanwhile: nobody else will close it.
+                    if Task.isCancelled {
+                        try? await connection.close()
+                        throw CancellationError()
+                    }
+                }
+                try await connection.query("SELECT 1", logger: logger)
+                return connection
+            }
+            record(.succeeded)
+            return connection
+        } catch is TransactionTimeout {
+            try? await existing?.close()
+            record(.slow)  // not down: a busy or frozen database never turns requests away
+            return nil
+        } catch {
+            try? await existing?.close()
+            record(.failedOutright, error: error)
+            return nil
+        }
+    }
+
+    enum ProbeOutcome { case succeeded, slow, failedOutright }
+
+    func record(_ outcome: ProbeOutcome, error: (any Error)? = nil) {
         let (changed, down) = state.withLock { state -> (Bool, Bool) in
             let before = state.down
-            if succeeded {
-                state = (false, 0)
-            } else if failedOutright {
+            state.probes += 1
+            switch outcome {
+            case .succeeded: (state.down, state.failures) = (false, 0)
+            case .slow: break
+            case .failedOutright:
                 state.failures += 1
                 if state.failures >= 2 { state.down = true }
             }
