@@ -131,7 +131,7 @@ package struct ServicePlatform: Sendable {
             ]
                 + (databaseWatch.map { [$0] } ?? []) + consumers + extraServices,
             onServerRunning: { [drain] listener in drain.attach(listener: listener) },
-            logger: logger
+            logger: logger.quietingExpectedShutdownErrors
         )
         for consumer in consumers { drain.onDrain { await consumer.leaveGroup() } }
         let migrator = self.migrator
