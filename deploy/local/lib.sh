@@ -228,13 +228,17 @@ running_replica_names() {
     done
   done
 }
-# Every process name of every replica of every service, in start order.
-all_replica_names() {
-  local entry name i
+# Every replica of every service as "service index" lines, in start order.
+all_replicas() {
+  local entry i
   for entry in "${SERVICES[@]}"; do
-    name="${entry%%:*}"
-    for i in $(seq 1 "$(replicas "$name")"); do replica_name "$name" "$i"; done
+    for i in $(seq 1 "$(replicas "${entry%%:*}")"); do echo "${entry%%:*} $i"; done
   done
+}
+# Their process names.
+all_replica_names() {
+  local name i
+  all_replicas | while read -r name i; do replica_name "$name" "$i"; done
 }
 
 # Environment for every service process: configuration only, so the same binaries run anywhere.
@@ -276,15 +280,12 @@ service_env() {
 }
 
 start_services() {
-  local entry name i
-  for entry in "${SERVICES[@]}"; do
-    name="${entry%%:*}"
-    for i in $(seq 1 "$(replicas "$name")"); do start_replica "$name" "$i"; done
-  done
-  for entry in "${SERVICES[@]}"; do
-    name="${entry%%:*}"
-    for i in $(seq 1 "$(replicas "$name")"); do wait_for "$(replica_name "$name" "$i") ready" 120 service_ready "$name" "$i"; done
-  done
+  local name i replicas_list
+  replicas_list="$(all_replicas)"
+  while read -r name i; do [ -z "$name" ] || start_replica "$name" "$i"; done <<<"$replicas_list"
+  while read -r name i; do
+    [ -z "$name" ] || wait_for "$(replica_name "$name" "$i") ready" 120 service_ready "$name" "$i"
+  done <<<"$replicas_list"
 }
 
 # Starts replica i of a service unless it runs (migrations run once: under an advisory lock; consumers of one
@@ -451,18 +452,20 @@ check_alive() {
 }
 
 stack_status() {
-  local entry name port i
+  local name port i
   printf '%-10s %s\n' profile "$PROFILE"
   if as_pg "$(pg_bin)/pg_ctl" -D "$STATE/postgres" status >/dev/null 2>&1; then printf '%-10s running on 127.0.0.1:%s\n' postgres "$PG_PORT"; else printf '%-10s stopped\n' postgres; fi
   if pid_alive broker; then printf '%-10s running on %s\n' broker "$(cat "$STATE/broker.addr")"; else printf '%-10s stopped\n' broker; fi
   if pid_alive portone; then printf '%-10s PortOne test server on 127.0.0.1:%s\n' portone "$(portone_port)"; elif uses_portone_test_server; then printf '%-10s stopped\n' portone; else printf '%-10s real PortOne at %s\n' portone "$SNS_PORTONE_URL"; fi
   if pid_alive idp; then printf '%-10s identity-provider test server on %s\n' idp "$(idp_url)"; elif uses_idp_test_server; then printf '%-10s stopped\n' idp; else printf '%-10s real identity providers (environment)\n' idp; fi
-  for entry in "${SERVICES[@]}"; do
-    for i in $(seq 1 "$(replicas "${entry%%:*}")"); do
-      name="$(replica_name "${entry%%:*}" "$i")"; port="$(service_port "${entry%%:*}" "$i")"
-      if pid_alive "$name"; then printf '%-10s running on 127.0.0.1:%s, ready: %s\n' "$name" "$port" "$(curl --max-time 5 -s "http://127.0.0.1:$port/ready" || echo no)"; else printf '%-10s stopped\n' "$name"; fi
-    done
-  done
+  local service replicas_list
+  replicas_list="$(all_replicas)"
+  while read -r service i; do
+    [ -n "$service" ] || continue
+    name="$(replica_name "$service" "$i")"; port="$(service_port "$service" "$i")"
+    if pid_alive "$name"; then printf '%-10s running on 127.0.0.1:%s, ready: %s\n' "$name" "$port" "$(curl --max-time 5 -s "http://127.0.0.1:$port/ready" || echo no)"; else printf '%-10s stopped\n' "$name"; fi
+  done <<<"$replicas_list"
+
   if [ -s "$STATE/nginx/nginx.pid" ] && kill -0 "$(cat "$STATE/nginx/nginx.pid")" 2>/dev/null; then printf '%-10s http://127.0.0.1:%s\n' gateway "$GATEWAY_PORT"; else printf '%-10s stopped\n' gateway; fi
 }
 

@@ -18,6 +18,7 @@ package final class DatabaseWatch: Service, Sendable {
     let interval: Duration
     let logger: Logger
     private let state = Mutex<(down: Bool, failures: Int, probes: Int)>((false, 0, 0))
+    private let slot = ConnectionSlot()
 
     package init(database: DatabaseConfiguration, interval: Duration, logger: Logger) {
         self.database = database
@@ -37,45 +38,67 @@ package final class DatabaseWatch: Service, Sendable {
     }
 
     func probeUntilCancelled() async {
-        var connection: PostgresConnection?
         while !Task.isCancelled {
-            connection = await probe(on: connection)
+            await probe()
             try? await Task.sleep(for: interval)
         }
-        try? await connection?.close()
+        await slot.finish()
     }
 
-    /// One probe: connect if needed and run `SELECT 1`, both within twice the interval. Returns the connection to
-    /// reuse (nil after any failure: a connection that was slow may be stuck, so the next probe opens a new one).
-    func probe(on existing: PostgresConnection?) async -> PostgresConnection? {
-        let (database, logger) = (self.database, self.logger)
+    /// One probe: connect if needed and run `SELECT 1`, both within twice the interval. After any failure the
+    /// connection is closed (one that was slow may be stuck), and the next probe opens a new one.
+    func probe() async {
+        let (database, logger, slot) = (self.database, self.logger, self.slot)
         do {
-            let connection = try await withDeadline(interval * 2, logger: logger, quiet: true) {
+            try await withDeadline(interval * 2, logger: logger, quiet: true) {
                 let connection: PostgresConnection
-                if let existing {
-                    connection = existing
+                if let current = slot.current {
+                    connection = current
                 } else {
                     connection = try await PostgresConnection.connect(
                         configuration: try database.connectionConfiguration(), id: 0, logger: logger)
-                    // Abandoned by the deadline meanwhile: nobody else will close it.
-                    if Task.isCancelled {
-                        try? await connection.close()
-                        throw CancellationError()
-                    }
+                    await slot.keep(connection)
                 }
                 try await connection.query("SELECT 1", logger: logger)
-                return connection
             }
             record(.succeeded)
-            return connection
         } catch is TransactionTimeout {
-            try? await existing?.close()
+            await slot.drop()
             record(.slow)  // not down: a busy or frozen database never turns requests away
-            return nil
         } catch {
-            try? await existing?.close()
+            await slot.drop()
             record(.failedOutright, error: error)
-            return nil
+        }
+    }
+
+    /// The watch's one connection. Every connection opened goes here at once, so none is ever dropped unclosed —
+    /// also not one whose probe the deadline abandoned, nor one that opens after the watch stopped.
+    final class ConnectionSlot: Sendable {
+        private let state = Mutex<(connection: PostgresConnection?, finished: Bool)>((nil, false))
+
+        var current: PostgresConnection? { state.withLock { $0.connection } }
+
+        func keep(_ connection: PostgresConnection) async {
+            let (replaced, refused) = state.withLock { state -> (PostgresConnection?, Bool) in
+                if state.finished { return (nil, true) }
+                defer { state.connection = connection }
+                return (state.connection, false)
+            }
+            try? await replaced?.close()
+            if refused { try? await connection.close() }
+        }
+
+        func drop() async {
+            let connection = state.withLock { state in
+                defer { state.connection = nil }
+                return state.connection
+            }
+            try? await connection?.close()
+        }
+
+        func finish() async {
+            state.withLock { $0.finished = true }
+            await drop()
         }
     }
 
