@@ -34,7 +34,7 @@ package final class DatabaseWatch: Service, Sendable {
 
     package func run() async throws {
         // Stops at once on shutdown, whatever probe or pause is under way.
-        try? await cancelWhenGracefulShutdown { await self.probeUntilCancelled() }
+        await cancelWhenGracefulShutdown { await self.probeUntilCancelled() }
     }
 
     func probeUntilCancelled() async {

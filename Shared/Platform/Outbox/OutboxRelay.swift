@@ -71,7 +71,7 @@ package final class OutboxRelay: Service, Sendable {
         // pending for the next relay (the broker may still get the messages: consumers are idempotent). Waiting
         // for acknowledgements from a broker that is away would hold the process for `message.timeout.ms`.
         await withGracefulShutdownHandler {
-            try? await cancelWhenGracefulShutdown {
+            await cancelWhenGracefulShutdown {
                 await withDiscardingTaskGroup { group in
                     group.addTask { await self.listenForNotifications() }
                     await self.relayLoop()
