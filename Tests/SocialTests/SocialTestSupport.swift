@@ -20,7 +20,10 @@ func withSocialService(schema: String = "social", _ body: @Sendable (SocialClien
     try await TestPlatform.with { platform in
         var configuration = SocialConfiguration(
             platform: try TestEnvironment.platformConfiguration(serviceName: "social"),
-            authURL: try TestEnvironment.authURL(), mediaURL: try TestEnvironment.mediaURL(), schema: schema)
+            authURL: try TestEnvironment.authURL(), mediaURL: try TestEnvironment.mediaURL(),
+            // As the stack's social (deploy/local/lib.sh, test profile): auth's profile write waits for the
+            // projections of its event, up to 50 s on a machine the suite saturates, and must not be cut off first.
+            internalTimeout: .seconds(58), schema: schema)
         // On the shared schema the stack's social process projects the events; a private schema needs its own consumer.
         configuration.consumesEvents = schema != "social"
         let settings = configuration
