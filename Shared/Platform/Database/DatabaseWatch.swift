@@ -18,6 +18,8 @@ package final class DatabaseWatch: Service, Sendable {
     let interval: Duration
     let logger: Logger
     private let state = Mutex<(down: Bool, failures: Int, probes: Int)>((false, 0, 0))
+    /// `state.down`, for the check on every request (`DatabaseWatchMiddleware`) without taking the lock.
+    private let down = Atomic<Bool>(false)
     private let slot = ConnectionSlot()
 
     package init(database: DatabaseConfiguration, interval: Duration, logger: Logger) {
@@ -28,7 +30,7 @@ package final class DatabaseWatch: Service, Sendable {
         self.logger = logger
     }
 
-    package var isDown: Bool { state.withLock { $0.down } }
+    package var isDown: Bool { down.load(ordering: .relaxed) }
     /// Probes completed so far (for tests: "after n probes").
     package var probes: Int { state.withLock { $0.probes } }
 
@@ -117,6 +119,7 @@ package final class DatabaseWatch: Service, Sendable {
             }
             return (before != state.down, state.down)
         }
+        self.down.store(down, ordering: .relaxed)
         if changed {
             if down {
                 logger.error(

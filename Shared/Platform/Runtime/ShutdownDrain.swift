@@ -23,7 +23,9 @@ import Synchronization
 package final class ShutdownDrain: Service, Sendable {
     package let duration: Duration
     package let limit: Duration
-    private let state = Mutex<(draining: Bool, listener: (any Channel)?, keeper: IdleConnection?)>((false, nil, nil))
+    private let state = Mutex<(listener: (any Channel)?, keeper: IdleConnection?)>((nil, nil))
+    /// Read on every request (`DrainMiddleware`, `/ready`): an atomic, not the lock.
+    private let draining = Atomic<Bool>(false)
     private let actions = Mutex<[@Sendable () async -> Void]>([])
 
     /// - Parameters:
@@ -34,7 +36,7 @@ package final class ShutdownDrain: Service, Sendable {
         self.limit = limit ?? .zero
     }
 
-    package var isDraining: Bool { state.withLock { $0.draining } }
+    package var isDraining: Bool { draining.load(ordering: .relaxed) }
 
     /// The server's listening channel (from `onServerRunning`).
     package func attach(listener: any Channel) {
@@ -59,7 +61,7 @@ package final class ShutdownDrain: Service, Sendable {
         for action in actions.withLock({ $0 }) { Task { await action() } }
         let listener = state.withLock { $0.listener }
         guard duration > .zero, let listener else {
-            state.withLock { $0.draining = true }
+            draining.store(true, ordering: .relaxed)
             return
         }
         logger.info(
@@ -77,10 +79,8 @@ package final class ShutdownDrain: Service, Sendable {
         try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
         try? await Task.sleep(for: .milliseconds(50))
         try? await listener.close()
-        state.withLock {
-            $0.keeper = keeper
-            $0.draining = true
-        }
+        state.withLock { $0.keeper = keeper }
+        draining.store(true, ordering: .relaxed)
         try? await Task.sleep(for: duration)
     }
 
