@@ -15,12 +15,18 @@ package enum SystemCatalog {
         /// Its HTTP port in the local stack is the profile's port base plus this.
         package let localPortOffset: Int
         package let consumers: [Consumer]
+        /// The public paths the gateway sends to it, G1 (`/v1/…`) and G0 alike (`deploy/nginx/routes.conf` is
+        /// written from these).
+        package let routes: [GatewayRoute]
 
-        package init(name: String, schema: String, localPortOffset: Int, consumers: [Consumer]) {
+        package init(
+            name: String, schema: String, localPortOffset: Int, routes: [GatewayRoute], consumers: [Consumer]
+        ) {
             self.name = name
             self.schema = schema
             self.localPortOffset = localPortOffset
             self.consumers = consumers
+            self.routes = routes
         }
 
         /// The consumer group the service runs on `schema`: its catalog name on its own schema; a test's private
@@ -58,10 +64,28 @@ package enum SystemCatalog {
         }
     }
 
-    package static let auth = Service(name: "auth", schema: "auth", localPortOffset: 1, consumers: [])
+    /// Accounts, sessions and tokens.
+    package static let auth = Service(
+        name: "auth", schema: "auth", localPortOffset: 1,
+        routes: [
+            .exact("/v1/users/join"), .exact("/v1/users/login"),
+            // Federated sign-in: /v1/users/login/firebase, …/apple, …/kakao (decision 0012).
+            .prefix("/v1/users/login/"),
+            .exact("/v1/users/withdraw"), .exact("/v1/users/logout"), .exact("/v1/validation/email"),
+            .prefix("/v1/auth/"), .exact("/.well-known/jwks.json"),
+            // G0 (2023): no /v1 prefix.
+            .exact("/join"), .exact("/login"), .exact("/refresh"), .exact("/withdraw"), .exact("/validation/email"),
+        ],
+        consumers: [])
 
+    /// Posts, comments, likes, hashtags and feeds.
     package static let posts = Service(
         name: "posts", schema: "posts", localPortOffset: 2,
+        routes: [
+            .exact("/v1/posts"), .prefix("/v1/posts/"),
+            // G0 posts are multipart with up to 5 images inline (the gateway's server-wide 30m bound).
+            .exact("/post"), .prefix("/post/"),
+        ],
         consumers: [
             Consumer(
                 group: "posts-read-models", topics: [Topic.users, Topic.follows, Topic.payments],
@@ -83,10 +107,24 @@ package enum SystemCatalog {
     /// would see files as unreferenced.
     package static let media = Service(
         name: "media", schema: "media", localPortOffset: 3,
+        routes: [
+            // Uploads stream through unbuffered: media enforces the API's limits while reading and answers 400 with a
+            // JSON message; nginx only cuts off bodies beyond what 5 files could ever need.
+            .exact("/v1/posts/files", bodyLimit: "30m", streamed: true),
+            .prefix("/v1/uploads/"), .prefix("/uploads/"),
+        ],
         consumers: [Consumer(group: "media-references", topics: [Topic.posts, Topic.users], rebuild: nil)])
 
+    /// The social graph: follows, profiles, user search, rankings.
     package static let social = Service(
         name: "social", schema: "social", localPortOffset: 4,
+        routes: [
+            .prefix("/v1/follow/"),
+            .exact("/v1/users/me/profile", bodyLimit: "6m"),  // one profile image
+            .exact("/v1/users/me/nick/random"), .exact("/v1/users/search"), .pattern("^/v1/users/[^/]+/profile$"),
+            .prefix("/v1/rankings/"),
+            .prefix("/follow/"), .exact("/profile/me", bodyLimit: "6m"), .prefix("/profile/"),
+        ],
         consumers: [
             Consumer(
                 group: "social-projections", topics: [Topic.users, Topic.posts],
@@ -96,8 +134,11 @@ package enum SystemCatalog {
                     tables: ["social.users", "social.posts", "social.comments", "social.likes"]))
         ])
 
+    /// Payment validation and history; PortOne's webhook (no SesacKey: the service exempts that one path and verifies
+    /// every notification by asking PortOne; compose's gateway also rate-limits it).
     package static let market = Service(
         name: "market", schema: "market", localPortOffset: 5,
+        routes: [.prefix("/v1/payments/")],
         consumers: [
             Consumer(
                 group: "market-products", topics: [Topic.posts, Topic.users],

@@ -40,9 +40,9 @@ struct OutboxToolTests {
             _ = try await fill(
                 platform, topic: TestEnvironment.unique("test.admin."), keys: ["a", "b", "c", "d"], pending: 2)
             let service = ServiceCatalog.Service(
-                name: "x", schema: platform.schema.name, localPortOffset: 0, consumers: [])
+                name: "x", schema: platform.schema.name, localPortOffset: 0, routes: [], consumers: [])
             let missing = ServiceCatalog.Service(
-                name: "y", schema: TestEnvironment.unique("nothing_"), localPortOffset: 0, consumers: [])
+                name: "y", schema: TestEnvironment.unique("nothing_"), localPortOffset: 0, routes: [], consumers: [])
             let statuses = try await OutboxInspector.status(
                 of: [service, missing], client: platform.postgres, logger: TestEnvironment.logger)
             #expect(statuses[0].migrated && statuses[0].pending == 2 && statuses[0].published == 2)
@@ -58,7 +58,7 @@ struct OutboxToolTests {
             let keys = ["a", "b", "a", "c", "a", "b", "pending"]
             let ids = try await fill(platform, topic: topic, keys: keys, pending: 1)
             let service = ServiceCatalog.Service(
-                name: "x", schema: platform.schema.name, localPortOffset: 0, consumers: [])
+                name: "x", schema: platform.schema.name, localPortOffset: 0, routes: [], consumers: [])
             let republisher = Republisher(client: platform.postgres, logger: TestEnvironment.logger)
 
             let plan = try await republisher.plan(service: service, filter: .init())

@@ -93,6 +93,25 @@ struct SystemCatalogAgreementTests {
         }
     }
 
+    /// The deployment files' catalog regions (compose's database roles and the gateway's dependencies, the
+    /// gateway's routes and upstreams, Prometheus's targets, `.env.example`'s passwords) are what the catalog says.
+    @Test func theDeploymentFilesRegionsAreTheCatalogs() throws {
+        let stale = try DeploymentFiles.sync(root: Repository.root, write: false)
+        #expect(stale.isEmpty, "\(stale) repeat an older catalog: run ./sns sync-deployment")
+    }
+
+    /// A region is replaced between its markers, keeping the opening marker's indentation and everything else.
+    @Test func aRegionIsRewrittenBetweenItsMarkersOnly() throws {
+        let text = "a:\n  # >>> catalog: r (note)\n  old\n  # <<< catalog: r\nb"
+        let region = DeploymentFiles.Region(file: "f", name: "r", lines: ["x: 1", "", "y: 2"])
+        #expect(
+            try DeploymentFiles.apply(region, to: text)
+                == "a:\n  # >>> catalog: r (note)\n  x: 1\n\n  y: 2\n  # <<< catalog: r\nb")
+        #expect(throws: DeploymentFiles.Failure.self) {
+            try DeploymentFiles.apply(DeploymentFiles.Region(file: "f", name: "other", lines: []), to: text)
+        }
+    }
+
     /// Adding a service touches at most four places, and docs/operations.md names them.
     @Test func addingAServiceIsDocumented() throws {
         let operations = try Repository.text("docs/operations.md")

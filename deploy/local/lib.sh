@@ -560,17 +560,22 @@ run_tests() {
   set +e
   if [ $suite = 1 ]; then
     log "running swift test"
-    swift test --skip-build --scratch-path "$SCRATCH" "$@"
-    status=$?
+    swift test --skip-build --scratch-path "$SCRATCH" "$@" 2>&1 | tee "$STATE/logs/tests.log"
+    status=${PIPESTATUS[0]}
   fi
   if [ $resilience = 1 ]; then
     log "running the resilience tests (alone, against this stack)"
-    SNS_TEST_RESILIENCE=1 swift test --skip-build --scratch-path "$SCRATCH" --filter ResilienceTests "$@"
-    local resilience_status=$?
+    SNS_TEST_RESILIENCE=1 swift test --skip-build --scratch-path "$SCRATCH" --filter ResilienceTests "$@" 2>&1 |
+      tee -a "$STATE/logs/tests.log"
+    local resilience_status=${PIPESTATUS[0]}
     [ $status = 0 ] && status=$resilience_status
   fi
   set -e
-  [ $status = 0 ] || log "tests failed (exit $status); service logs: $STATE/logs"
+  if [ $status != 0 ]; then
+    # The failures again, last, so that a log cut to its tail (CI) still names them.
+    log "tests failed (exit $status); the failures (whole output: $STATE/logs/tests.log; service logs: $STATE/logs):"
+    grep -E '^✘ |recorded an issue|: error: |XCTAssert|Fatal error' "$STATE/logs/tests.log" | grep -v 'known issue' | tail -n 60 >&2 || true
+  fi
   return $status
 }
 

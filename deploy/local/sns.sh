@@ -24,6 +24,10 @@ usage: ./sns <command>
   check-api schemathesis against the OpenAPI document on a fresh private stack (profile check, gateway :28080):
             no 5xx, every response as documented; extra arguments go to `st run` (e.g. --seed 1). Against a
             running stack instead: deploy/local/schemathesis.sh [--gateway URL] [--api-key KEY]
+  sync-deployment
+            rewrite the deployment files' parts that repeat the system catalog (compose's database roles, the
+            gateway's routes and upstreams, Prometheus's targets, .env.example), after a change to
+            Shared/Contract/SystemCatalog.swift (docs/operations.md, "Adding a service")
   admin     the event-pipeline tool against this profile's stack: ./sns admin outbox status, republish … (see README)
 environment: SNS_GATEWAY_PORT (8080), SNS_API_KEY (dev default), SNS_ACCESS_TOKEN_TTL, SNS_REFRESH_TOKEN_TTL,
              SNS_BUILD_CONFIGURATION (debug|release), SNS_PROFILE (dev), SNS_SCALE (as --scale)
@@ -79,6 +83,10 @@ case "$cmd" in
     export SNS_PROFILE=check
     source "$ROOT/deploy/local/lib.sh"   # re-derive ports and paths for the check profile
     run_api_check "$@"
+    ;;
+  sync-deployment)
+    swift build -c "$BUILD_CONFIGURATION" --scratch-path "$SCRATCH" --product sns-admin >/dev/null
+    exec "$BIN/sns-admin" catalog --sync-deployment "$ROOT"
     ;;
   admin)
     [ -x "$BIN/sns-admin" ] || swift build -c "$BUILD_CONFIGURATION" --scratch-path "$SCRATCH" --product sns-admin >/dev/null

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SNSAdmin
 import SNSPlatform
 
 /// `sns-admin catalog`: the system catalog (services, schemas, consumer groups, topics) as this build knows it.
@@ -11,6 +12,11 @@ struct CatalogCommand: ParsableCommand {
 
     @Flag(help: "Print JSON on stdout.") var json = false
     @Flag(help: "Print one `name:port-offset` line per service, in start order (what ./sns reads).") var ports = false
+    @Option(
+        help: ArgumentHelp(
+            "Rewrite the catalog's regions in the deployment files of this repository (./sns sync-deployment).",
+            valueName: "repository"))
+    var syncDeployment: String?
 
     struct Document: Encodable {
         struct Service: Encodable {
@@ -24,6 +30,12 @@ struct CatalogCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let syncDeployment {
+            let changed = try DeploymentFiles.sync(root: URL(fileURLWithPath: syncDeployment), write: true)
+            let summary = changed.isEmpty ? "the deployment files agree with the catalog" : "rewritten: \(changed)"
+            print(summary)
+            return
+        }
         if ports {
             for service in SystemCatalog.services { print("\(service.name):\(service.localPortOffset)") }
             return
