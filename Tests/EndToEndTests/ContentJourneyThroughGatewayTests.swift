@@ -29,7 +29,7 @@ struct ContentJourneyThroughGatewayTests {
             "/v1/posts/files", field: "files",
             files: [("test", "image/jpg", Self.png), ("postImage", "image/png", Self.png)], headers: auth)
         #expect(upload.status == 200, "\(upload.text)")
-        let files = try #require(try upload.json["files"] as? [String])
+        let files = try upload.decode(APIModels.UploadedFiles.self).files
         #expect(files.count == 2)
         #expect(files.allSatisfy { $0.hasPrefix("uploads/posts/") && $0.hasSuffix(".png") })
 
@@ -54,9 +54,8 @@ struct ContentJourneyThroughGatewayTests {
         // The feed shows it, with the creator's nick from the posts service's read model of users.
         try await eventually("creator nick reaches the posts read model") {
             let feed = try await gateway.send("GET", "/v1/posts?next=&limit=5&product_id=\(product)", headers: auth)
-            let first = (try feed.json["data"] as? [[String: Any]])?.first
-            return first?["post_id"] as? String == postId
-                && (first?["creator"] as? [String: Any])?["nick"] as? String == name
+            let first = (try? feed.decode(APIModels.PostPage.self))?.data.first
+            return first?.postId == postId && first?.creator.nick == name
         }
         let feed = try await gateway.send("GET", "/v1/posts?next=&limit=5&product_id=\(product)", headers: auth)
         #expect(try feed.json.string("next_cursor") == "0")
@@ -70,14 +69,13 @@ struct ContentJourneyThroughGatewayTests {
         #expect(comment.status == 200)
         let tagQuery = tag.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let search = try await gateway.send("GET", "/v1/posts/hashtags?hashTag=\(tagQuery)", headers: auth)
-        let found = try #require((try search.json["data"] as? [[String: Any]])?.first)
-        #expect(found["post_id"] as? String == postId)
-        #expect(found["likes"] as? [String] == [userId])
-        #expect((found["comments"] as? [[String: Any]])?.first?["content"] as? String == "사고 싶어요")
+        let found = try #require(try search.decode(APIModels.PostPage.self).data.first)
+        #expect(found.postId == postId)
+        #expect(found.likes == [userId])
+        #expect(found.comments.first?.content == "사고 싶어요")
         #expect(
-            try await gateway.send("GET", "/v1/posts/likes/me", headers: auth).json["data"].map {
-                ($0 as? [Any])?.count
-            } == 1)
+            try await gateway.send("GET", "/v1/posts/likes/me", headers: auth).decode(APIModels.PostPage.self).data
+                .count == 1)
 
         // Delete: 200, then gone.
         #expect(try await gateway.send("DELETE", "/v1/posts/\(postId)", headers: auth).status == 200)

@@ -67,25 +67,22 @@ struct MarketJourneyThroughGatewayTests {
         let validation = #"{"imp_uid":"\#(impUid)","post_id":"\#(postId)"}"#
         let reply = try await gateway.send("POST", "/v1/payments/validation", json: validation, headers: asBuyer)
         #expect(reply.status == 200, "\(reply.text)")
-        let payment = try reply.json
-        #expect(
-            payment.keys == ["payment_id", "buyer_id", "post_id", "merchant_uid", "productName", "price", "paidAt"])
-        #expect(payment.string("buyer_id") == buyer.userId)
-        #expect(payment.string("productName") == "클린 코드")
-        #expect(payment["price"] as? Int == 15000)
+        let keys = try reply.json.keys
+        #expect(keys == ["payment_id", "buyer_id", "post_id", "merchant_uid", "productName", "price", "paidAt"])
+        let payment = try reply.decode(APIModels.Payment.self)
+        #expect(payment.buyerId == buyer.userId)
+        #expect(payment.productName == "클린 코드")
+        #expect(payment.price == 15000)
 
         // History, newest first.
         let history = try await gateway.send("GET", "/v1/payments/me", headers: asBuyer)
         #expect(history.status == 200)
-        #expect(
-            (try history.json["data"] as? [[String: Any]])?.map { $0["payment_id"] as? String } == [
-                payment.string("payment_id")
-            ])
+        #expect(try history.decode(APIModels.PaymentList.self).data.map(\.paymentId) == [payment.paymentId])
 
         // The post shows its buyer (posts consumes purchase-completed).
         try await eventually("the post lists its buyer") {
             let post = try await gateway.send("GET", "/v1/posts/\(postId)", headers: asBuyer)
-            return (try post.json["buyers"] as? [String])?.contains(buyer.userId) == true
+            return (try? post.decode(APIModels.Post.self))?.buyers.contains(buyer.userId) == true
         }
 
         // PortOne's webhook for it arrives after the app's call (delivered through the gateway, without
@@ -96,7 +93,7 @@ struct MarketJourneyThroughGatewayTests {
         #expect(
             try await gateway.send("POST", "/v1/payments/validation", json: validation, headers: asBuyer).status == 409)
         let again = try await gateway.send("GET", "/v1/payments/me", headers: asBuyer)
-        #expect((try again.json["data"] as? [[String: Any]])?.count == 1)
+        #expect(try again.decode(APIModels.PaymentList.self).data.count == 1)
 
         // A forged amount: 400, and PortOne shows the payment cancelled.
         let forged = try await pay(sandbox, amount: 150)
@@ -115,7 +112,7 @@ struct MarketJourneyThroughGatewayTests {
             webhook: true)
         try await eventually("the webhook recorded the purchase") {
             let otherHistory = try await gateway.send("GET", "/v1/payments/me", headers: ["Authorization": other.token])
-            return (try otherHistory.json["data"] as? [[String: Any]])?.first?["post_id"] as? String == postId
+            return (try? otherHistory.decode(APIModels.PaymentList.self))?.data.first?.postId == postId
         }
         // …and its app, validating late, gets the 200 once.
         let late = try await gateway.send(
@@ -124,7 +121,8 @@ struct MarketJourneyThroughGatewayTests {
         #expect(late.status == 200, "\(late.text)")
         try await eventually("the post lists both buyers") {
             let post = try await gateway.send("GET", "/v1/posts/\(postId)", headers: asBuyer)
-            return Set((try post.json["buyers"] as? [String]) ?? []).isSuperset(of: [buyer.userId, other.userId])
+            let buyers = (try? post.decode(APIModels.Post.self))?.buyers ?? []
+            return Set(buyers).isSuperset(of: [buyer.userId, other.userId])
         }
     }
 }

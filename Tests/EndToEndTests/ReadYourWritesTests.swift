@@ -34,10 +34,10 @@ struct ReadYourWritesTests {
             access: try #require(json.string("accessToken")), refresh: try #require(json.string("refreshToken")))
     }
 
-    func post(_ account: Account, _ body: String) async throws -> JSONObject {
+    func post(_ account: Account, _ body: String) async throws -> APIModels.Post {
         let created = try await gateway.send("POST", "/v1/posts", json: body, headers: account.auth)
         #expect(created.status == 200, "\(created.text)")
-        return try created.json
+        return try created.decode()
     }
 
     @Test func signUpThenProfileAtOnce() async throws {
@@ -65,17 +65,14 @@ struct ReadYourWritesTests {
     @Test func createdPostNamesItsCreatorAndShowsOnTheProfile() async throws {
         let me = try await signUp()
         let post = try await post(me, #"{"title":"첫 글","content":"hello","product_id":"ryw_test"}"#)
-        let creator = try #require(post["creator"] as? [String: Any])
-        #expect(creator["nick"] as? String == me.nick)
-        let postId = try #require(post.string("post_id"))
+        #expect(post.creator.nick == me.nick)
         let profile = try await gateway.send("GET", "/v1/users/me/profile", headers: me.auth)
-        #expect((try profile.json["posts"] as? [String]) == [postId])
+        #expect(try profile.decode(APIModels.Profile.self).posts == [post.postId])
     }
 
     @Test func renameShowsOnMyPostsAndCommentsAtOnce() async throws {
         let me = try await signUp()
-        let postId = try #require(
-            try await post(me, #"{"title":"t","content":"c","product_id":"ryw_test"}"#).string("post_id"))
+        let postId = try await post(me, #"{"title":"t","content":"c","product_id":"ryw_test"}"#).postId
         let comment = try await gateway.send(
             "POST", "/v1/posts/\(postId)/comments", json: #"{"content":"댓글"}"#, headers: me.auth)
         #expect(comment.status == 200, "\(comment.text)")
@@ -87,12 +84,11 @@ struct ReadYourWritesTests {
             "PUT", "/v1/users/me/profile", body: form.finished(), contentType: form.contentType, headers: me.auth)
         #expect(edited.status == 200, "\(edited.text)")
 
-        let read = try await gateway.send("GET", "/v1/posts/\(postId)", headers: me.auth).json
-        #expect((read["creator"] as? [String: Any])?["nick"] as? String == renamed)
-        let comments = read["comments"] as? [[String: Any]] ?? []
-        #expect(comments.map { ($0["creator"] as? [String: Any])?["nick"] as? String } == [renamed])
+        let read = try await gateway.send("GET", "/v1/posts/\(postId)", headers: me.auth).decode(APIModels.Post.self)
+        #expect(read.creator.nick == renamed)
+        #expect(read.comments.map(\.creator.nick) == [renamed])
         let search = try await gateway.send("GET", "/v1/users/search?nick=\(renamed)", headers: me.auth)
-        #expect(items(search).map { $0["user_id"] as? String } == [me.userId])
+        #expect(try search.decode(APIModels.UserList.self).data.map(\.userId) == [me.userId])
     }
 
     @Test func followSomeoneWhoSignedUpInTheSameInstant() async throws {
@@ -104,18 +100,16 @@ struct ReadYourWritesTests {
         #expect(try followed.json.string("nick") == me.nick)
         #expect(try followed.json.string("opponent_nick") == them.nick)
         // Their post shows in my following feed on my next request.
-        let theirs = try #require(
-            try await post(them, #"{"title":"t","content":"c","product_id":"ryw_test"}"#).string("post_id"))
+        let theirs = try await post(them, #"{"title":"t","content":"c","product_id":"ryw_test"}"#).postId
         let feed = try await gateway.send("GET", "/v1/posts/feed/following?limit=10", headers: me.auth)
-        #expect(items(feed).map { $0["post_id"] as? String } == [theirs])
+        #expect(try feed.decode(APIModels.PostPage.self).data.map(\.postId) == [theirs])
         let profile = try await gateway.send("GET", "/v1/users/\(them.userId)/profile", headers: me.auth)
-        #expect((try profile.json["followers"] as? [[String: Any]])?.map { $0["user_id"] as? String } == [me.userId])
+        #expect(try profile.decode(APIModels.Profile.self).followers.map(\.userId) == [me.userId])
     }
 
     @Test func likeAndCommentCountOnMyProfileAtOnce() async throws {
         let (me, author) = try await (signUp(), signUp())
-        let postId = try #require(
-            try await post(author, #"{"title":"t","content":"c","product_id":"ryw_test"}"#).string("post_id"))
+        let postId = try await post(author, #"{"title":"t","content":"c","product_id":"ryw_test"}"#).postId
         let liked = try await gateway.send(
             "POST", "/v1/posts/\(postId)/like", json: #"{"like_status":true}"#, headers: me.auth)
         #expect(liked.status == 200, "\(liked.text)")
@@ -123,9 +117,10 @@ struct ReadYourWritesTests {
             "POST", "/v1/posts/\(postId)/comments", json: #"{"content":"좋아요"}"#, headers: me.auth)
         #expect(commented.status == 200, "\(commented.text)")
         // likeCount and commentCount count what the profile's owner did.
-        let profile = try await gateway.send("GET", "/v1/users/me/profile", headers: me.auth).json
-        #expect(profile["likeCount"] as? Int == 1)
-        #expect(profile["commentCount"] as? Int == 1)
+        let profile = try await gateway.send("GET", "/v1/users/me/profile", headers: me.auth)
+            .decode(APIModels.Profile.self)
+        #expect(profile.likeCount == 1)
+        #expect(profile.commentCount == 1)
     }
 
     @Test func paymentPutsTheBuyerOnThePostAtOnce() async throws {
@@ -140,7 +135,7 @@ struct ReadYourWritesTests {
                 #","productName":"책","price":7000"#
             ),
         ] {
-            let postId = try #require(try await post(seller, body).string("post_id"))
+            let postId = try await post(seller, body).postId
             let paid = try await sandbox.send(
                 "POST", "/__sandbox/payments",
                 json: """
@@ -152,7 +147,7 @@ struct ReadYourWritesTests {
                 json: #"{"imp_uid":"\#(impUid)","post_id":"\#(postId)"\#(stated)}"#, headers: buyer.auth)
             #expect(validated.status == 200, "\(validated.text)")
             let read = try await gateway.send("GET", "/v1/posts/\(postId)", headers: buyer.auth)
-            #expect(try read.json["buyers"] as? [String] == [buyer.userId])
+            #expect(try read.decode(APIModels.Post.self).buyers == [buyer.userId])
         }
     }
 
@@ -160,7 +155,7 @@ struct ReadYourWritesTests {
         let me = try await signUp()
         let upload = try await gateway.upload(
             "/v1/posts/files", field: "files", files: [("a.png", "image/png", TestImages.png)], headers: me.auth)
-        let file = try #require((try upload.json["files"] as? [String])?.first)
+        let file = try #require(try upload.decode(APIModels.UploadedFiles.self).files.first)
         let withdrawn = try await gateway.send("GET", "/v1/users/withdraw", headers: me.auth)
         #expect(withdrawn.status == 200, "\(withdrawn.text)")
 

@@ -38,7 +38,7 @@ struct SocialJourneyThroughGatewayTests {
             try await eventually("\(person.nick) searchable") {
                 let found = try await gateway.send(
                     "GET", "/v1/users/search?nick=\(person.nick)", headers: alice.headers)
-                return ((try? found.json["data"] as? [[String: Any]]) ?? []).first?["user_id"] as? String == person.id
+                return (try? found.decode(APIModels.UserList.self))?.data.first?.userId == person.id
             }
         }
         #expect(try await gateway.send("POST", "/v1/follow/\(bob.id)", headers: alice.headers).status == 200)
@@ -58,18 +58,20 @@ struct SocialJourneyThroughGatewayTests {
             ).status == 200)
 
         try await eventually("profiles and rankings show it") {
-            let bobs = try await gateway.send("GET", "/v1/users/\(bob.id)/profile", headers: alice.headers).json
-            let alices = try await gateway.send("GET", "/v1/users/me/profile", headers: alice.headers).json
+            let bobs = try await gateway.send("GET", "/v1/users/\(bob.id)/profile", headers: alice.headers)
+            let alices = try await gateway.send("GET", "/v1/users/me/profile", headers: alice.headers)
             let ranking = try await gateway.send(
                 "GET", "/v1/rankings/posts?product_id=\(product)&window=1h", headers: alice.headers)
-            return bobs["posts"] as? [String] == [postId] && bobs["followerCount"] as? Int == 1
-                && alices["commentCount"] as? Int == 1 && alices["likeCount"] as? Int == 1
-                && ((try? ranking.json["data"] as? [[String: Any]]) ?? []).first?["post_id"] as? String == postId
+            let bobsProfile = try? bobs.decode(APIModels.Profile.self)
+            let alicesProfile = try? alices.decode(APIModels.Profile.self)
+            return bobsProfile?.posts == [postId] && bobsProfile?.followerCount == 1
+                && alicesProfile?.commentCount == 1 && alicesProfile?.likeCount == 1
+                && (try? ranking.decode(APIModels.PostRanking.self))?.data.first?.postId == postId
         }
         try await eventually("following feed") {
             let page = try await gateway.send(
                 "GET", "/v1/posts/feed/following?product_id=\(product)", headers: alice.headers)
-            return ((try? page.json["data"] as? [[String: Any]]) ?? []).first?["post_id"] as? String == postId
+            return (try? page.decode(APIModels.PostPage.self))?.data.first?.postId == postId
         }
 
         // Bob renames himself (multipart, like the apps); his post's creator follows.
@@ -83,8 +85,8 @@ struct SocialJourneyThroughGatewayTests {
         #expect(edited.status == 200, "\(edited.text)")
         #expect(try edited.json.string("nick") == renamed)
         try await eventually("the post's creator shows the new nick") {
-            let post = try await gateway.send("GET", "/v1/posts/\(postId)", headers: alice.headers).json
-            return (post["creator"] as? [String: Any])?["nick"] as? String == renamed
+            let post = try await gateway.send("GET", "/v1/posts/\(postId)", headers: alice.headers)
+            return (try? post.decode(APIModels.Post.self))?.creator.nick == renamed
         }
         let taken = try await gateway.send(
             "PUT", "/v1/users/me/profile", body: Data(body.replacingOccurrences(of: renamed, with: alice.nick).utf8),

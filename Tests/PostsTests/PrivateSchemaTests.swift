@@ -25,13 +25,12 @@ struct PrivateSchemaTests {
             let page = try await posts.send(.get, "/v1/posts?product_id=\(product)", as: reader)
             #expect(page.status == 200 && page.postIds == [postId], "\(page.text)")
             // The ready JSON was assembled by the private schema's own functions, from its own read model.
-            let creator = page.posts.first?["creator"] as? [String: Any]
-            #expect(creator?["nick"] as? String == author.nick)
+            #expect(try page.page.data.first?.creator.nick == author.nick)
             let liked = try await posts.send(
                 .post, "/v1/posts/\(postId)/like", as: reader, json: #"{"like_status":true}"#)
             #expect(liked.status == 200, "\(liked.text)")
             let again = try await posts.send(.get, "/v1/posts/\(postId)", as: reader)
-            #expect((try again.json["likes"] as? [String]) == [reader.userId], "\(again.text)")
+            #expect(try again.decode(APIModels.Post.self).likes == [reader.userId], "\(again.text)")
 
             let inPrivate = try await posts.sql(
                 "SELECT count(*)::int FROM \(table: posts.schema, "posts") WHERE post_id = \(postId)", Int.self)

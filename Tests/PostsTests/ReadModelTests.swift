@@ -24,10 +24,9 @@ struct ReadModelTests {
                     userId: alice.userId, nick: "stale", phoneNum: nil, birthDay: nil, profileImage: nil,
                     updatedAt: Date().addingTimeInterval(-3600)), key: alice.userId)
             try await api.waitProcessed(stale)
-            let creator = try #require(
-                try await api.send(.get, "/v1/posts/\(id)", as: alice).json["creator"] as? [String: Any])
-            #expect(creator["nick"] as? String == renamed)
-            #expect(creator["profileImage"] as? String == "uploads/profiles/x.jpg")
+            let creator = try await api.send(.get, "/v1/posts/\(id)", as: alice).decode(APIModels.Post.self).creator
+            #expect(creator.nick == renamed)
+            #expect(creator.profileImage == "uploads/profiles/x.jpg")
         }
     }
 
@@ -62,9 +61,9 @@ struct ReadModelTests {
             #expect(try await api.send(.get, "/v1/posts/users/\(bob.userId)", as: alice).postIds == [])
             #expect(try await api.send(.get, "/v1/posts/hashtags?hashTag=\(tag)", as: alice).postIds == [])
             #expect(try await api.send(.get, "/v1/posts/likes-2/me", as: alice).postIds == [])
-            let post = try await api.send(.get, "/v1/posts/\(alicesPost)", as: alice).json
-            #expect(post["likes"] as? [String] == [])
-            #expect((post["comments"] as? [Any])?.count == 0)
+            let post = try await api.send(.get, "/v1/posts/\(alicesPost)", as: alice).decode(APIModels.Post.self)
+            #expect(post.likes == [])
+            #expect(post.comments.count == 0)
             #expect(
                 try await api.send(.get, "/v1/posts", as: bob).status == 401,
                 "a withdrawn user's still-valid token is refused")
@@ -119,7 +118,8 @@ struct ReadModelTests {
             try await api.publish(purchase, key: id)
             try await api.publish(purchase, key: id)
             try await eventually("buyer recorded") {
-                (try await api.send(.get, "/v1/posts/\(id)", as: seller).json["buyers"] as? [String]) == [buyer.userId]
+                let post = try await api.send(.get, "/v1/posts/\(id)", as: seller)
+                return (try? post.decode(APIModels.Post.self))?.buyers == [buyer.userId]
             }
         }
     }

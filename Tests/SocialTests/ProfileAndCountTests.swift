@@ -31,7 +31,7 @@ struct ProfileAndCountTests {
             let following = try #require(try mine.json["following"] as? [[String: Any]])
             #expect(following.count == 1)
             #expect(Set(following[0].keys) == ["user_id", "nick"], "profileImage omitted when unset")
-            #expect(try mine.json["followingCount"] as? Int == 1)
+            #expect(try mine.decode(APIModels.Profile.self).followingCount == 1)
 
             let theirs = try await api.send(.get, "/v1/users/\(friend.userId)/profile", as: me)
             #expect(theirs.status == 200)
@@ -40,7 +40,7 @@ struct ProfileAndCountTests {
                     "user_id", "nick", "followers", "following", "posts", "postCount", "commentCount",
                     "likeCount", "followerCount", "followingCount",
                 ])
-            #expect((try theirs.json["followers"] as? [[String: Any]])?.first?["user_id"] as? String == me.userId)
+            #expect(try theirs.decode(APIModels.Profile.self).followers.first?.userId == me.userId)
             #expect(try await api.send(.get, "/v1/users/\(ObjectID.generate())/profile", as: me).status == 410)
         }
     }
@@ -91,12 +91,13 @@ struct ProfileAndCountTests {
             }
             // Each post's events are ordered on its partition; the last of each was waited for.
             for eventId in published { try await api.waitProcessed(eventId) }
-            let authorProfile = try await api.send(.get, "/v1/users/\(author.userId)/profile", as: fan).json
-            #expect(authorProfile["posts"] as? [String] == [kept])
-            #expect(authorProfile["postCount"] as? Int == 1)
-            let fanProfile = try await api.send(.get, "/v1/users/me/profile", as: fan).json
-            #expect(fanProfile["commentCount"] as? Int == 1, "c2 was deleted, even though its deletion came first")
-            #expect(fanProfile["likeCount"] as? Int == 1)
+            let authorProfile = try await api.send(.get, "/v1/users/\(author.userId)/profile", as: fan)
+                .decode(APIModels.Profile.self)
+            #expect(authorProfile.posts == [kept])
+            #expect(authorProfile.postCount == 1)
+            let fanProfile = try await api.send(.get, "/v1/users/me/profile", as: fan).decode(APIModels.Profile.self)
+            #expect(fanProfile.commentCount == 1, "c2 was deleted, even though its deletion came first")
+            #expect(fanProfile.likeCount == 1)
             #expect(
                 try await api.count(
                     "SELECT count(*)::int FROM \(table: api.schema, "likes") WHERE post_id = \(kept) AND active AND kind = 'like2'"

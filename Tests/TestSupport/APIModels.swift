@@ -36,6 +36,11 @@ package enum APIModels {
         package var productId: String?
         package var title: String?
         package var content: String?
+        package var content1: String?
+        package var content2: String?
+        package var content3: String?
+        package var content4: String?
+        package var content5: String?
         package var price: Int?
         package var createdAt: Date
         package var creator: User
@@ -47,16 +52,160 @@ package enum APIModels {
         package var comments: [Comment]
 
         enum CodingKeys: String, CodingKey {
-            case postId = "post_id", productId = "product_id", title, content, price, createdAt, creator, files
-            case likes, likes2, buyers, hashTags, comments
+            case postId = "post_id", productId = "product_id", title, content, content1, content2, content3, content4
+            case content5, price, createdAt, creator, files, likes, likes2, buyers, hashTags, comments
         }
     }
 
-    /// §3.5 — a page of posts.
-    package struct PostPage: Decodable, Sendable {
-        package var data: [Post]
+    /// §3.5 and §6 — one page of a paged list: `{data, next_cursor}` (`"0"` = the end).
+    package struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
+        package var data: [Item]
         package var nextCursor: String
 
         enum CodingKeys: String, CodingKey { case data, nextCursor = "next_cursor" }
+    }
+
+    /// §3.5 — a list without a cursor: `{data}` (search results, payments, rankings).
+    package struct DataList<Item: Decodable & Sendable>: Decodable, Sendable {
+        package var data: [Item]
+    }
+
+    /// §3.5 — a page of posts.
+    package typealias PostPage = Page<Post>
+    /// §2.2 — user search.
+    package typealias UserList = DataList<User>
+
+    /// §3.4 — a profile with our activity counts; another user's leaves out email, phone and birthday.
+    package struct Profile: Decodable, Sendable, Equatable {
+        package var userId: String
+        package var email: String?
+        package var nick: String
+        package var phoneNum: String?
+        package var birthDay: String?
+        package var profileImage: String?
+        package var followers: [User]
+        package var following: [User]
+        package var posts: [String]
+        package var postCount: Int
+        package var commentCount: Int
+        package var likeCount: Int
+        package var followerCount: Int
+        package var followingCount: Int
+
+        enum CodingKeys: String, CodingKey {
+            case userId = "user_id", email, nick, phoneNum, birthDay, profileImage, followers, following, posts
+            case postCount, commentCount, likeCount, followerCount, followingCount
+        }
+    }
+
+    /// §2.3 — the answer of `POST /v1/posts/files`: the paths in upload order.
+    package struct UploadedFiles: Decodable, Sendable, Equatable {
+        package var files: [String]
+    }
+
+    /// §2.6 — the answer of a validation, an entry of the payment history.
+    package struct Payment: Decodable, Sendable, Equatable {
+        package var paymentId: String
+        package var buyerId: String
+        package var postId: String
+        package var merchantUid: String
+        package var productName: String?
+        package var price: Int
+        package var paidAt: Date
+
+        enum CodingKeys: String, CodingKey {
+            case paymentId = "payment_id", buyerId = "buyer_id", postId = "post_id", merchantUid = "merchant_uid"
+            case productName, price, paidAt
+        }
+    }
+
+    /// §2.6 — `GET /v1/payments/me`, newest first.
+    package typealias PaymentList = DataList<Payment>
+
+    /// A post of `GET /v1/rankings/posts`.
+    package struct PostRank: Decodable, Sendable, Equatable {
+        package var postId: String
+        package var userId: String
+        package var score: Double
+        package var likes: Int
+        package var comments: Int
+
+        enum CodingKeys: String, CodingKey { case postId = "post_id", userId = "user_id", score, likes, comments }
+    }
+
+    /// A user of `GET /v1/rankings/users`.
+    package struct UserRank: Decodable, Sendable, Equatable {
+        package var userId: String
+        package var nick: String
+        package var profileImage: String?
+        package var score: Double
+
+        enum CodingKeys: String, CodingKey { case userId = "user_id", nick, profileImage, score }
+    }
+
+    package typealias PostRanking = DataList<PostRank>
+    package typealias UserRanking = DataList<UserRank>
+
+    /// §4 — a G0 user (creator, follower entry): `_id`, and `profile` for the picture.
+    package struct G0User: Decodable, Sendable, Equatable {
+        package var id: String
+        package var nick: String
+        package var profile: String?
+
+        enum CodingKeys: String, CodingKey { case id = "_id", nick, profile }
+    }
+
+    /// §4 — a G0 comment: §3.3 with `_id` and `time`.
+    package struct G0Comment: Decodable, Sendable, Equatable {
+        package var id: String
+        package var content: String
+        package var time: Date
+        package var creator: G0User
+
+        enum CodingKeys: String, CodingKey { case id = "_id", content, time, creator }
+    }
+
+    /// §4 — a G0 post: §3.1 with `_id`, `image` and `time`; no `likes2`, `buyers` or `price`.
+    package struct G0Post: Decodable, Sendable, Equatable {
+        package var id: String
+        package var productId: String
+        package var title: String?
+        package var content: String?
+        package var content1: String?
+        package var content2: String?
+        package var content3: String?
+        package var content4: String?
+        package var content5: String?
+        package var time: Date
+        package var creator: G0User
+        package var image: [String]
+        package var likes: [String]
+        package var hashTags: [String]
+        package var comments: [G0Comment]
+
+        enum CodingKeys: String, CodingKey {
+            case id = "_id", productId = "product_id", title, content, content1, content2, content3, content4
+            case content5, time, creator, image, likes, hashTags, comments
+        }
+    }
+
+    /// §4 — a page of G0 posts (same cursors as G1).
+    package typealias G0PostList = Page<G0Post>
+
+    /// §4 — a G0 profile (`/profile/me`, `/profile/{id}`); another user's leaves out email, phone and birthday.
+    package struct G0Profile: Decodable, Sendable, Equatable {
+        package var id: String
+        package var email: String?
+        package var nick: String
+        package var phoneNum: String?
+        package var birthDay: String?
+        package var profile: String?
+        package var followers: [G0User]
+        package var following: [G0User]
+        package var posts: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case id = "_id", email, nick, phoneNum, birthDay, profile, followers, following, posts
+        }
     }
 }

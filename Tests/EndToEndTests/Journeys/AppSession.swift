@@ -115,7 +115,7 @@ actor AppSession {
                 headers: ["Authorization": token])
         }
         #expect(reply.status == 200, "\(reply.text)")
-        return try #require(try reply.json["files"] as? [String])
+        return try reply.decode(APIModels.UploadedFiles.self).files
     }
 
     /// An image GET the way Kingfisher does it in the apps: `{host}/v1/{path}` (G0: `{base}/{path}`, API
@@ -199,7 +199,14 @@ extension AppSession {
     }
 }
 
-/// Reads `{data: [...]}` loosely.
+/// The entries of a `{data: [...]}` answer (a page or a list), typed: `items(page, as: APIModels.Post.self)`.
+/// Throws when the answer is no such list; a test that waits for one reads it with `try?`.
+func items<Item: Decodable & Sendable>(_ reply: GatewayClient.Reply, as item: Item.Type) throws -> [Item] {
+    try reply.decode(APIModels.DataList<Item>.self).data
+}
+
+/// Reads `{data: [...]}` loosely, for the entries' raw key sets (BestMomentG0JourneyTests) and G0ContractTests;
+/// values are read typed with `items(_:as:)`.
 func items(_ reply: GatewayClient.Reply) -> [[String: Any]] {
     ((try? reply.json["data"] as? [[String: Any]]) ?? nil) ?? []
 }

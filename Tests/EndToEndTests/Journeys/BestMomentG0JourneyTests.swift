@@ -37,16 +37,17 @@ struct BestMomentG0JourneyTests {
             try moment.json.keys == [
                 "likes", "image", "hashTags", "comments", "_id", "creator", "time", "title", "content", "product_id",
             ])
-        let momentId = try #require(try moment.json.string("_id"))
-        let images = try #require(try moment.json["image"] as? [String])
+        let posted = try moment.decode(APIModels.G0Post.self)
+        let momentId = posted.id
+        let images = posted.image
         #expect(images.count == 2)
-        #expect(try moment.json["hashTags"] as? [String] == ["순간", "노을"])
+        #expect(posted.hashTags == ["순간", "노을"])
         expected.append(momentId)
 
         // The G1 client reads the moment in its own encoding: the same files, the same instant.
-        let asG1 = try await modern.send("GET", "/v1/posts/\(momentId)").json
-        #expect(asG1["files"] as? [String] == images)
-        #expect(asG1.string("createdAt") == (try moment.json.string("time")))
+        let asG1 = try await modern.send("GET", "/v1/posts/\(momentId)").decode(APIModels.Post.self)
+        #expect(asG1.files == images)
+        #expect(asG1.createdAt == posted.time)
 
         // The feed: next omitted, then next_cursor with an empty limit (default 10) until "0".
         let viewer = try await AppSession.signUp(gateway, generation: .g0)
@@ -57,9 +58,9 @@ struct BestMomentG0JourneyTests {
             let path = cursor.map { "/post?next=\($0)&limit=&product_id=\(feed)" } ?? "/post?limit=&product_id=\(feed)"
             let page = try await viewer.send("GET", path)
             #expect(page.status == 200, "\(page.text)")
-            let posts = items(page)
-            #expect(posts.count <= 10)
-            for post in posts {
+            let posts = try page.decode(APIModels.G0PostList.self)
+            #expect(posts.data.count <= 10)
+            for post in items(page) {
                 #expect(
                     Set(post.keys).isSuperset(of: [
                         "likes", "image", "hashTags", "comments", "_id", "creator", "time", "product_id",
@@ -75,9 +76,8 @@ struct BestMomentG0JourneyTests {
                     "only G0 keys in a G0 post (no post_id, files, createdAt, likes2, buyers, price): \(post.keys.sorted())"
                 )
             }
-            seen += posts.compactMap { $0["_id"] as? String }
-            let next = try #require(try page.json.string("next_cursor"))
-            cursor = next
+            seen += posts.data.map(\.id)
+            cursor = posts.nextCursor
             if cursor == "0" { break }
         }
         #expect(cursor == "0")
@@ -88,16 +88,17 @@ struct BestMomentG0JourneyTests {
 
         // Like toggled twice.
         #expect(try await viewer.send("POST", "/post/like/\(momentId)").json.bool("like_status") == true)
-        #expect(try await modern.send("GET", "/v1/posts/\(momentId)").json["likes"] as? [String] == [viewerId])
+        #expect(try await modern.send("GET", "/v1/posts/\(momentId)").decode(APIModels.Post.self).likes == [viewerId])
         #expect(try await viewer.send("POST", "/post/like/\(momentId)").json.bool("like_status") == false)
-        #expect(try await viewer.send("GET", "/post/\(momentId)").json["likes"] as? [String] == [])
+        #expect(try await viewer.send("GET", "/post/\(momentId)").decode(APIModels.G0Post.self).likes == [])
 
         // Comment, then delete it.
         let comment = try await viewer.send(
             "POST", "/post/\(momentId)/comment", json: #"{"content":"%EB%A9%8B%EC%A0%B8%EC%9A%94"}"#)
         #expect(comment.status == 200, "\(comment.text)")
-        let commentId = try #require(try comment.json.string("_id"))
-        #expect(((try comment.json["creator"]) as? [String: Any])?["_id"] as? String == viewerId)
+        let commented = try comment.decode(APIModels.G0Comment.self)
+        let commentId = commented.id
+        #expect(commented.creator.id == viewerId)
         let inPost = try await viewer.send("GET", "/post/\(momentId)").json["comments"] as? [[String: Any]]
         #expect(inPost?.map { Set($0.keys) } == [["_id", "content", "time", "creator"]])
         let removed = try await viewer.send("DELETE", "/post/\(momentId)/comment/\(commentId)")
@@ -117,10 +118,11 @@ struct BestMomentG0JourneyTests {
         #expect(try follow.json.keys == ["user", "following", "following_status"])
         #expect(try follow.json.bool("following_status") == true)
         try await eventually("the photographer's profile lists the follower and the moments") {
-            let theirs = try await viewer.send("GET", "/profile/\(photographerId)").json
-            let followers = (theirs["followers"] as? [[String: Any]])?.compactMap { $0["_id"] as? String }
-            return followers == [viewerId] && (theirs["posts"] as? [String])?.contains(momentId) == true
-                && theirs["email"] == nil
+            let reply = try await viewer.send("GET", "/profile/\(photographerId)")
+            guard let theirs = try? reply.decode(APIModels.G0Profile.self) else { return false }
+            // Another user's profile has no `email` key at all: read from the wire JSON.
+            return try theirs.followers.map(\.id) == [viewerId] && theirs.posts.contains(momentId)
+                && reply.json["email"] == nil
         }
 
         // Ten minutes later: 419 → GET /refresh ({token}) → retry.

@@ -24,16 +24,19 @@ struct BestMomentJourneyTests {
         let viewer = try await AppSession.signUp(gateway)
         let first = try await viewer.send("GET", "/v1/posts?next=&limit=5&product_id=\(feed)")
         let omitted = try await viewer.send("GET", "/v1/posts?limit=5&product_id=\(feed)")
-        #expect(items(first).map { $0["post_id"] as? String } == items(omitted).map { $0["post_id"] as? String })
+        #expect(
+            try items(first, as: APIModels.Post.self).map(\.postId)
+                == items(omitted, as: APIModels.Post.self).map(\.postId))
         var seen: [String] = []
-        var dates: [String] = []
+        var dates: [Date] = []
         var cursor = ""
         for _ in 0..<20 {  // 24 posts in pages of 5: six pages; the bound only guards against a cursor that never ends
             let page = try await viewer.send("GET", "/v1/posts?next=\(cursor)&limit=5&product_id=\(feed)")
             #expect(page.status == 200)
-            seen += items(page).compactMap { $0["post_id"] as? String }
-            dates += items(page).compactMap { $0["createdAt"] as? String }
-            cursor = try #require(try page.json.string("next_cursor"))
+            let posts = try page.decode(APIModels.PostPage.self)
+            seen += posts.data.map(\.postId)
+            dates += posts.data.map(\.createdAt)
+            cursor = posts.nextCursor
             if cursor == "0" { break }
         }
         #expect(cursor == "0")
@@ -45,12 +48,12 @@ struct BestMomentJourneyTests {
         let viewerId = await viewer.userId
         let liked = try await viewer.send("POST", "/v1/posts/\(newest)/like", json: #"{"like_status":true}"#).json
         #expect(liked.bool("like_status") == true)
-        let afterLike = try await viewer.send("GET", "/v1/posts/\(newest)").json
-        #expect(afterLike["likes"] as? [String] == [viewerId])
+        let afterLike = try await viewer.send("GET", "/v1/posts/\(newest)").decode(APIModels.Post.self)
+        #expect(afterLike.likes == [viewerId])
         let unliked = try await viewer.send("POST", "/v1/posts/\(newest)/like", json: #"{"like_status":false}"#).json
         #expect(unliked.bool("like_status") == false)
-        let afterUnlike = try await viewer.send("GET", "/v1/posts/\(newest)").json
-        #expect(afterUnlike["likes"] as? [String] == [])
+        let afterUnlike = try await viewer.send("GET", "/v1/posts/\(newest)").decode(APIModels.Post.self)
+        #expect(afterUnlike.likes == [])
         let comment = try await viewer.send("POST", "/v1/posts/\(newest)/comments", json: #"{"content":"멋진 순간이네요"}"#)
         #expect(try comment.json.keys == ["comment_id", "content", "createdAt", "creator"])
 
@@ -58,8 +61,8 @@ struct BestMomentJourneyTests {
         try await viewer.letAccessTokenExpire()
         let afterExpiry = try await viewer.send("GET", "/v1/posts/\(newest)")
         #expect(afterExpiry.status == 200)
-        let comments = try afterExpiry.json["comments"] as? [[String: Any]]
-        #expect(comments?.first?["content"] as? String == "멋진 순간이네요")
+        let comments = try afterExpiry.decode(APIModels.Post.self).comments
+        #expect(comments.first?.content == "멋진 순간이네요")
         #expect(await viewer.refreshes == 1)
         #expect(await viewer.logins == 0)
 

@@ -45,27 +45,25 @@ struct FreeBoardJourneyTests {
         }
 
         try await eventually("ann's profile, as cat sees it") {
-            let profile = try await cat.send("GET", "/v1/users/\(annId)/profile").json
-            let followers = Set(
-                (profile["followers"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String })
-            let following = (profile["following"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String }
-            return followers == [benId, catId] && following == [benId]
-                && Set(profile["posts"] as? [String] ?? []) == [popular, second]
-                && profile["postCount"] as? Int == 2 && profile["followerCount"] as? Int == 2
-                && profile["followingCount"] as? Int == 1
+            let reply = try await cat.send("GET", "/v1/users/\(annId)/profile")
+            guard let profile = try? reply.decode(APIModels.Profile.self) else { return false }
+            return Set(profile.followers.map(\.userId)) == [benId, catId] && profile.following.map(\.userId) == [benId]
+                && Set(profile.posts) == [popular, second]
+                && profile.postCount == 2 && profile.followerCount == 2 && profile.followingCount == 1
         }
         let catEmail = await cat.email
         try await eventually("cat's own profile counts what cat did") {
-            let mine = try await cat.send("GET", "/v1/users/me/profile").json
-            return mine["email"] as? String == catEmail && mine["commentCount"] as? Int == 1
-                && mine["likeCount"] as? Int == 1
-                && mine["followingCount"] as? Int == 1
+            let reply = try await cat.send("GET", "/v1/users/me/profile")
+            guard let mine = try? reply.decode(APIModels.Profile.self) else { return false }
+            return mine.email == catEmail && mine.commentCount == 1 && mine.likeCount == 1 && mine.followingCount == 1
         }
         try await eventually("the board's rankings") {
-            let posts = items(try await cat.send("GET", "/v1/rankings/posts?product_id=\(board)&window=24h"))
-            let users = items(try await cat.send("GET", "/v1/rankings/users?product_id=\(board)&window=24h"))
-            return posts.first?["post_id"] as? String == popular && posts.first?["likes"] as? Int == 2
-                && posts.first?["comments"] as? Int == 1 && users.first?["user_id"] as? String == annId
+            let postRanking = try await cat.send("GET", "/v1/rankings/posts?product_id=\(board)&window=24h")
+            let userRanking = try await cat.send("GET", "/v1/rankings/users?product_id=\(board)&window=24h")
+            let posts = (try? items(postRanking, as: APIModels.PostRank.self)) ?? []
+            let users = (try? items(userRanking, as: APIModels.UserRank.self)) ?? []
+            return posts.first?.postId == popular && posts.first?.likes == 2 && posts.first?.comments == 1
+                && users.first?.userId == annId
         }
     }
 }

@@ -22,16 +22,16 @@ struct MobbieG0JourneyTests {
                 ["product_id": feed, "content": "오늘 본 영화 #mobbie", "content1": "익명의수달"],
                 images: [TestImages.png, TestImages.png]))
         #expect(written.status == 200, "\(written.text)")
-        let post = try written.json
         #expect(
-            post.keys == [
+            try written.json.keys == [
                 "likes", "image", "hashTags", "comments", "_id", "creator", "time", "content", "content1", "product_id",
             ])
-        let postId = try #require(post.string("_id"))
-        let images = try #require(post["image"] as? [String])
+        let post = try written.decode(APIModels.G0Post.self)
+        let postId = post.id
+        let images = post.image
         #expect(images.count == 2 && images.allSatisfy { $0.hasPrefix("uploads/posts/") })
-        #expect(post["hashTags"] as? [String] == ["mobbie"])
-        #expect((post["creator"] as? [String: Any])?["_id"] as? String == memberId)
+        #expect(post.hashTags == ["mobbie"])
+        #expect(post.creator.id == memberId)
         for path in images {
             let image = try await member.image(path)
             #expect(image.status == 200)
@@ -59,9 +59,10 @@ struct MobbieG0JourneyTests {
             let page = try await member.send("GET", "/post?next=\(cursor)&limit=20&product_id=\(feed)")
             #expect(page.status == 200, "\(page.text)")
             #expect(try page.json.keys == ["data", "next_cursor"])
-            seen += items(page).compactMap { $0["_id"] as? String }
+            let posts = try page.decode(APIModels.G0PostList.self)
+            seen += posts.data.map(\.id)
             pages += 1
-            cursor = try #require(try page.json.string("next_cursor"))
+            cursor = posts.nextCursor
             if cursor == "0" { break }
         }
         #expect(cursor == "0")
@@ -73,12 +74,12 @@ struct MobbieG0JourneyTests {
         #expect(liked.status == 200)
         #expect(try liked.json.keys == ["like_status"])
         #expect(try liked.json.bool("like_status") == true)
-        #expect(try await member.send("GET", "/post/\(postId)").json["likes"] as? [String] == [memberId])
+        #expect(try await member.send("GET", "/post/\(postId)").decode(APIModels.G0Post.self).likes == [memberId])
         let likedByMe = try await member.send("GET", "/post/like/me?next=&limit=20")
-        #expect(items(likedByMe).compactMap { $0["_id"] as? String } == [postId])
+        #expect(try items(likedByMe, as: APIModels.G0Post.self).map(\.id) == [postId])
         let unliked = try await member.send("POST", "/post/like/\(postId)")
         #expect(try unliked.json.bool("like_status") == false)
-        #expect(try await member.send("GET", "/post/\(postId)").json["likes"] as? [String] == [])
+        #expect(try await member.send("GET", "/post/\(postId)").decode(APIModels.G0Post.self).likes == [])
 
         // A comment; the app then records the commenter's nickname in content2 (multipart, that part only).
         let comment = try await other.send("POST", "/post/\(postId)/comment", json: #"{"content":"저도 봤어요"}"#)
@@ -87,26 +88,28 @@ struct MobbieG0JourneyTests {
         let commentId = try #require(try comment.json.string("_id"))
         let edited = try await member.send("PUT", "/post/\(postId)", form: .g0Post(["content2": "익명0"]))
         #expect(edited.status == 200, "\(edited.text)")
-        #expect(try edited.json.string("content2") == "익명0")
-        #expect(try edited.json.string("content1") == "익명의수달", "a part that is not sent keeps its field")
-        #expect(try edited.json["image"] as? [String] == images, "an edit without file parts keeps the images")
-        #expect((try edited.json["comments"] as? [[String: Any]])?.first?["_id"] as? String == commentId)
+        let afterEdit = try edited.decode(APIModels.G0Post.self)
+        #expect(afterEdit.content2 == "익명0")
+        #expect(afterEdit.content1 == "익명의수달", "a part that is not sent keeps its field")
+        #expect(afterEdit.image == images, "an edit without file parts keeps the images")
+        #expect(afterEdit.comments.first?.id == commentId)
 
         // The G1 client sees the same post in its own encoding.
-        let asG1 = try await modern.send("GET", "/v1/posts/\(postId)").json
-        #expect(asG1.string("content2") == "익명0")
-        #expect(asG1["files"] as? [String] == images)
+        let asG1 = try await modern.send("GET", "/v1/posts/\(postId)").decode(APIModels.Post.self)
+        #expect(asG1.content2 == "익명0")
+        #expect(asG1.files == images)
 
         // The commenter deletes the comment: `{postID, commentID}`.
         let deleted = try await other.send("DELETE", "/post/\(postId)/comment/\(commentId)")
         #expect(deleted.status == 200)
         #expect(try deleted.json.keys == ["postID", "commentID"])
-        #expect((try await member.send("GET", "/post/\(postId)").json["comments"] as? [[String: Any]])?.isEmpty == true)
+        #expect(try await member.send("GET", "/post/\(postId)").decode(APIModels.G0Post.self).comments.isEmpty)
 
         // The profile tab.
         try await eventually("the profile knows the member's post") {
             let profile = try await member.send("GET", "/profile/me")
-            return try profile.status == 200 && (profile.json["posts"] as? [String])?.contains(postId) == true
+            guard profile.status == 200 else { return false }
+            return try profile.decode(APIModels.G0Profile.self).posts.contains(postId)
         }
         let profile = try await member.send("GET", "/profile/me").json
         #expect(profile.string("_id") == memberId)

@@ -24,20 +24,22 @@ struct MobbieJourneyTests {
 
         let text = try await member.send("POST", "/v1/posts", json: #"{"content":"오늘의 한 줄","product_id":"\#(app)"}"#)
         #expect(text.status == 200)
-        #expect(try text.json["files"] as? [String] == [])
+        let textPost = try text.decode(APIModels.Post.self)
+        #expect(textPost.files == [])
         let images = try await member.upload(Array(repeating: TestImages.png, count: 4))
         #expect(images.count == 4)
         let imagesJSON = String(decoding: try JSONSerialization.data(withJSONObject: images), as: UTF8.self)
         let shared = try await member.send(
-            "POST", "/v1/posts", json: #"{"content":"사진 네 장","product_id":"\#(app)","files":\#(imagesJSON)}"#)
-        let sharedId = try #require(try shared.json.string("post_id"))
-        #expect(try shared.json["files"] as? [String] == images)
+            "POST", "/v1/posts", json: #"{"content":"사진 네 장","product_id":"\#(app)","files":\#(imagesJSON)}"#
+        ).decode(APIModels.Post.self)
+        let sharedId = shared.postId
+        #expect(shared.files == images)
 
         // The share sheet carries the post id; the friend's app opens it.
         let friend = try await AppSession.signUp(gateway)
         try await eventually("the shared post shows the author's new nick") {
-            let post = try await friend.send("GET", "/v1/posts/\(sharedId)").json
-            return (post["creator"] as? [String: Any])?["nick"] as? String == nick
+            let post = try await friend.send("GET", "/v1/posts/\(sharedId)")
+            return (try? post.decode(APIModels.Post.self))?.creator.nick == nick
         }
         for path in images {
             let image = try await friend.image(path)
@@ -48,8 +50,6 @@ struct MobbieJourneyTests {
         #expect(outsider.status == 401, "an image is not served without a token")
         let timeline = try await friend.send("GET", "/v1/posts/users/\(memberId)?next=&limit=10&product_id=\(app)")
         #expect(
-            items(timeline).compactMap { $0["post_id"] as? String } == [
-                sharedId, try #require(try text.json.string("post_id")),
-            ])
+            try items(timeline, as: APIModels.Post.self).map(\.postId) == [sharedId, textPost.postId])
     }
 }

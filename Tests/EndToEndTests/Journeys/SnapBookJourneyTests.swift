@@ -27,21 +27,21 @@ struct SnapBookJourneyTests {
                 {"title":"데미안","content":"다시 읽어도 좋은 책 #\(tag) #독서","content1":"9788937460449","product_id":"snapBook","files":\(filesJSON)}
                 """)
         #expect(review.status == 200, "\(review.text)")
-        let post = try review.json
-        let postId = try #require(post.string("post_id"))
-        #expect(post["hashTags"] as? [String] == [tag, "독서"])
-        #expect(post["files"] as? [String] == files)
-        #expect((post["creator"] as? [String: Any])?["user_id"] as? String == writerId)
+        let post = try review.decode(APIModels.Post.self)
+        let postId = post.postId
+        #expect(post.hashTags == [tag, "독서"])
+        #expect(post.files == files)
+        #expect(post.creator.userId == writerId)
 
         // The reader searches the tag (SnapBook sends no product_id there), scraps the review, follows the writer.
         let found = try await reader.send("GET", "/v1/posts/hashtags?hashTag=\(tag)&next=&limit=10")
         #expect(found.status == 200)
-        #expect(items(found).map { $0["post_id"] as? String } == [postId])
+        #expect(try items(found, as: APIModels.Post.self).map(\.postId) == [postId])
         #expect(try await reader.image(files[0]).body == TestImages.png)
         let scrap = try await reader.send("POST", "/v1/posts/\(postId)/like", json: #"{"like_status":true}"#)
         #expect(try scrap.json.bool("like_status") == true)
         let scraps = try await reader.send("GET", "/v1/posts/likes/me?next=&limit=20")
-        #expect(items(scraps).contains { $0["post_id"] as? String == postId })
+        #expect(try items(scraps, as: APIModels.Post.self).contains { $0.postId == postId })
         try await eventually("the writer is known to the social graph") {
             try await reader.send("POST", "/v1/follow/\(writerId)").status != 410
         }
@@ -49,9 +49,9 @@ struct SnapBookJourneyTests {
         #expect(profile.status == 200)
         #expect(try profile.json["email"] == nil, "another user's profile has no email")
         try await eventually("the writer's profile shows the follower and the review") {
-            let json = try await reader.send("GET", "/v1/users/\(writerId)/profile").json
-            let followers = (json["followers"] as? [[String: Any]])?.compactMap { $0["user_id"] as? String }
-            return followers == [readerId] && (json["posts"] as? [String])?.contains(postId) == true
+            let reply = try await reader.send("GET", "/v1/users/\(writerId)/profile")
+            guard let profile = try? reply.decode(APIModels.Profile.self) else { return false }
+            return profile.followers.map(\.userId) == [readerId] && profile.posts.contains(postId)
         }
 
         // The writer sells a used copy; the reader buys it.
@@ -62,7 +62,7 @@ struct SnapBookJourneyTests {
                 """#)
         let bookId = try #require(try listing.json.string("post_id"))
         let market = try await reader.send("GET", "/v1/posts?next=&limit=50&product_id=snapBook_market")
-        #expect(items(market).contains { $0["post_id"] as? String == bookId && $0["price"] as? Int == 8000 })
+        #expect(try items(market, as: APIModels.Post.self).contains { $0.postId == bookId && $0.price == 8000 })
         try await eventually("the market knows the listing") {
             let probe = #"{"imp_uid":"imp_probe_\#(TestEnvironment.unique(""))","post_id":"\#(bookId)"}"#
             return try await reader.send("POST", "/v1/payments/validation", json: probe).status == 400
@@ -77,11 +77,12 @@ struct SnapBookJourneyTests {
         let validated = try await reader.send(
             "POST", "/v1/payments/validation", json: #"{"imp_uid":"\#(impUid)","post_id":"\#(bookId)"}"#)
         #expect(validated.status == 200, "\(validated.text)")
-        #expect(try validated.json["price"] as? Int == 8000)
+        #expect(try validated.decode(APIModels.Payment.self).price == 8000)
         let history = try await reader.send("GET", "/v1/payments/me")
-        #expect(items(history).first?["post_id"] as? String == bookId)
+        #expect(try items(history, as: APIModels.Payment.self).first?.postId == bookId)
         try await eventually("the listing names its buyer") {
-            try await reader.send("GET", "/v1/posts/\(bookId)").json["buyers"] as? [String] == [readerId]
+            let listed = try await reader.send("GET", "/v1/posts/\(bookId)")
+            return (try? listed.decode(APIModels.Post.self))?.buyers == [readerId]
         }
     }
 }
