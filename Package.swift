@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "posts", targets: ["PostsServer"]),
         .executable(name: "social", targets: ["SocialServer"]),
         .executable(name: "market", targets: ["MarketServer"]),
+        .executable(name: "chat", targets: ["ChatServer"]),
         .executable(name: "sns-portone-test-server", targets: ["PortOneTestServerMain"]),
         .executable(name: "sns-idp-test-server", targets: ["IdentityProviderTestServerMain"]),
         .executable(name: "sns-dev-broker", targets: ["DevBroker"]),
@@ -186,6 +187,22 @@ let package = Package(
             path: "Services/Market/Main",
             swiftSettings: swiftSettings
         ),
+        // Chat: one-to-one rooms and messages, a projection of users.
+        .target(
+            name: "ChatService",
+            dependencies: [
+                "SNSPlatform",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Services/Chat/App",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ChatServer",
+            dependencies: ["ChatService"],
+            path: "Services/Chat/Main",
+            swiftSettings: swiftSettings
+        ),
         // A PortOne (iamport REST API v1) compatible test server: tokens, payment lookups, cancels, webhook
         // delivery, with payments and faults configured by tests (in process) or over its sandbox admin API.
         // Ends an in-process server's task within a bound (the test servers and tests' own receivers share it).
@@ -354,6 +371,16 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/MarketTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ChatTests",
+            dependencies: [
+                "ChatService", "SNSTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/ChatTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

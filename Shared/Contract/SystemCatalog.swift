@@ -148,8 +148,19 @@ package enum SystemCatalog {
                     tables: ["market.products", "market.withdrawn_users"]))
         ])
 
-    /// Every service, in start order (auth first: the others verify its tokens; market last).
-    package static let services: [Service] = [auth, posts, media, social, market]
+    /// One-to-one chat rooms and messages (decision 0020). `sns.chats` carries each message for the chat replicas'
+    /// sockets.
+    package static let chat = Service(
+        name: "chat", schema: "chat", localPortOffset: 6,
+        routes: [.exact("/v1/chats"), .pattern("^/v1/chats/[^/]+$")],
+        consumers: [
+            Consumer(
+                group: "chat-users", topics: [Topic.users],
+                rebuild: RebuildPlan(name: "chat-users", clear: ["TRUNCATE chat.users"], tables: ["chat.users"]))
+        ])
+
+    /// Every service, in start order (auth first: the others verify its tokens).
+    package static let services: [Service] = [auth, posts, media, social, market, chat]
 
     package static var consumers: [Consumer] { services.flatMap(\.consumers) }
 
@@ -169,4 +180,5 @@ package enum ConsumerGroup {
     package static let social = SystemCatalog.social.consumers[0].group
     package static let market = SystemCatalog.market.consumers[0].group
     package static let media = SystemCatalog.media.consumers[0].group
+    package static let chat = SystemCatalog.chat.consumers[0].group
 }

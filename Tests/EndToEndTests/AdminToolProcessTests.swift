@@ -18,8 +18,7 @@ struct AdminToolProcessTests {
         #expect(status.status == 0, "\(status.stderr)")
         let services = try #require(
             try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
-        #expect(
-            Set(services.compactMap { $0["service"] as? String }) == ["auth", "posts", "media", "social", "market"])
+        #expect(Set(services.compactMap { $0["service"] as? String }) == Set(SystemCatalog.services.map(\.name)))
         #expect(services.allSatisfy { $0["migrated"] as? Bool == true })
 
         let topics = try await admin(["topics", "--json"])
@@ -31,7 +30,7 @@ struct AdminToolProcessTests {
 
         let plan = try await admin(["republish", "--service", "all", "--dry-run", "--json"])
         #expect(plan.status == 0, "\(plan.stderr)")
-        #expect((try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [[String: Any]])?.count == 5)
+        #expect((try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [[String: Any]])?.count == SystemCatalog.services.count)
 
         let replayPlan = try await admin([
             "replay", "--group", "market-products", "--from-beginning", "--dry-run", "--json",

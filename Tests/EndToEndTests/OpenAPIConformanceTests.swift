@@ -40,6 +40,10 @@ struct OpenAPIConformanceTests {
         "validatePayment": [200, 400, 401, 409, 410, 419, 420, 429], "listPayments": [200],
         "paymentWebhook": [200, 400, 503],
     ]
+    static let chatCalls: [String: Set<Int>] = [
+        "openChat": [200, 400, 401, 410, 419, 420], "listChats": [200, 401],
+        "listChatMessages": [200, 400, 410, 445], "sendChatMessage": [200, 400, 410, 445],
+    ]
     static let metaCalls: [String: Set<Int>] = ["openapi": [200]]
     static let federationCalls: [String: Set<Int>] = [
         "loginFirebase": [200, 400, 401, 420], "loginApple": [200, 400, 401, 420],
@@ -50,6 +54,7 @@ struct OpenAPIConformanceTests {
         let validator = try OpenAPIValidator.repositoryDocument()
         let exercised = [
             Self.authCalls, Self.contentCalls, Self.socialCalls, Self.marketCalls, Self.metaCalls, Self.federationCalls,
+            Self.chatCalls,
         ]
         .reduce(into: [String: Set<Int>]()) { $0.merge($1) { $0.union($1) } }
         #expect(Set(exercised.keys) == Set(validator.operations.map(\.operationId)))
@@ -415,6 +420,40 @@ struct OpenAPIConformanceTests {
         try await probe.expect(400, "POST", "/v1/payments/webhook", json: #"{"status":"paid"}"#, withKey: false)
 
         probe.expectAnswered(Self.marketCalls)
+    }
+
+    @Test func chatOperations() async throws {
+        let probe = try ConformanceProbe()
+        let alice = try await probe.signUp("oac")
+        let bob = try await probe.signUp("oac")
+        let carol = try await probe.signUp("oac")
+        let expired = try await ConformanceProbe.expiredToken(like: alice.token)
+        let open = #"{"opponent_id":"\#(bob.userId)"}"#
+
+        try await probe.expect(401, "POST", "/v1/chats", json: open)
+        try await probe.expect(419, "POST", "/v1/chats", json: open, headers: ["Authorization": expired])
+        try await probe.expect(420, "POST", "/v1/chats", json: open, headers: alice.auth, withKey: false)
+        try await probe.expect(400, "POST", "/v1/chats", json: "{}", headers: alice.auth)
+        try await probe.expect(
+            410, "POST", "/v1/chats", json: #"{"opponent_id":"\#(Self.unknownId)"}"#, headers: alice.auth)
+        let opened = try await probe.expect(200, "POST", "/v1/chats", json: open, headers: alice.auth)
+        let room = try #require(try opened.json.string("room_id"))
+
+        try await probe.expect(200, "POST", "/v1/chats/\(room)", json: #"{"content":"안녕하세요"}"#, headers: bob.auth)
+        try await probe.expect(400, "POST", "/v1/chats/\(room)", json: #"{"content":""}"#, headers: bob.auth)
+        try await probe.expect(445, "POST", "/v1/chats/\(room)", json: #"{"content":"?"}"#, headers: carol.auth)
+        try await probe.expect(
+            410, "POST", "/v1/chats/\(Self.unknownId)", json: #"{"content":"?"}"#, headers: carol.auth)
+        try await probe.expect(200, "GET", "/v1/chats/\(room)", headers: alice.auth)
+        try await probe.expect(
+            200, "GET", "/v1/chats/\(room)?cursor_date=1970-01-01T09:00:00.000%2B09:00", headers: alice.auth)
+        try await probe.expect(400, "GET", "/v1/chats/\(room)?cursor_date=soon", headers: alice.auth)
+        try await probe.expect(445, "GET", "/v1/chats/\(room)", headers: carol.auth)
+        try await probe.expect(410, "GET", "/v1/chats/\(Self.unknownId)", headers: alice.auth)
+        try await probe.expect(200, "GET", "/v1/chats", headers: alice.auth)
+        try await probe.expect(401, "GET", "/v1/chats")
+
+        probe.expectAnswered(Self.chatCalls)
     }
 
     /// A payment at the PortOne test server, as the iamport SDK leaves it; its imp_uid.

@@ -74,4 +74,14 @@ struct ConfigurationTests {
         let parsed = try #require(APIDateFormat.date(from: "2023-12-09T17:52:57.551Z"))
         #expect(abs(parsed.timeIntervalSince(date)) < 0.0005)
     }
+
+    /// A date read back from PostgreSQL's microseconds is often a hair below its millisecond; it must still print
+    /// as that millisecond (formatting the `Date` itself truncates: .456 printed as .455, .001 as .000).
+    @Test(arguments: [(456_000, ".456Z"), (1_000, ".001Z"), (999_000, ".999Z"), (122_999, ".123Z"), (0, ".000Z")])
+    func datesPrintTheirNearestMillisecond(microseconds: Int, suffix: String) {
+        let epoch2000 = 946_684_800.0
+        let date = Date(timeIntervalSince1970: epoch2000 + Double(817_000_000 * 1_000_000 + microseconds) / 1_000_000)
+        #expect(APIDateFormat.string(from: date) == "2025-11-21T00:26:40" + suffix)
+        #expect(APIDateFormat.string(from: Date(timeIntervalSince1970: -0.25)) == "1969-12-31T23:59:59.750Z")
+    }
 }

@@ -274,6 +274,7 @@ service_env() {
             echo SNS_PAYMENT_REVERIFY_INTERVAL_MS="${SNS_PAYMENT_REVERIFY_INTERVAL_MS:-10000}" ;;
     social) echo SNS_AUTH_URL="http://127.0.0.1:$(service_port auth)" SNS_MEDIA_URL="http://127.0.0.1:$(service_port media)" \
                  SNS_INTERNAL_TIMEOUT_MS="$INTERNAL_TIMEOUT_MS" ;;
+    chat) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" ;;
     media) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" SNS_MEDIA_ROOT="$STATE/media" \
                 SNS_MEDIA_GC_GRACE="${SNS_MEDIA_GC_GRACE:-86400}" SNS_MEDIA_GC_INTERVAL="${SNS_MEDIA_GC_INTERVAL:-600}" ;;
   esac

@@ -6,11 +6,13 @@ package enum Topic {
     package static let follows = "sns.follows"
     package static let payments = "sns.payments"
     package static let media = "sns.media"
+    /// Chat messages, keyed by room: what every chat replica pushes to the sockets it holds.
+    package static let chats = "sns.chats"
     /// Messages a consumer gave up on, with the failure reason in headers (`EventHeader.dlq*`).
     package static let deadLetter = "sns.dead-letter"
 
     package static let catalog: [(name: String, partitions: Int)] = [
-        (users, 3), (posts, 6), (follows, 3), (payments, 3), (media, 3), (deadLetter, 1),
+        (users, 3), (posts, 6), (follows, 3), (payments, 3), (media, 3), (chats, 3), (deadLetter, 1),
     ]
 }
 
@@ -30,6 +32,7 @@ package enum EventType: String, Sendable, CaseIterable {
     case userUnfollowed = "user-unfollowed"
     case purchaseCompleted = "purchase-completed"
     case mediaStored = "media-stored"
+    case chatMessageSent = "chat-message-sent"
 
     package var topic: String {
         switch self {
@@ -40,6 +43,7 @@ package enum EventType: String, Sendable, CaseIterable {
         case .userFollowed, .userUnfollowed: Topic.follows
         case .purchaseCompleted: Topic.payments
         case .mediaStored: Topic.media
+        case .chatMessageSent: Topic.chats
         }
     }
 }

@@ -17,12 +17,15 @@ package enum ReadYourWrites {
 
     package static func groups(awaiting type: EventType) -> [String] {
         switch type {
-        // A new account: social serves its profile, follows and search; posts shows its nick on what it writes.
-        case .userRegistered: [ConsumerGroup.posts, ConsumerGroup.social]
-        // A new nick or image: profiles, follower lists and search (social), creators of posts and comments (posts).
-        case .userUpdated: [ConsumerGroup.posts, ConsumerGroup.social]
+        // A new account: social serves its profile, follows and search; posts shows its nick on what it writes;
+        // chat lets others open a room with it.
+        case .userRegistered: [ConsumerGroup.posts, ConsumerGroup.social, ConsumerGroup.chat]
+        // A new nick or image: profiles, follower lists and search (social), creators of posts and comments (posts),
+        // participants and senders (chat).
+        case .userUpdated: [ConsumerGroup.posts, ConsumerGroup.social, ConsumerGroup.chat]
         // Every service refuses a withdrawn user's token through its own read model: all of them must know.
-        case .userWithdrawn: [ConsumerGroup.posts, ConsumerGroup.social, ConsumerGroup.market, ConsumerGroup.media]
+        case .userWithdrawn:
+            [ConsumerGroup.posts, ConsumerGroup.social, ConsumerGroup.market, ConsumerGroup.media, ConsumerGroup.chat]
         // The author's profile lists and counts (social) and the price a buyer pays (market).
         case .postCreated, .postUpdated, .postDeleted: [ConsumerGroup.social, ConsumerGroup.market]
         // Counts and rankings in social.
@@ -31,7 +34,8 @@ package enum ReadYourWrites {
         case .userFollowed, .userUnfollowed: [ConsumerGroup.posts]
         // The buyer on the post.
         case .purchaseCompleted: [ConsumerGroup.posts]
-        case .mediaStored: []
+        // Pushed to sockets; nothing a client reads through a projection.
+        case .mediaStored, .chatMessageSent: []
         }
     }
 

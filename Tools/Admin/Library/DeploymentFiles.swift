@@ -8,8 +8,8 @@ import SNSPlatform
 ///     # <<< catalog: <region>
 ///
 /// and `sns-admin catalog --sync-deployment` rewrites what lies between them (indented like the opening marker).
-/// The deployment tests compare every region with the catalog, so a service added to the catalog but not synced
-/// fails the suite, naming the command. Adding a service is then four places (docs/operations.md).
+/// The deployment tests compare every region with the catalog (and `Topic.catalog`), so a service added to the
+/// catalog but not synced fails the suite, naming the command. Adding a service is then four places (docs/operations.md).
 package enum DeploymentFiles {
     package struct Region: Sendable, Equatable {
         package let file: String
@@ -48,6 +48,10 @@ package enum DeploymentFiles {
                 file: "docker-compose.yml", name: "database-roles",
                 lines: ["SNS_SERVICES: \(names.joined(separator: " "))"]
                     + names.map(passwordEntry)),
+            // The topics kafka-init creates (Shared/Contract/Events/EventCatalog.swift).
+            Region(
+                file: "docker-compose.yml", name: "topics",
+                lines: ["TOPICS: \"\(Topic.catalog.map { "\($0.name):\($0.partitions)" }.joined(separator: " "))\""]),
             // The gateway starts once every service answers its health check.
             Region(
                 file: "docker-compose.yml", name: "gateway-depends-on",
