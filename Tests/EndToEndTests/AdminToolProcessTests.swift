@@ -30,7 +30,9 @@ struct AdminToolProcessTests {
 
         let plan = try await admin(["republish", "--service", "all", "--dry-run", "--json"])
         #expect(plan.status == 0, "\(plan.stderr)")
-        #expect((try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [[String: Any]])?.count == SystemCatalog.services.count)
+        #expect(
+            (try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [[String: Any]])?.count
+                == SystemCatalog.services.count)
 
         let replayPlan = try await admin([
             "replay", "--group", "market-products", "--from-beginning", "--dry-run", "--json",
