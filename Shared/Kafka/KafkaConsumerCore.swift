@@ -9,9 +9,12 @@ import Synchronization
 /// the owning `KafkaConsumerCore.queue`, a serial DispatchQueue, so accesses never overlap.
 private final class KafkaConsumerSlot: @unchecked Sendable {
     var handle: KafkaClientHandle?
+    /// Topics to subscribe to on the first poll (see `make(settings:topics:…)`); nil once subscribed.
+    var pendingTopics: [String]?
 
-    init(handle: KafkaClientHandle) {
+    init(handle: KafkaClientHandle, pendingTopics: [String]? = nil) {
         self.handle = handle
+        self.pendingTopics = pendingTopics
     }
 }
 
@@ -37,9 +40,11 @@ final class KafkaConsumerCore: Sendable {
     private let context: KafkaClientContext
     private let closing = Mutex(false)
 
-    private init(queue: DispatchQueue, handle: KafkaClientHandle, context: KafkaClientContext) {
+    private init(
+        queue: DispatchQueue, handle: KafkaClientHandle, context: KafkaClientContext, pendingTopics: [String]? = nil
+    ) {
         self.queue = queue
-        self.slot = KafkaConsumerSlot(handle: handle)
+        self.slot = KafkaConsumerSlot(handle: handle, pendingTopics: pendingTopics)
         self.context = context
     }
 
@@ -48,26 +53,32 @@ final class KafkaConsumerCore: Sendable {
     /// True once shutdown was requested; `next()` then ends the sequence without polling again.
     var isClosing: Bool { closing.withLock { $0 } }
 
-    /// Creates the handle and subscribes. Plain throwing factory (see the release-mode compiler note
-    /// in KafkaClientHandle).
+    /// Creates the handle; it subscribes (joins the group) on its first poll, not here. A consumer that is made but
+    /// never run — an in-process service in a test that leaves the projection to the stack's process, a service
+    /// still migrating its schema — must not join: the group would hand it partitions that nobody reads until it
+    /// leaves, and every member would stall in the rebalances of its joining and leaving. Plain throwing factory
+    /// (see the release-mode compiler note in KafkaClientHandle).
     static func make(
         settings: [(String, String)], topics: [String], context: KafkaClientContext, label: String
     ) throws(KafkaError) -> KafkaConsumerCore {
         let handle = try KafkaClientHandle.make(type: RD_KAFKA_CONSUMER, settings: settings, context: context)
-        let rk = handle.pointer
         // Serve the main queue (error callbacks, rebalances) from rd_kafka_consumer_poll.
-        _ = rd_kafka_poll_set_consumer(rk)
+        _ = rd_kafka_poll_set_consumer(handle.pointer)
+        return KafkaConsumerCore(
+            queue: DispatchQueue(label: label), handle: handle, context: context, pendingTopics: topics)
+    }
+
+    /// Subscribes if the first poll has not done so yet (on the queue).
+    private func subscribeIfPending(_ rk: OpaquePointer) -> KafkaError? {
+        guard let topics = slot.pendingTopics else { return nil }
+        slot.pendingTopics = nil
         let list = rd_kafka_topic_partition_list_new(Int32(topics.count))
         for topic in topics {
             _ = rd_kafka_topic_partition_list_add(list, topic, RD_KAFKA_PARTITION_UA)
         }
         let err = rd_kafka_subscribe(rk, list)
         rd_kafka_topic_partition_list_destroy(list)
-        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
-            rd_kafka_destroy(rk)
-            throw KafkaError(err, "subscribe to \(topics)")
-        }
-        return KafkaConsumerCore(queue: DispatchQueue(label: label), handle: handle, context: context)
+        return err == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : KafkaError(err, "subscribe to \(topics)")
     }
 
     /// Creates the handle and assigns explicit partitions and start offsets (`rd_kafka_assign`): no
@@ -133,6 +144,7 @@ final class KafkaConsumerCore: Sendable {
 
     private func pollOnQueue(timeoutMilliseconds: Int32) -> PollOutcome {
         guard let rk = slot.handle?.pointer, !isClosing else { return .closed }
+        if let failure = subscribeIfPending(rk) { return .error(failure, fatal: true) }
         guard let record = rd_kafka_consumer_poll(rk, timeoutMilliseconds) else { return .idle }
         defer { rd_kafka_message_destroy(record) }
         let err = record.pointee.err
