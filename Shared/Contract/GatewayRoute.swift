@@ -17,13 +17,25 @@ package struct GatewayRoute: Sendable, Equatable {
     package let bodyLimit: String?
     /// Request bodies stream to the service as they arrive (uploads), not buffered by nginx first.
     package let streamed: Bool
+    /// A Socket.IO endpoint: WebSocket upgrades pass through, long polls may wait, and every request of a client
+    /// goes to the same replica (the upstream `<service>_sockets`, hashed by client address), because an
+    /// Engine.IO session lives in the replica that opened it.
+    package let socket: Bool
 
-    package init(_ match: Match, _ path: String, bodyLimit: String? = nil, streamed: Bool = false) {
+    package init(
+        _ match: Match, _ path: String, bodyLimit: String? = nil, streamed: Bool = false, socket: Bool = false
+    ) {
         self.match = match
         self.path = path
         self.bodyLimit = bodyLimit
         self.streamed = streamed
+        self.socket = socket
     }
+
+    /// The upstream of a service's Socket.IO routes.
+    package static func socketUpstream(of service: String) -> String { service + "_sockets" }
+
+    package static func socket(_ path: String) -> GatewayRoute { GatewayRoute(.prefix, path, socket: true) }
 
     package static func exact(_ path: String, bodyLimit: String? = nil, streamed: Bool = false) -> GatewayRoute {
         GatewayRoute(.exact, path, bodyLimit: bodyLimit, streamed: streamed)
@@ -39,7 +51,19 @@ package struct GatewayRoute: Sendable, Equatable {
         var directives: [String] = []
         if let bodyLimit { directives.append("client_max_body_size \(bodyLimit);") }
         if streamed { directives.append("proxy_request_buffering off;") }
-        directives.append("proxy_pass http://\(upstream);")
+        if socket {
+            // A location that sets any header inherits none of the server's: all of them again, plus the upgrade.
+            directives += [
+                "proxy_read_timeout 90s;", "proxy_buffering off;",
+                "proxy_set_header Upgrade $http_upgrade;", "proxy_set_header Connection $http_connection;",
+                "proxy_set_header Host $host;", "proxy_set_header X-Request-ID $sns_request_id;",
+                "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+                "proxy_set_header X-Forwarded-Proto $scheme;",
+            ]
+            directives.append("proxy_pass http://\(Self.socketUpstream(of: upstream));")
+        } else {
+            directives.append("proxy_pass http://\(upstream);")
+        }
         return "\(padded) { \(directives.joined(separator: " ")) }"
     }
 }

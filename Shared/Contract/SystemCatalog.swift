@@ -148,11 +148,11 @@ package enum SystemCatalog {
                     tables: ["market.products", "market.withdrawn_users"]))
         ])
 
-    /// One-to-one chat rooms and messages (decision 0020). `sns.chats` carries each message for the chat replicas'
-    /// sockets.
+    /// One-to-one chat rooms and messages, and their Socket.IO delivery (decision 0020). `sns.chats` carries each
+    /// message to every chat replica's sockets.
     package static let chat = Service(
         name: "chat", schema: "chat", localPortOffset: 6,
-        routes: [.exact("/v1/chats"), .pattern("^/v1/chats/[^/]+$")],
+        routes: [.exact("/v1/chats"), .pattern("^/v1/chats/[^/]+$"), .socket("/socket.io/")],
         consumers: [
             Consumer(
                 group: "chat-users", topics: [Topic.users],

@@ -60,6 +60,8 @@ ensure_packages() {
   pkg-config --exists rdkafka 2>/dev/null || missing+=(librdkafka-dev pkg-config)
   command -v openssl >/dev/null || missing+=(openssl)
   command -v curl >/dev/null || missing+=(curl)
+  command -v python3 >/dev/null || missing+=(python3)
+  python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
   command -v swift >/dev/null || die "swift is not on PATH (install the Swift 6 toolchain first)"
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing Debian packages: ${missing[*]}"
@@ -191,10 +193,10 @@ service_port() {
   return 1
 }
 
-# Replicas per service (`--scale posts=3,social=2` or SNS_SCALE; the test profile runs posts=3,social=2 unless told
+# Replicas per service (`--scale posts=3,social=2` or SNS_SCALE; the test profile runs posts=3,social=2,chat=2 unless told
 # otherwise). `start` records them in the profile, so status, stop and restart know them without being told again.
 MAX_REPLICAS=8
-default_scale() { if [ "$PROFILE" = test ]; then echo "posts=3,social=2"; else echo ""; fi; }
+default_scale() { if [ "$PROFILE" = test ]; then echo "posts=3,social=2,chat=2"; else echo ""; fi; }
 set_scale() {  # spec: name=N[,name=N…]
   local spec="$1" pair name count
   mkdir -p "$STATE"
@@ -351,6 +353,13 @@ start_gateway() {
     upstreams+="        server 127.0.0.1:$(service_port "$name" $((count + 1))) backup;"$'\n'
     # Idle connections are closed by nginx before a draining replica stops (SNS_SHUTDOWN_DRAIN_MS 3000 > 2 s).
     upstreams+="        keepalive 32; keepalive_timeout 2s;"$'\n'"    }"$'\n'
+    # Socket.IO routes (the catalog's socket routes): every request of a client to the same replica, which holds
+    # its Engine.IO session (hashing allows no backup server).
+    upstreams+="    upstream ${name}_sockets {"$'\n'"        hash \$remote_addr consistent;"$'\n'
+    for i in $(seq 1 "$count"); do
+      upstreams+="        server 127.0.0.1:$(service_port "$name" "$i") max_fails=1 fail_timeout=1s;"$'\n'
+    done
+    upstreams+="    }"$'\n'
   done
   sed -e "s|@USER_LINE@|$user_line|" -e "s|@STATE@|$STATE|g" -e "s|@GATEWAY_PORT@|$GATEWAY_PORT|g" \
     "$ROOT/deploy/nginx/nginx.local.conf.template" | awk -v up="$upstreams" '{ if ($0 ~ /@UPSTREAMS@/) printf "%s", up; else print }' >"$conf"
@@ -527,6 +536,18 @@ hold_profile_lock() {  # command [args…]
   exec env SNS_HOLDS_PORTS_LOCK=1 flock -o "$file" "$ROOT/sns" "$@"
 }
 
+# The tests' real Socket.IO client (python-socketio from PyPI, pinned) in a venv of its own under .local/.
+SOCKETIO_SPEC="python-socketio[client]==5.18.1"
+ensure_test_python() {
+  local venv="$ROOT/.local/python"
+  if ! "$venv/bin/python" -c 'import importlib.metadata as m, sys; sys.exit(m.version("python-socketio") != "5.18.1")' 2>/dev/null; then
+    log "installing $SOCKETIO_SPEC into $venv (PyPI)"
+    [ -x "$venv/bin/pip" ] || python3 -m venv "$venv" || die "python3 -m venv failed (apt-get install python3-venv)"
+    "$venv/bin/pip" install -q --disable-pip-version-check "$SOCKETIO_SPEC" || die "pip install $SOCKETIO_SPEC failed"
+  fi
+  export SNS_TEST_PYTHON="$venv/bin/python"
+}
+
 # ./sns test: a fresh database and broker, the whole stack behind the gateway, then `swift test`.
 run_tests() {
   if [ -z "${SNS_HOLDS_PORTS_LOCK:-}" ]; then
@@ -534,6 +555,7 @@ run_tests() {
     build_all --build-tests
     hold_profile_lock test "$@"
   fi
+  ensure_test_python
   stop_stack >/dev/null 2>&1 || true   # leftovers of an interrupted run
   kill_test_orphans
   trap 'stop_stack; kill_test_orphans' EXIT

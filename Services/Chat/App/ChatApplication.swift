@@ -1,4 +1,7 @@
 import Hummingbird
+import HummingbirdCore
+import HummingbirdWSCompression
+import HummingbirdWebSocket
 import Logging
 import SNSPlatform
 
@@ -17,7 +20,18 @@ package func buildApplication(configuration: ChatConfiguration, logger: Logger) 
         mediaSigner: try MediaPathSigner(secret: configuration.mediaSigningKey),
         historyLimit: configuration.historyLimit)
 
-    let router = platform.makeRouter()
+    // Socket.IO (decision 0020): the apps' client sends no SesacKey on its socket; the namespaces are authorised
+    // by `SocketAuthorizer`.
+    let hub = RealtimeHub(
+        settings: configuration.realtime,
+        authorizer: SocketAuthorizer(
+            store: store, verifier: platform.verifier, apiKey: configuration.platform.apiKey, logger: logger),
+        logger: logger)
+    let transports = EngineTransports(hub: hub)
+    let router = platform.makeRouter(sesacKeyExemptPaths: [EngineTransports.path, "/socket.io"])
+    router.get("socket.io", use: transports.poll)
+    router.post("socket.io", use: transports.deliver)
+    platform.drain.onDrain { await hub.closeAll() }
     let api = router.group("v1").add(
         middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
             try await store.isActive(userId: user.userId, logger: logger)
@@ -30,5 +44,13 @@ package func buildApplication(configuration: ChatConfiguration, logger: Logger) 
 
     let users = try platform.makeConsumer(
         SystemCatalog.chat.consumers[0], of: SystemCatalog.chat, handler: ChatUsersProjection(schema: schema))
-    return platform.makeApplication(router: router, consumers: configuration.consumesEvents ? [users] : [])
+    let fanOut = ChatFanOut(
+        hub: hub, kafka: ServicePlatform.kafkaConfiguration(configuration.platform, role: "sockets"), logger: logger)
+    // BuyOrNot's client asks for permessage-deflate (`.compress`).
+    let server = HTTPServerBuilder.http1WebSocketUpgrade(
+        configuration: .init(ws: .init(maxFrameSize: 1 << 20, extensions: [.perMessageDeflate()], autoPing: .disabled))
+    ) { request, _, _ in await transports.webSocket(request) }
+    return platform.makeApplication(
+        router: router, consumers: configuration.consumesEvents ? [users] : [], extraServices: [fanOut],
+        server: server)
 }

@@ -6,11 +6,14 @@ import SNSPlatform
 /// | variable | meaning | default |
 /// |---|---|---|
 /// | `SNS_MEDIA_SIGNING_KEY` / `_FILE` | the media service's path-signing key: a message may carry only files media stored for its sender | required |
+/// | `SNS_CHAT_PING_INTERVAL_MS` / `SNS_CHAT_PING_TIMEOUT_MS` | Engine.IO heartbeat: a socket that leaves a ping unanswered this long is closed | 25000 / 20000 |
 /// | `SNS_CHAT_HISTORY_LIMIT` | most messages one `GET /v1/chats/{room_id}` returns (the oldest after the cursor first) | 1000 |
 package struct ChatConfiguration: Sendable {
     package var platform: PlatformConfiguration
     package var mediaSigningKey: String
     package var historyLimit: Int = 1_000
+    /// Engine.IO's heartbeat and payload bound (`SNS_CHAT_PING_INTERVAL_MS`, `SNS_CHAT_PING_TIMEOUT_MS`).
+    var realtime = RealtimeHub.Settings()
     /// The database schema (tests use private ones; the consumer group follows it).
     package var schema: String = "chat"
     /// Whether the users projection runs (always in deployments; in-process tests on the shared schema leave it
@@ -32,5 +35,9 @@ package struct ChatConfiguration: Sendable {
         self.mediaSigningKey = try env.secret("SNS_MEDIA_SIGNING_KEY")
         _ = try MediaPathSigner(secret: mediaSigningKey)
         self.historyLimit = try env.int("SNS_CHAT_HISTORY_LIMIT", default: 1_000, range: 10...10_000)
+        realtime.pingInterval = .milliseconds(
+            try env.int("SNS_CHAT_PING_INTERVAL_MS", default: 25_000, range: 100...300_000))
+        realtime.pingTimeout = .milliseconds(
+            try env.int("SNS_CHAT_PING_TIMEOUT_MS", default: 20_000, range: 100...300_000))
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import PostgresNIO
 import SNSKafka
@@ -58,7 +59,7 @@ package struct ServicePlatform: Sendable {
         self.migrator = Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema) + migrations)
     }
 
-    static func kafkaConfiguration(_ configuration: PlatformConfiguration, role: String) -> KafkaConfiguration {
+    package static func kafkaConfiguration(_ configuration: PlatformConfiguration, role: String) -> KafkaConfiguration {
         KafkaConfiguration(
             bootstrapServers: configuration.kafkaBrokers,
             clientId: "\(configuration.serviceName)-\(role)",
@@ -118,11 +119,14 @@ package struct ServicePlatform: Sendable {
     /// The application: HTTP server plus background services. Shutdown (SIGTERM) runs in reverse order:
     /// stop accepting and finish in-flight requests, stop consumers (leave the group), stop the relay,
     /// flush the producer, close the database pool.
+    /// `server`: HTTP/1 by default; chat passes one that also upgrades its Socket.IO path to WebSocket.
     package func makeApplication(
-        router: Router<APIRequestContext>, consumers: [IdempotentConsumer] = [], extraServices: [any Service] = []
+        router: Router<APIRequestContext>, consumers: [IdempotentConsumer] = [], extraServices: [any Service] = [],
+        server: HTTPServerBuilder = .http1()
     ) -> some ApplicationProtocol {
         var app = Application(
             router: router,
+            server: server,
             configuration: .init(
                 address: .hostname(configuration.httpHost, port: configuration.httpPort), serverName: nil),
             // The pool's run() was seen not to return after shutdown: bounded, so SIGTERM always ends the process.

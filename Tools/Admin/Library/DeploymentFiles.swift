@@ -37,6 +37,7 @@ package enum DeploymentFiles {
     /// Every generated region, from `services` (the catalog's, in start order).
     package static func regions(services: [SystemCatalog.Service] = SystemCatalog.services) -> [Region] {
         let names = services.map(\.name)
+        let socketServices = services.filter { $0.routes.contains(where: \.socket) }.map(\.name)
         func passwordVariable(_ name: String) -> String { name.uppercased() + "_DB_PASSWORD" }
         func passwordEntry(_ name: String) -> String {
             let variable = passwordVariable(name)
@@ -67,7 +68,18 @@ package enum DeploymentFiles {
             // Compose resolves each service's Docker DNS name at request time (every replica; see nginx.conf).
             Region(
                 file: "deploy/nginx/compose/nginx.conf", name: "upstreams",
-                lines: names.map { "set $sns_upstream_\($0) \($0):8080;" }),
+                lines: names.map { "set $sns_upstream_\($0) \($0):8080;" }
+                    + socketServices.map {
+                        "set $sns_upstream_\(GatewayRoute.socketUpstream(of: $0)) \(GatewayRoute.socketUpstream(of: $0));"
+                    }),
+            // Socket.IO: every request of a client to the replica that holds its session (hashed by address); the
+            // replicas are found through Docker's DNS and re-resolved (`resolve`, nginx ≥ 1.27.3).
+            Region(
+                file: "deploy/nginx/compose/nginx.conf", name: "socket-upstreams",
+                lines: socketServices.map {
+                    let upstream = GatewayRoute.socketUpstream(of: $0)
+                    return "upstream \(upstream) { zone \(upstream) 64k; hash $remote_addr consistent; server \($0):8080 resolve; }"
+                }),
             Region(
                 file: "deploy/monitoring/prometheus.yml", name: "services",
                 lines: ["names: [\(names.joined(separator: ", "))]"]),
