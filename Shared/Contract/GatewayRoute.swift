@@ -42,7 +42,9 @@ package struct GatewayRoute: Sendable, Equatable {
     }
 
     package static func prefix(_ path: String) -> GatewayRoute { GatewayRoute(.prefix, path) }
-    package static func pattern(_ regex: String) -> GatewayRoute { GatewayRoute(.pattern, regex) }
+    package static func pattern(_ regex: String, bodyLimit: String? = nil) -> GatewayRoute {
+        GatewayRoute(.pattern, regex, bodyLimit: bodyLimit)
+    }
 
     /// The route as one nginx line sending to `upstream` (columns aligned like the hand-written part of the file).
     package func nginxLocation(upstream: String) -> String {

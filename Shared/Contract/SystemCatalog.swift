@@ -113,7 +113,9 @@ package enum SystemCatalog {
             .exact("/v1/posts/files", bodyLimit: "30m", streamed: true),
             .prefix("/v1/uploads/"), .prefix("/uploads/"),
         ],
-        consumers: [Consumer(group: "media-references", topics: [Topic.posts, Topic.users], rebuild: nil)])
+        consumers: [
+            Consumer(group: "media-references", topics: [Topic.posts, Topic.users, Topic.chats], rebuild: nil)
+        ])
 
     /// The social graph: follows, profiles, user search, rankings.
     package static let social = Service(
@@ -152,7 +154,12 @@ package enum SystemCatalog {
     /// message to every chat replica's sockets.
     package static let chat = Service(
         name: "chat", schema: "chat", localPortOffset: 6,
-        routes: [.exact("/v1/chats"), .pattern("^/v1/chats/[^/]+$"), .socket("/socket.io/")],
+        routes: [
+            .exact("/v1/chats"), .pattern("^/v1/chats/[^/]+$"),
+            // A room's upload (checked by chat, stored by media): 5 files of 5 MB plus the form.
+            .pattern("^/v1/chats/[^/]+/files$", bodyLimit: "30m"),
+            .socket("/socket.io/"),
+        ],
         consumers: [
             Consumer(
                 group: "chat-users", topics: [Topic.users],

@@ -17,8 +17,21 @@ struct GatewayTests {
     }
 
     @Test func everyRouteTargetIsAComposeServiceWithAnUpstreamVariable() throws {
-        let targets = Set(Pattern.captures(#"proxy_pass http://([a-z][a-z0-9_]*);"#, in: routes))
+        let all = Set(Pattern.captures(#"proxy_pass http://([a-z][a-z0-9_]*);"#, in: routes))
+        // Socket.IO routes go to `<service>_sockets`, an upstream that keeps each client on one replica.
+        let sockets = all.filter { $0.hasSuffix("_sockets") }
+        let targets = all.subtracting(sockets)
         #expect(targets == Set(ProgramCatalog.services), "routes.conf routes to \(targets.sorted())")
+        for upstream in sockets {
+            let service = String(upstream.dropLast("_sockets".count))
+            #expect(compose[service] != nil, "\(upstream) is not a compose service's")
+            #expect(nginx.contains("set $sns_upstream_\(upstream) \(upstream);"))
+            #expect(
+                nginx.contains(
+                    "upstream \(upstream) { zone \(upstream) 64k; hash $remote_addr consistent; server \(service):8080 resolve; }"
+                ),
+                "nginx.conf has no re-resolved upstream \(upstream)")
+        }
         for target in targets {
             let service = try #require(compose[target], "routes.conf routes to \(target), which compose does not run")
             let port = try #require(service.environment["SNS_HTTP_PORT"])
@@ -69,8 +82,11 @@ struct GatewayTests {
 
     @Test func namesAreReResolvedThroughDockerDNS() {
         #expect(nginx.contains("resolver 127.0.0.11 valid=10s"))
-        #expect(
-            !nginx.contains("upstream "), "an upstream block resolves once at start; scaled replicas would be missed")
+        // An upstream block resolves its names once at start unless its servers say `resolve` (nginx ≥ 1.27.3).
+        for block in Pattern.captures(#"upstream ([a-z_]+ \{[^}]*\})"#, in: nginx) {
+            #expect(
+                block.contains(" resolve;") && block.contains(" zone "), "scaled replicas would be missed: \(block)")
+        }
     }
 
     @Test func paymentWebhookIsRateLimited() {

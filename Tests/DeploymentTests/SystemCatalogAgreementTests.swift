@@ -44,11 +44,10 @@ struct SystemCatalogAgreementTests {
                 }
             }
         }
-        // Every event topic is read by somebody (the dead-letter topic by the operator; chat messages are published for
-        // delivery to sockets, which reads them without a consumer group).
+        // Every event topic is read by somebody (the dead-letter topic by the operator).
         let read = Set(SystemCatalog.consumers.flatMap(\.topics))
         #expect(
-            read.union([Topic.deadLetter, Topic.media, Topic.chats]) == topics,
+            read.union([Topic.deadLetter, Topic.media]) == topics,
             "topics nobody consumes: \(topics.subtracting(read))"
         )
     }

@@ -79,7 +79,9 @@ struct GatewayRoutes {
     }
 
     /// Whether the location hands the request to a service as it is (not the catch-all, not a "not public" rewrite).
+    /// A location that hands HTTP API requests to a service (not the fallback, a rewrite to "not public", or the
+    /// Socket.IO endpoint, which the OpenAPI document does not describe).
     static func isRoute(_ location: Location) -> Bool {
-        location.pattern != "/" && !location.body.contains("rewrite ")
+        location.pattern != "/" && !location.body.contains("rewrite ") && !location.target.hasSuffix("_sockets")
     }
 }

@@ -43,6 +43,7 @@ struct OpenAPIConformanceTests {
     static let chatCalls: [String: Set<Int>] = [
         "openChat": [200, 400, 401, 410, 419, 420], "listChats": [200, 401],
         "listChatMessages": [200, 400, 410, 445], "sendChatMessage": [200, 400, 410, 445],
+        "uploadChatFiles": [200, 400, 410, 445],
     ]
     static let metaCalls: [String: Set<Int>] = ["openapi": [200]]
     static let federationCalls: [String: Set<Int>] = [
@@ -453,6 +454,29 @@ struct OpenAPIConformanceTests {
         try await probe.expect(200, "GET", "/v1/chats", headers: alice.auth)
         try await probe.expect(401, "GET", "/v1/chats")
 
+        // A room's upload (multipart `files`, like KeyCat), then a message carrying the stored path.
+        var form = MultipartForm()
+        form.file("files", filename: "Keycat.jpg", mimeType: "image/png", bytes: Self.png)
+        let uploaded = try await probe.expect(
+            200, "POST", "/v1/chats/\(room)/files", body: form.finished(), contentType: form.contentType,
+            headers: bob.auth)
+        let path = try #require((try uploaded.decode(APIModels.UploadedFiles.self)).files.first)
+        #expect(path.hasPrefix("uploads/chats/"))
+        try await probe.expect(
+            200, "POST", "/v1/chats/\(room)", json: #"{"content":"","files":["\#(path)"]}"#, headers: bob.auth)
+        try await probe.expect(200, "GET", "/v1/\(path)", headers: alice.auth)
+        var empty = MultipartForm()
+        empty.field("note", "no file")
+        try await probe.expect(
+            400, "POST", "/v1/chats/\(room)/files", body: empty.finished(), contentType: empty.contentType,
+            headers: bob.auth)
+        try await probe.expect(
+            445, "POST", "/v1/chats/\(room)/files", body: form.finished(), contentType: form.contentType,
+            headers: carol.auth)
+        try await probe.expect(
+            410, "POST", "/v1/chats/\(Self.unknownId)/files", body: form.finished(), contentType: form.contentType,
+            headers: carol.auth)
+
         probe.expectAnswered(Self.chatCalls)
     }
 
@@ -539,7 +563,8 @@ struct OpenAPIConformanceTests {
 
         // Each route the routers register is documented.
         #expect(registered.count > 20, "the router scan found only \(registered)")
-        for route in registered {
+        // Socket.IO's transport endpoint (Engine.IO long-polling) is a protocol of its own, not described there.
+        for route in registered where !route.path.hasPrefix("/socket.io") {
             let isDocumented = documented.contains { operation in
                 operation.method == route.method
                     && (operation.path.template == route.path

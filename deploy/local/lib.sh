@@ -276,7 +276,8 @@ service_env() {
             echo SNS_PAYMENT_REVERIFY_INTERVAL_MS="${SNS_PAYMENT_REVERIFY_INTERVAL_MS:-10000}" ;;
     social) echo SNS_AUTH_URL="http://127.0.0.1:$(service_port auth)" SNS_MEDIA_URL="http://127.0.0.1:$(service_port media)" \
                  SNS_INTERNAL_TIMEOUT_MS="$INTERNAL_TIMEOUT_MS" ;;
-    chat) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" ;;
+    chat) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" SNS_MEDIA_URL="http://127.0.0.1:$(service_port media)" \
+               SNS_INTERNAL_TIMEOUT_MS="$INTERNAL_TIMEOUT_MS" ;;
     media) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" SNS_MEDIA_ROOT="$STATE/media" \
                 SNS_MEDIA_GC_GRACE="${SNS_MEDIA_GC_GRACE:-86400}" SNS_MEDIA_GC_INTERVAL="${SNS_MEDIA_GC_INTERVAL:-600}" ;;
   esac
@@ -575,6 +576,9 @@ run_tests() {
   export SNS_TEST_STATE_DIR="$STATE"
   export SNS_TEST_BIN_DIR="$BIN"
   export SNS_TEST_SCALE="$(tr '\n' ',' <"$STATE/scale")"
+  local chat_urls="" i
+  for i in $(seq 1 "$(replicas chat)"); do chat_urls+="${chat_urls:+,}http://127.0.0.1:$(service_port chat "$i")"; done
+  export SNS_TEST_CHAT_URLS="$chat_urls"
   # Without arguments: the suite, then the resilience tests, which kill, restart and cut off parts of this stack
   # and so run alone, one after the other (Tests/EndToEndTests/Resilience). With arguments: only the suite (or,
   # with --resilience first, only the resilience tests).

@@ -18,7 +18,7 @@ usage: ./sns <command>
   status    show what runs and whether each part is ready
   stop      stop everything this profile started
   logs      tail the logs (all, or one: postgres, broker, portone, idp, gateway, auth, posts, media, social, market)
-  test      run the whole test suite (own profile, ports and fresh database, posts=3,social=2; cleans up after
+  test      run the whole test suite (own profile, ports and fresh database, posts=3,social=2,chat=2; cleans up after
             itself): the tests, then the resilience tests (kill, rolling restart, database and broker outages) on
             the same stack; with arguments (e.g. --filter X) only the first part; --resilience: only the second
   check-api schemathesis against the OpenAPI document on a fresh private stack (profile check, gateway :28080):

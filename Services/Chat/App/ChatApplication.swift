@@ -36,11 +36,16 @@ package func buildApplication(configuration: ChatConfiguration, logger: Logger) 
         middleware: AuthenticationMiddleware(verifier: platform.verifier) { user in
             try await store.isActive(userId: user.userId, logger: logger)
         })
-    let chats = ChatHandlers(rooms: Rooms(deps: deps), messages: Messages(deps: deps))
+    let messages = Messages(deps: deps)
+    let media = MediaClient(
+        mediaURL: configuration.mediaURL, apiKey: configuration.platform.apiKey, timeout: configuration.internalTimeout)
+    let chats = ChatHandlers(
+        rooms: Rooms(deps: deps), messages: messages, files: ChatFiles(deps: deps, media: media, messages: messages))
     api.post("chats", use: chats.open)
     api.get("chats", use: chats.list)
     api.get("chats/:room_id", use: chats.history)
     api.post("chats/:room_id", use: chats.send)
+    api.post("chats/:room_id/files", use: chats.upload)
 
     let users = try platform.makeConsumer(
         SystemCatalog.chat.consumers[0], of: SystemCatalog.chat, handler: ChatUsersProjection(schema: schema))

@@ -7,11 +7,15 @@ import SNSPlatform
 /// |---|---|---|
 /// | `SNS_MEDIA_SIGNING_KEY` / `_FILE` | the media service's path-signing key: a message may carry only files media stored for its sender | required |
 /// | `SNS_CHAT_PING_INTERVAL_MS` / `SNS_CHAT_PING_TIMEOUT_MS` | Engine.IO heartbeat: a socket that leaves a ping unanswered this long is closed | 25000 / 20000 |
+/// | `SNS_MEDIA_URL` | base URL of the media service (room uploads, `POST /internal/v1/chat-files`) | `http://127.0.0.1:8103` |
+/// | `SNS_INTERNAL_TIMEOUT_MS` | deadline of each internal call | 10000 |
 /// | `SNS_CHAT_HISTORY_LIMIT` | most messages one `GET /v1/chats/{room_id}` returns (the oldest after the cursor first) | 1000 |
 package struct ChatConfiguration: Sendable {
     package var platform: PlatformConfiguration
     package var mediaSigningKey: String
     package var historyLimit: Int = 1_000
+    package var mediaURL: String = "http://127.0.0.1:8103"
+    package var internalTimeout: Duration = .seconds(10)
     /// Engine.IO's heartbeat and payload bound (`SNS_CHAT_PING_INTERVAL_MS`, `SNS_CHAT_PING_TIMEOUT_MS`).
     var realtime = RealtimeHub.Settings()
     /// The database schema (tests use private ones; the consumer group follows it).
@@ -34,6 +38,9 @@ package struct ChatConfiguration: Sendable {
             serviceName: Self.serviceName, defaultPort: Self.defaultPort, environment: env)
         self.mediaSigningKey = try env.secret("SNS_MEDIA_SIGNING_KEY")
         _ = try MediaPathSigner(secret: mediaSigningKey)
+        self.mediaURL = try env.httpURL("SNS_MEDIA_URL", default: "http://127.0.0.1:8103")
+        self.internalTimeout = .milliseconds(
+            try env.int("SNS_INTERNAL_TIMEOUT_MS", default: 10_000, range: 100...120_000))
         self.historyLimit = try env.int("SNS_CHAT_HISTORY_LIMIT", default: 1_000, range: 10...10_000)
         realtime.pingInterval = .milliseconds(
             try env.int("SNS_CHAT_PING_INTERVAL_MS", default: 25_000, range: 100...300_000))

@@ -43,6 +43,7 @@ package func buildApplication(configuration: MediaConfiguration, logger: Logger)
     // for /internal/.
     authenticated.post("/internal/v1/profile-images", use: InternalImageHandler(deps: deps, kind: .profiles).handle)
     authenticated.post("/internal/v1/post-images", use: InternalImageHandler(deps: deps, kind: .posts).handle)
+    authenticated.post("/internal/v1/chat-files", use: InternalImageHandler(deps: deps, kind: .chats).handle)
 
     let references = try platform.makeConsumer(
         SystemCatalog.media.consumers[0], of: SystemCatalog.media, handler: MediaReferencesProjection(catalog: catalog))

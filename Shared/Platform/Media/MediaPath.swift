@@ -12,6 +12,8 @@ package struct MediaPath: Sendable, Hashable, CustomStringConvertible {
     package enum Kind: String, Sendable, CaseIterable {
         case posts
         case profiles
+        /// Files sent in chat rooms.
+        case chats
     }
 
     package let kind: Kind

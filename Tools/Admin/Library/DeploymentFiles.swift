@@ -78,7 +78,8 @@ package enum DeploymentFiles {
                 file: "deploy/nginx/compose/nginx.conf", name: "socket-upstreams",
                 lines: socketServices.map {
                     let upstream = GatewayRoute.socketUpstream(of: $0)
-                    return "upstream \(upstream) { zone \(upstream) 64k; hash $remote_addr consistent; server \($0):8080 resolve; }"
+                    return
+                        "upstream \(upstream) { zone \(upstream) 64k; hash $remote_addr consistent; server \($0):8080 resolve; }"
                 }),
             Region(
                 file: "deploy/monitoring/prometheus.yml", name: "services",

@@ -67,7 +67,7 @@ struct Messages: Sendable {
     }
 
     /// The room, if the caller is in it and the other participant is still there; and both participants.
-    private func participantRoom(
+    func participantRoom(
         _ roomId: String, caller: Caller, lock: Bool, on connection: PostgresConnection
     ) async throws -> (ChatStore.Room, [String: ChatStore.User]) {
         guard ObjectID.isValid(roomId),

@@ -52,3 +52,8 @@ struct SendMessageBody: Decodable, Sendable {
     var content: String?
     var files: [String]?
 }
+
+/// `POST /v1/chats/{room_id}/files` → `{files: [path]}`.
+struct UploadedFilesJSON: Encodable, Sendable {
+    var files: [String]
+}

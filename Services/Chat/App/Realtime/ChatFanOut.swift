@@ -23,19 +23,27 @@ struct ChatFanOut: Service {
             },
             logger: logger)
         let hub = self.hub
-        try await withGracefulShutdownHandler {
-            try await withThrowingDiscardingTaskGroup { group in
-                group.addTask {
-                    while !Task.isCancelled {
-                        try await Task.sleep(for: hub.settings.pingInterval)
-                        await hub.heartbeat()
+        // On SIGTERM (or a test's end) both loops stop at once: the heartbeat's sleep is cancelled, the reader closed.
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await withGracefulShutdownHandler {
+                    try await withThrowingDiscardingTaskGroup { group in
+                        group.addTask {
+                            while true {
+                                try await Task.sleep(for: hub.settings.pingInterval)
+                                await hub.heartbeat()
+                            }
+                        }
+                        group.addTask { try await deliver(from: reader) }
                     }
+                } onGracefulShutdown: {
+                    Task { await reader.close() }
                 }
-                group.addTask { try await deliver(from: reader) }
             }
-        } onGracefulShutdown: {
-            Task { await reader.close() }
+        } catch is CancellationError {
+            // the shutdown itself
         }
+        await reader.close()
         await hub.closeAll()
     }
 

@@ -34,7 +34,8 @@ actor RealtimeHub {
     func open(handshake: EngineSession.Handshake, upgrades: [String]) -> (EngineSession, EnginePacket) {
         let session = EngineSession(id: Self.randomId(), handshake: handshake)
         sessions[session.id] = session
-        let open = #"{"sid":"\#(session.id)","upgrades":[\#(upgrades.map { "\"\($0)\"" }.joined(separator: ","))],"#
+        let open =
+            #"{"sid":"\#(session.id)","upgrades":[\#(upgrades.map { "\"\($0)\"" }.joined(separator: ","))],"#
             + #""pingInterval":\#(Self.milliseconds(settings.pingInterval)),"#
             + #""pingTimeout":\#(Self.milliseconds(settings.pingTimeout)),"maxPayload":\#(settings.maxPayload)}"#
         return (session, .open(open))
@@ -65,13 +66,17 @@ actor RealtimeHub {
                 await session.join(packet.namespace, socketId: socketId)
                 if let roomId { rooms[roomId, default: []].insert(session.id) }
                 await session.send(
-                    .message(SocketPacket(kind: .connect, namespace: packet.namespace, json: #"{"sid":"\#(socketId)"}"#).encoded))
+                    .message(
+                        SocketPacket(kind: .connect, namespace: packet.namespace, json: #"{"sid":"\#(socketId)"}"#)
+                            .encoded))
             case .failure(let refusal):
                 let message = APIError.jsonString(refusal.message)
                 await session.send(
                     .message(
-                        SocketPacket(kind: .connectError, namespace: packet.namespace, json: #"{"message":\#(message)}"#)
-                            .encoded))
+                        SocketPacket(
+                            kind: .connectError, namespace: packet.namespace, json: #"{"message":\#(message)}"#
+                        )
+                        .encoded))
             }
         case .disconnect:
             await session.leave(packet.namespace)

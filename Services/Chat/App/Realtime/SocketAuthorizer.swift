@@ -47,7 +47,8 @@ struct SocketAuthorizer: Sendable {
         }
         guard let roomId = Self.roomId(of: namespace) else { return .failure(Refusal(message: Self.roomNotFound)) }
         do {
-            let found = try await store.client.withConnection { connection -> (ChatStore.Room, [String: ChatStore.User])? in
+            let found = try await store.client.withConnection {
+                connection -> (ChatStore.Room, [String: ChatStore.User])? in
                 guard let room = try await store.room(roomId, on: connection, logger: logger) else { return nil }
                 let users = try await store.users([room.firstUser, room.secondUser], on: connection, logger: logger)
                 return (room, users)

@@ -2,13 +2,14 @@ import Logging
 import PostgresNIO
 import SNSPlatform
 
-/// Consumer `media-references` (topics `sns.posts`, `sns.users`): keeps `references` — which files are still
+/// Consumer `media-references` (topics `sns.posts`, `sns.users`, `sns.chats`): keeps `references` — which files are still
 /// shown somewhere — so the garbage collector knows what it may delete. Runs inside the idempotent
 /// consumer's transaction, so each event applies exactly once.
 ///
 /// - `post-created` / `post-updated`: the post references exactly `post.files` (the snapshot is whole).
 /// - `post-deleted`: the post references nothing.
 /// - `user-registered` / `user-updated`: the user's profile references exactly its `profileImage`.
+/// - `chat-message-sent`: the message references its `files` (messages are never edited or deleted).
 /// - `user-withdrawn`: every reference of the user's posts and profile goes; later post events of that user
 ///   (they travel on another topic, so may arrive after) add nothing.
 /// - anything else: ignored.
@@ -40,6 +41,13 @@ package struct MediaReferencesProjection: EventHandler {
             let user = try event.payload(as: UserUpdated.self)
             try await reference(
                 profileOf: user.userId, image: user.profileImage, connection: connection, logger: logger)
+        case .chatMessageSent:
+            let message = try event.payload(as: ChatMessageSent.self)
+            let sender = message.sender.userId
+            if try await catalog.isWithdrawn(userId: sender, on: connection, logger: logger) { return }
+            try await catalog.replaceReferences(
+                holder: .chat, id: message.chatId, owner: sender, paths: Self.mediaPaths(message.files),
+                on: connection, logger: logger)
         case .userWithdrawn:
             let withdrawn = try event.payload(as: UserWithdrawn.self)
             try await catalog.withdraw(

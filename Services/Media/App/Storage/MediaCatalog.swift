@@ -20,6 +20,8 @@ package struct MediaCatalog: Sendable {
     enum Holder: String, Sendable {
         case post
         case profile
+        /// A chat message (its id).
+        case chat
     }
 
     package let schema: SQLIdentifier

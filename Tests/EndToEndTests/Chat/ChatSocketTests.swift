@@ -1,0 +1,155 @@
+import Foundation
+import SNSTestSupport
+import Testing
+
+/// Chat's Socket.IO delivery with a real client nobody here wrote: python-socketio (PyPI, installed by `./sns test`),
+/// driven by `socketio_client.py`. It connects through the gateway, joins `/chats-{room_id}`, then posts over REST
+/// to each chat replica directly in turn (the stack runs two), so every run has messages posted to the replica that
+/// does not hold the socket; each must arrive as one `chat` event.
+@Suite("Chat over Socket.IO (python-socketio through the gateway)")
+struct ChatSocketTests {
+    struct Account {
+        let userId: String
+        let token: String
+    }
+
+    struct Outcome: Decodable {
+        var transport: String?
+        var refusal: Refusal?
+        var posted: [String]
+        var events: [[String: JSONValue]]
+
+        struct Refusal: Decodable { var message: String }
+    }
+
+    let gateway: GatewayClient
+    let apiKey: String
+
+    init() throws {
+        gateway = try GatewayClient()
+        apiKey = try TestEnvironment.apiKey()
+    }
+
+    func signUp() async throws -> Account {
+        let nick = TestEnvironment.unique("cs")
+        let joined = try await gateway.send(
+            "POST", "/v1/users/join",
+            json: #"{"email":"\#(nick)@example.com","password":"password123","nick":"\#(nick)"}"#)
+        #expect(joined.status == 200, "\(joined.text)")
+        let login = try await gateway.send(
+            "POST", "/v1/users/login", json: #"{"email":"\#(nick)@example.com","password":"password123"}"#)
+        return Account(
+            userId: try #require(try login.json.string("user_id")),
+            token: try #require(try login.json.string("accessToken")))
+    }
+
+    func room(_ me: Account, with you: Account) async throws -> String {
+        let opened = try await gateway.send(
+            "POST", "/v1/chats", json: #"{"opponent_id":"\#(you.userId)"}"#, headers: ["Authorization": me.token])
+        #expect(opened.status == 200, "\(opened.text)")
+        return try #require(try opened.json.string("room_id"))
+    }
+
+    /// The chat replicas' own URLs (`SNS_TEST_CHAT_URLS`).
+    func replicas() throws -> [String] {
+        let urls = (ProcessInfo.processInfo.environment["SNS_TEST_CHAT_URLS"] ?? "").split(separator: ",").map(
+            String.init)
+        try #require(urls.count >= 2, "the test stack runs two chat replicas (SNS_TEST_CHAT_URLS: \(urls))")
+        return urls
+    }
+
+    /// Runs the client with `config` and returns what it saw.
+    func client(_ config: [String: Any]) async throws -> Outcome {
+        let python = try #require(
+            ProcessInfo.processInfo.environment["SNS_TEST_PYTHON"], "SNS_TEST_PYTHON (set by ./sns test)")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "socketio_client.py")
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: config), as: UTF8.self)
+        let process = try ChildProcess.spawn(
+            python, arguments: [script.path, json], environment: ["PATH": "/usr/bin:/bin"], standardOutput: .pipe,
+            standardError: .pipe)
+        // The client runs for seconds: read its pipes on a Dispatch thread, never on one of the concurrency pool's
+        // (two on this machine; blocking them stalls every other test of the process).
+        let (output, errorBytes) = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let output = process.standardOutput?.readAllRetryingInterrupts() ?? Data()
+                let errors = process.standardError?.readAllRetryingInterrupts() ?? Data()
+                continuation.resume(returning: (output, errors))
+            }
+        }
+        let errors = String(decoding: errorBytes, as: UTF8.self)
+        #expect(await process.exit() == .exited(0), "\(errors)")
+        return try JSONDecoder().decode(Outcome.self, from: output)
+    }
+
+    func config(
+        room: String, transports: [String], headers: [String: String] = [:], posts: [(String, Account)] = []
+    ) throws -> [String: Any] {
+        [
+            "url": try TestEnvironment.gatewayURL(), "room": room, "transports": transports, "headers": headers,
+            "rest": posts.map { ["url": $0.0, "token": $0.1.token, "key": apiKey] }, "messages": posts.count,
+            "timeout": 30,
+        ]
+    }
+
+    func expectDelivered(_ outcome: Outcome, room: String, transport: String) {
+        #expect(outcome.refusal == nil, "\(String(describing: outcome.refusal))")
+        #expect(outcome.transport == transport)
+        #expect(outcome.events.compactMap { $0["chat_id"]?.string } == outcome.posted, "each message once, in order")
+        for event in outcome.events {
+            #expect(Set(event.keys) == ["chat_id", "room_id", "content", "createdAt", "sender", "files"])
+            #expect(event["room_id"]?.string == room)
+        }
+    }
+
+    /// BuyOrNot: no headers on the socket, polling first, then the upgrade to WebSocket.
+    @Test func pollingThenWebSocketWithoutHeadersReceivesMessagesPostedToEitherReplica() async throws {
+        let (me, you) = (try await signUp(), try await signUp())
+        let room = try await room(me, with: you)
+        let urls = try replicas()
+        let outcome = try await client(
+            config(
+                room: room, transports: ["polling", "websocket"],
+                posts: [(urls[0], me), (urls[1], you), (urls[0], you), (urls[1], me)]))
+        expectDelivered(outcome, room: room, transport: "websocket")
+    }
+
+    /// WeeMo: `SesacKey` and `Authorization` of a participant on the socket, WebSocket only.
+    @Test func webSocketOnlyWithAParticipantsTokenReceivesMessages() async throws {
+        let (me, you) = (try await signUp(), try await signUp())
+        let room = try await room(me, with: you)
+        let urls = try replicas()
+        let outcome = try await client(
+            config(
+                room: room, transports: ["websocket"], headers: ["SesacKey": apiKey, "Authorization": you.token],
+                posts: [(urls[1], me), (urls[0], me), (try TestEnvironment.gatewayURL(), you)]))
+        expectDelivered(outcome, room: room, transport: "websocket")
+    }
+
+    @Test func pollingOnlyReceivesMessages() async throws {
+        let (me, you) = (try await signUp(), try await signUp())
+        let room = try await room(me, with: you)
+        let urls = try replicas()
+        let outcome = try await client(
+            config(room: room, transports: ["polling"], posts: [(urls[0], me), (urls[1], you)]))
+        expectDelivered(outcome, room: room, transport: "polling")
+    }
+
+    /// Refused per namespace with the original server's messages: not a participant, an unknown room, a bad token,
+    /// a wrong key.
+    @Test func aNamespaceIsRefusedForStrangersUnknownRoomsAndBadCredentials() async throws {
+        let (me, you, stranger) = (try await signUp(), try await signUp(), try await signUp())
+        let room = try await room(me, with: you)
+        let cases: [(String, [String: String], String)] = [
+            (room, ["SesacKey": apiKey, "Authorization": stranger.token], "채팅방 참여자가 아닙니다."),
+            ("000000000000000000000000", [:], "채팅방을 찾을 수 없습니다."),
+            (room, ["Authorization": "not-a-token"], "인증할 수 없는 엑세스 토큰입니다."),
+            (room, ["SesacKey": "wrong-key"], "This service sesac_memolease only"),
+        ]
+        for (target, headers, message) in cases {
+            let outcome = try await client(config(room: target, transports: ["polling"], headers: headers))
+            #expect(outcome.refusal?.message == message, "\(headers.keys.sorted())")
+            #expect(outcome.transport == nil)
+        }
+    }
+}
