@@ -14,7 +14,7 @@ SOCKETS="${1:-1000}"; RATE="${2:-200}"; SECONDS_RUN="${3:-20}"
 source "$(dirname "$0")/stack.sh"
 VENV="$ROOT/.local/python"
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-"$VENV/bin/python" -c 'import aiohttp' 2>/dev/null || "$VENV/bin/pip" install -q --disable-pip-version-check "aiohttp==3.13.2"
+"$VENV/bin/python" -c 'import aiohttp' 2>/dev/null || "$VENV/bin/pip" install -q --disable-pip-version-check "aiohttp==3.14.5"
 chat_pids() { for f in "$STATE"/run/chat*.pid; do [ -s "$f" ] && cat "$f"; done; }
 rss_kib() { local total=0 pid; for pid in $(chat_pids); do total=$((total + $(awk '/VmRSS/ {print $2}' "/proc/$pid/status"))); done; echo "$total"; }
 echo "chat processes: $(chat_pids | wc -l) (pids $(chat_pids | tr '\n' ' '))" >&2
@@ -78,7 +78,15 @@ async def main():
                 rooms.append((await r.json())["room_id"])
         ready = asyncio.Semaphore(0)
         tasks = [asyncio.create_task(socket(http, rooms[i % rooms_n], ready)) for i in range(sockets)]
-        for _ in range(sockets): await ready.acquire()
+        joined = 0
+        try:
+            for _ in range(sockets):
+                await asyncio.wait_for(ready.acquire(), timeout=60); joined += 1
+        except asyncio.TimeoutError:
+            failed = [t for t in tasks if t.done() and t.exception()]
+            print("only %d of %d sockets joined within 60 s (%d failed: %s)" % (
+                joined, sockets, len(failed), failed[0].exception() if failed else "-"))
+            return
         await asyncio.sleep(2)
         rss_after = rss()
         print("sockets: %d joined; chat RSS %d → %d KiB: %.1f KiB per idle socket" % (

@@ -17,7 +17,7 @@ struct ChatContractTests {
             #expect(Set(json.keys) == ["room_id", "createdAt", "updatedAt", "participants"], "no lastChat yet")
             let millisecondsUTC = try Regex(#"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"#)
             #expect((json.string("createdAt") ?? "").wholeMatch(of: millisecondsUTC) != nil)
-            let room = try opened.decode(ChatModels.Room.self)
+            let room = try opened.decode(APIModels.ChatRoom.self)
             #expect(
                 room.participants == [
                     .init(userId: me.userId, nick: me.nick, profileImage: nil),
@@ -57,7 +57,7 @@ struct ChatContractTests {
             #expect(Set(try sent.json.keys) == ["chat_id", "room_id", "content", "createdAt", "sender", "files"])
 
             let all = try await chat.send(.get, "/v1/chats/\(room)", as: you)
-            let everything = try all.decode(ChatModels.List<ChatModels.Chat>.self).data
+            let everything = try all.decode(APIModels.DataList<APIModels.Chat>.self).data
             #expect(everything.map(\.content) == ["안녕하세요", "네 안녕하세요", "구매 가능할까요?", "BuyOrNot"])
 
             // KeyCat sends the phone's offset (+09:00), percent-encoded; the instant is what counts.
@@ -69,15 +69,15 @@ struct ChatContractTests {
             let encoded = cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? cursor
             let after = try await chat.send(.get, "/v1/chats/\(room)?cursor_date=\(encoded)", as: me)
             #expect(
-                try after.decode(ChatModels.List<ChatModels.Chat>.self).data.map(\.chatId)
+                try after.decode(APIModels.DataList<APIModels.Chat>.self).data.map(\.chatId)
                     == [second.chatId, third.chatId, everything[3].chatId])
             let epoch = try await chat.send(
                 .get, "/v1/chats/\(room)?cursor_date=1970-01-01T09:00:00.000%2B09:00", as: me)
-            #expect(try epoch.decode(ChatModels.List<ChatModels.Chat>.self).data.count == 4)
+            #expect(try epoch.decode(APIModels.DataList<APIModels.Chat>.self).data.count == 4)
             let before = try await chat.send(
                 .get, "/v1/chats/\(room)?before=\(APIDateFormat.string(from: third.createdAt))", as: me)
             #expect(
-                try before.decode(ChatModels.List<ChatModels.Chat>.self).data.map(\.chatId) == [
+                try before.decode(APIModels.DataList<APIModels.Chat>.self).data.map(\.chatId) == [
                     first.chatId, second.chatId,
                 ])
             #expect(try await chat.send(.get, "/v1/chats/\(room)?cursor_date=yesterday", as: me).status == 400)
@@ -113,7 +113,7 @@ struct ChatContractTests {
             #expect(try await post(#"{"content":"","files":["../../etc/passwd"]}"#).status == 400)
             let photo = try await post(#"{"content":"","files":["\#(mine)"]}"#)
             #expect(photo.status == 200, "\(photo.text)")
-            let chatMessage = try photo.decode(ChatModels.Chat.self)
+            let chatMessage = try photo.decode(APIModels.Chat.self)
             #expect(chatMessage.content == "" && chatMessage.files == [mine], "content is a string even when empty")
         }
     }
@@ -132,7 +132,7 @@ struct ChatContractTests {
             try await chat.withdraw(gone)
 
             let listed = try await chat.send(.get, "/v1/chats", as: me)
-            let rooms = try listed.decode(ChatModels.List<ChatModels.Room>.self).data
+            let rooms = try listed.decode(APIModels.DataList<APIModels.ChatRoom>.self).data
             #expect(rooms.map(\.roomId) == [withThem, withYou])
             #expect(rooms.first?.lastChat == last)
             #expect(rooms.first?.participants.map(\.userId) == [them.userId, me.userId], "opener first")

@@ -86,46 +86,13 @@ struct ChatClient: Sendable {
     func room(_ user: TestUser, with opponent: TestUser) async throws -> String {
         let reply = try await send(.post, "/v1/chats", as: user, json: #"{"opponent_id":"\#(opponent.userId)"}"#)
         #expect(reply.status == 200, "\(reply.text)")
-        return try reply.decode(ChatModels.Room.self).roomId
+        return try reply.decode(APIModels.ChatRoom.self).roomId
     }
 
-    func say(_ content: String, in room: String, as user: TestUser) async throws -> ChatModels.Chat {
+    func say(_ content: String, in room: String, as user: TestUser) async throws -> APIModels.Chat {
         let reply = try await send(
             .post, "/v1/chats/\(room)", as: user, json: #"{"content":\#(APIError.jsonString(content)),"files":[]}"#)
         #expect(reply.status == 200, "\(reply.text)")
-        return try reply.decode(ChatModels.Chat.self)
+        return try reply.decode(APIModels.Chat.self)
     }
-}
-
-/// The chat answers as the apps decode them (BuyOrNot, KeyCat, WeeMo: `content` and `files` required).
-enum ChatModels {
-    struct User: Decodable, Equatable {
-        var userId: String
-        var nick: String
-        var profileImage: String?
-        enum CodingKeys: String, CodingKey { case userId = "user_id", nick, profileImage }
-    }
-
-    struct Chat: Decodable, Equatable {
-        var chatId: String
-        var roomId: String
-        var content: String
-        var createdAt: Date
-        var sender: User
-        var files: [String]
-        enum CodingKeys: String, CodingKey {
-            case chatId = "chat_id", roomId = "room_id", content, createdAt, sender, files
-        }
-    }
-
-    struct Room: Decodable {
-        var roomId: String
-        var createdAt: Date
-        var updatedAt: Date
-        var participants: [User]
-        var lastChat: Chat?
-        enum CodingKeys: String, CodingKey { case roomId = "room_id", createdAt, updatedAt, participants, lastChat }
-    }
-
-    struct List<Item: Decodable>: Decodable { var data: [Item] }
 }

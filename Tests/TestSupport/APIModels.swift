@@ -17,6 +17,12 @@ package enum APIModels {
         package var nick: String
         package var profileImage: String?
 
+        package init(userId: String, nick: String, profileImage: String?) {
+            self.userId = userId
+            self.nick = nick
+            self.profileImage = profileImage
+        }
+
         enum CodingKeys: String, CodingKey { case userId = "user_id", nick, profileImage }
     }
 
@@ -207,5 +213,30 @@ package enum APIModels {
         enum CodingKeys: String, CodingKey {
             case id = "_id", email, nick, phoneNum, birthDay, profile, followers, following, posts
         }
+    }
+
+    /// A chat message as the apps decode it (BuyOrNot, KeyCat, WeeMo: `content` and `files` always present).
+    package struct Chat: Decodable, Sendable, Equatable {
+        package var chatId: String
+        package var roomId: String
+        package var content: String
+        package var createdAt: Date
+        package var sender: User
+        package var files: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case chatId = "chat_id", roomId = "room_id", content, createdAt, sender, files
+        }
+    }
+
+    /// A chat room: participants opener first, `lastChat` absent before the first message.
+    package struct ChatRoom: Decodable, Sendable {
+        package var roomId: String
+        package var createdAt: Date
+        package var updatedAt: Date
+        package var participants: [User]
+        package var lastChat: Chat?
+
+        enum CodingKeys: String, CodingKey { case roomId = "room_id", createdAt, updatedAt, participants, lastChat }
     }
 }

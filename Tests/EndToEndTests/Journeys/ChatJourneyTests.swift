@@ -10,28 +10,9 @@ import Testing
 ///   the other side's list shows the room with that last message.
 @Suite("Chat journeys (BuyOrNot, KeyCat) through the gateway")
 struct ChatJourneyTests {
-    struct Chat: Decodable, Equatable {
-        var chatId: String
-        var roomId: String
-        var content: String?
-        var createdAt: Date
-        var sender: APIModels.User
-        var files: [String]
-        enum CodingKeys: String, CodingKey {
-            case chatId = "chat_id", roomId = "room_id", content, createdAt, sender, files
-        }
-    }
-
-    struct Room: Decodable {
-        var roomId: String
-        var createdAt: Date
-        var updatedAt: Date
-        var participants: [APIModels.User]
-        var lastChat: Chat?
-        enum CodingKeys: String, CodingKey { case roomId = "room_id", createdAt, updatedAt, participants, lastChat }
-    }
-
-    struct DataList<Item: Decodable>: Decodable { var data: [Item] }
+    typealias Chat = APIModels.Chat
+    typealias Room = APIModels.ChatRoom
+    typealias DataList = APIModels.DataList
 
     @Test func buyOrNotBuyerOpensARoomFromAPostAndTheSellerAnswers() async throws {
         let gateway = try GatewayClient()
