@@ -137,13 +137,16 @@ struct ResilienceTests {
             try await Self.waitUntil("the load went on after the kill") { load.completed >= target }
         }
         let outcomes = load.outcomes
-        let unanswered = outcomes.filter { if case .none = $0.answer { true } else { false } }
+        let unanswered = outcomes.filter {
+            if case .none = $0.answer { !$0.answer.wasCutOff } else { false }
+        }
         #expect(unanswered.isEmpty, "requests without an answer: \(unanswered.prefix(3))")
         let failed = outcomes.filter { $0.answer.code != 200 }
-        // Only what was inside the killed process may fail (one request per client at most), and only as the
-        // gateway's own 502: everything else went to the other replicas.
+        // Only what was inside the killed process may fail (one request per client at most): as the gateway's own
+        // 502, or cut off mid-body when the kill came while the replica was sending its answer. Everything else
+        // went to the other replicas.
         #expect(failed.count <= workers, "\(failed.count) failures: \(failed.prefix(5))")
-        #expect(failed.allSatisfy { $0.answer.code == 502 }, "\(failed.prefix(5))")
+        #expect(failed.allSatisfy { $0.answer.code == 502 || $0.answer.wasCutOff }, "\(failed.prefix(5))")
         #expect(outcomes.count - before.withLock { $0 } > 30 * workers)
         try await Self.expectAcknowledgedPostsExist(load)
         try await TestStack.sns(["restart", "posts"])  // brings the killed replica back

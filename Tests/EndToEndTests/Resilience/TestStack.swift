@@ -104,6 +104,11 @@ enum Probe {
         case none(String)
 
         var code: Int? { if case .status(let code, _) = self { code } else { nil } }
+        /// An answer whose body was cut off: the replica died while it was sending it (its headers had already
+        /// reached the client through the gateway), so it was a request inside the killed process.
+        var wasCutOff: Bool {
+            if case .none(let error) = self { error.contains("transfer closed with") } else { false }
+        }
     }
 
     static let session: URLSession = {
