@@ -1,19 +1,9 @@
 import AuthService
 import Foundation
-import Logging
 import SNSPlatform
 
-// The auth service executable: read configuration (exit 78 naming a bad variable), run until SIGTERM.
+// The auth service executable; `ServiceMain` reads its configuration and runs it until SIGTERM.
 ConcurrencyExecutor.install(from: ProcessInfo.processInfo.environment)  // before any await
-do {
-    let configuration = try AuthConfiguration()
-    Observability.bootstrapLogging(level: configuration.platform.logLevel)
-    let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.auth"))
-    try await app.runService(draining: configuration.platform.drain)
-} catch let error as ConfigurationError {
-    FileHandle.standardError.write(Data("auth: \(error)\n".utf8))
-    exit(78)  // EX_CONFIG
-} catch {
-    FileHandle.standardError.write(Data("auth: stopped by an error: \(String(reflecting: error))\n".utf8))
-    exit(1)
-}
+await ServiceMain.run(
+    "auth", configuration: { try AuthConfiguration() }, platform: \.platform,
+    build: { try await buildApplication(configuration: $0, logger: $1) })

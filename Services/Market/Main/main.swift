@@ -1,20 +1,10 @@
 import Foundation
-import Logging
 import MarketService
 import SNSPlatform
 
-// The market & payment verification service executable: read configuration (exit 78 naming a bad variable),
-// run until SIGTERM.
+// The market & payment verification service executable; `ServiceMain` reads its configuration and runs it
+// until SIGTERM.
 ConcurrencyExecutor.install(from: ProcessInfo.processInfo.environment)  // before any await
-do {
-    let configuration = try MarketConfiguration()
-    Observability.bootstrapLogging(level: configuration.platform.logLevel)
-    let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.market"))
-    try await app.runService(draining: configuration.platform.drain)
-} catch let error as ConfigurationError {
-    FileHandle.standardError.write(Data("market: \(error)\n".utf8))
-    exit(78)  // EX_CONFIG
-} catch {
-    FileHandle.standardError.write(Data("market: stopped by an error: \(String(reflecting: error))\n".utf8))
-    exit(1)
-}
+await ServiceMain.run(
+    "market", configuration: { try MarketConfiguration() }, platform: \.platform,
+    build: { try await buildApplication(configuration: $0, logger: $1) })

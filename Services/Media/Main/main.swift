@@ -1,19 +1,9 @@
 import Foundation
-import Logging
 import MediaService
 import SNSPlatform
 
-// The media service executable: read configuration (exit 78 naming a bad variable), run until SIGTERM.
+// The media service executable; `ServiceMain` reads its configuration and runs it until SIGTERM.
 ConcurrencyExecutor.install(from: ProcessInfo.processInfo.environment)  // before any await
-do {
-    let configuration = try MediaConfiguration()
-    Observability.bootstrapLogging(level: configuration.platform.logLevel)
-    let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.media"))
-    try await app.runService(draining: configuration.platform.drain)
-} catch let error as ConfigurationError {
-    FileHandle.standardError.write(Data("media: \(error)\n".utf8))
-    exit(78)  // EX_CONFIG
-} catch {
-    FileHandle.standardError.write(Data("media: stopped by an error: \(String(reflecting: error))\n".utf8))
-    exit(1)
-}
+await ServiceMain.run(
+    "media", configuration: { try MediaConfiguration() }, platform: \.platform,
+    build: { try await buildApplication(configuration: $0, logger: $1) })

@@ -1,19 +1,9 @@
 import Foundation
-import Logging
 import SNSPlatform
 import SocialService
 
-// The social graph service executable: read configuration (exit 78 naming a bad variable), run until SIGTERM.
+// The social graph service executable; `ServiceMain` reads its configuration and runs it until SIGTERM.
 ConcurrencyExecutor.install(from: ProcessInfo.processInfo.environment)  // before any await
-do {
-    let configuration = try SocialConfiguration()
-    Observability.bootstrapLogging(level: configuration.platform.logLevel)
-    let app = try await buildApplication(configuration: configuration, logger: Logger(label: "sns.social"))
-    try await app.runService(draining: configuration.platform.drain)
-} catch let error as ConfigurationError {
-    FileHandle.standardError.write(Data("social: \(error)\n".utf8))
-    exit(78)  // EX_CONFIG
-} catch {
-    FileHandle.standardError.write(Data("social: stopped by an error: \(String(reflecting: error))\n".utf8))
-    exit(1)
-}
+await ServiceMain.run(
+    "social", configuration: { try SocialConfiguration() }, platform: \.platform,
+    build: { try await buildApplication(configuration: $0, logger: $1) })
