@@ -66,18 +66,15 @@ struct Messages: Sendable {
         }
     }
 
-    /// The room, if the caller is in it and the other participant is still there; and both participants.
+    /// The room, if it is live (410 otherwise) and the caller is in it (445 otherwise); and both participants.
     func participantRoom(
         _ roomId: String, caller: Caller, lock: Bool, on connection: PostgresConnection
     ) async throws -> (ChatStore.Room, [String: ChatStore.User]) {
-        guard ObjectID.isValid(roomId),
-            let room = try await deps.store.room(roomId, on: connection, forUpdate: lock, logger: caller.logger)
+        guard
+            let (room, users) = try await deps.store.liveRoom(
+                roomId, on: connection, forUpdate: lock, logger: caller.logger)
         else { throw APIError.gone(Rooms.roomNotFound) }
         guard room.includes(caller.userId) else { throw APIError(445, Rooms.notParticipant) }
-        let users = try await deps.store.users(
-            [room.firstUser, room.secondUser], on: connection, logger: caller.logger)
-        let other = room.firstUser == caller.userId ? room.secondUser : room.firstUser
-        if users[other]?.withdrawn == true { throw APIError.gone(Rooms.roomNotFound) }
         return (room, users)
     }
 

@@ -9,7 +9,10 @@ actor EngineSession {
     /// What the client sent when it opened the connection (the apps that send headers send them there).
     let handshake: Handshake
     private var queue: [EnginePacket] = []
-    private var waitingPoll: (token: UInt64, continuation: CheckedContinuation<[EnginePacket], Never>)?
+    private typealias WaitingPoll = (
+        token: UInt64, continuation: CheckedContinuation<[EnginePacket], Never>, timer: Task<Void, Never>
+    )
+    private var waitingPoll: WaitingPoll?
     private var pollTokens: UInt64 = 0
     private var webSocket: AsyncStream<String>.Continuation?
     /// Joined namespaces and their Socket.IO socket ids.
@@ -39,11 +42,10 @@ actor EngineSession {
             return
         }
         queue.append(packet)
-        if let waiting = waitingPoll {
-            waitingPoll = nil
+        if waitingPoll != nil {
             let packets = queue
             queue = []
-            waiting.continuation.resume(returning: packets)
+            answerPoll(packets)
         }
     }
 
@@ -62,18 +64,25 @@ actor EngineSession {
         pollTokens += 1
         let token = pollTokens
         return await withCheckedContinuation { continuation in
-            waitingPoll = (token, continuation)
-            Task { [weak self] in
-                try? await Task.sleep(for: timeout)
+            let timer = Task { [weak self] in
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }  // cancelled: the poll was answered
                 await self?.endPoll(token: token)
             }
+            waitingPoll = (token, continuation, timer)
         }
     }
 
     private func endPoll(token: UInt64) {
         guard let waiting = waitingPoll, waiting.token == token else { return }
+        answerPoll([])
+    }
+
+    /// Ends the waiting poll (if any) with `packets`, and its timer with it.
+    private func answerPoll(_ packets: [EnginePacket]) {
+        guard let waiting = waitingPoll else { return }
         waitingPoll = nil
-        waiting.continuation.resume(returning: [])
+        waiting.timer.cancel()
+        waiting.continuation.resume(returning: packets)
     }
 
     /// Moves the connection to a WebSocket: what is queued goes there, a waiting poll ends with a noop.
@@ -81,10 +90,7 @@ actor EngineSession {
         webSocket = stream
         for packet in queue { stream.yield(packet.encoded) }
         queue = []
-        if let waiting = waitingPoll {
-            waitingPoll = nil
-            waiting.continuation.resume(returning: [.noop])
-        }
+        answerPoll([.noop])
     }
 
     func join(_ namespace: String, socketId: String) { namespaces[namespace] = socketId }
@@ -105,10 +111,7 @@ actor EngineSession {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        if let waiting = waitingPoll {
-            waitingPoll = nil
-            waiting.continuation.resume(returning: [.close])
-        }
+        answerPoll([.close])
         webSocket?.finish()
         webSocket = nil
     }

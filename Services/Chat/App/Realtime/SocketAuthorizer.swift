@@ -47,14 +47,10 @@ struct SocketAuthorizer: Sendable {
         }
         guard let roomId = Self.roomId(of: namespace) else { return .failure(Refusal(message: Self.roomNotFound)) }
         do {
-            let found = try await store.client.withConnection {
-                connection -> (ChatStore.Room, [String: ChatStore.User])? in
-                guard let room = try await store.room(roomId, on: connection, logger: logger) else { return nil }
-                let users = try await store.users([room.firstUser, room.secondUser], on: connection, logger: logger)
-                return (room, users)
+            let live = try await store.client.withConnection { connection in
+                try await store.liveRoom(roomId, on: connection, logger: logger)?.0
             }
-            guard let (room, users) = found, !room.participantIds.contains(where: { users[$0]?.withdrawn == true })
-            else { return .failure(Refusal(message: Self.roomNotFound)) }
+            guard let room = live else { return .failure(Refusal(message: Self.roomNotFound)) }
             if let caller, !room.includes(caller) { return .failure(Refusal(message: Self.notParticipant)) }
             return .success(roomId)
         } catch {

@@ -113,6 +113,19 @@ struct ChatStore: Sendable {
         return nil
     }
 
+    /// The room with both participants (nil for an unknown id, or a room one of whose participants withdrew: it is
+    /// gone for both), locked when asked.
+    func liveRoom(_ roomId: String, on connection: PostgresConnection, forUpdate: Bool = false, logger: Logger)
+        async throws -> (Room, [String: User])?
+    {
+        guard ObjectID.isValid(roomId),
+            let room = try await room(roomId, on: connection, forUpdate: forUpdate, logger: logger)
+        else { return nil }
+        let users = try await users([room.firstUser, room.secondUser], on: connection, logger: logger)
+        if room.participantIds.contains(where: { users[$0]?.withdrawn == true }) { return nil }
+        return (room, users)
+    }
+
     /// The rooms `userId` is in whose other participant is still there, most recently active first, with each
     /// room's last message.
     func rooms(of userId: String, limit: Int, on connection: PostgresConnection, logger: Logger) async throws
