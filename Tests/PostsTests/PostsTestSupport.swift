@@ -53,12 +53,18 @@ struct PostsClient: Sendable {
 
     func send(
         _ method: HTTPRequest.Method, _ path: String, as user: TestUser?, json: String? = nil,
-        token: String? = nil, apiKey: String?? = .none
+        token: String? = nil, apiKey: String?? = .none, productId: String? = nil
     ) async throws -> Reply {
         try await client.send(
             AppRequest(
                 method, path, apiKey: AppRequest.key(apiKey, default: self.apiKey), token: token ?? user?.token,
-                json: json))
+                json: json, headers: productId.map { ["ProductId": $0] } ?? [:]))
+    }
+
+    /// A request as a G2 app sends it: `ProductId` (the test stack's registered app) on top of the usual headers.
+    func g2(_ method: HTTPRequest.Method, _ path: String, as user: TestUser?, json: String? = nil) async throws -> Reply
+    {
+        try await send(method, path, as: user, json: json, productId: TestEnvironment.productId)
     }
 
     /// A registered user: `user-registered` goes through the broker; returns once the read model has it.

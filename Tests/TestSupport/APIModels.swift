@@ -239,4 +239,44 @@ package enum APIModels {
 
         enum CodingKeys: String, CodingKey { case roomId = "room_id", createdAt, updatedAt, participants, lastChat }
     }
+
+    /// G2 post (decision 0021): what mychelin's `PostOutputType` and WeeMo's `PostDTO` decode, strictly: `title`,
+    /// `content`, `category`, `comments`, `comment_count` and `geolocation` are required.
+    package struct G2Post: Decodable, Sendable, Equatable {
+        package struct Geolocation: Decodable, Sendable, Equatable {
+            package var longitude: Double
+            package var latitude: Double
+
+            package init(longitude: Double, latitude: Double) {
+                self.longitude = longitude
+                self.latitude = latitude
+            }
+        }
+
+        package var postId: String
+        package var category: String
+        package var title: String
+        package var price: Int?
+        package var content: String
+        package var content1, content2, content3, content4, content5: String?
+        package var value1, value2, value3, value4, value5, value6, value7, value8, value9, value10: String?
+        package var createdAt: Date
+        package var creator: User
+        package var files: [String]
+        package var likes: [String]
+        package var likes2: [String]
+        package var buyers: [String]
+        package var hashTags: [String]
+        package var comments: [Comment]
+        package var commentCount: Int
+        package var geolocation: Geolocation
+        package var distance: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case postId = "post_id", category, title, price, content, content1, content2, content3, content4, content5
+            case value1, value2, value3, value4, value5, value6, value7, value8, value9, value10
+            case createdAt, creator, files, likes, likes2, buyers, hashTags, comments
+            case commentCount = "comment_count", geolocation, distance
+        }
+    }
 }

@@ -36,6 +36,8 @@ package enum TestEnvironment {
     package static func kafkaBrokers() throws -> String { try value("SNS_TEST_KAFKA_BROKERS") }
     package static func gatewayURL() throws -> String { try value("SNS_TEST_GATEWAY_URL") }
     package static func apiKey() throws -> String { try value("SNS_TEST_API_KEY") }
+    /// The G2 app the test stack registers (`SNS_PRODUCT_IDS` of the local profiles).
+    package static let productId = "sns-g2-test"
     /// The running auth and media processes, for services that call them directly (not through the gateway).
     package static func authURL() throws -> String { try value("SNS_TEST_AUTH_URL") }
     package static func mediaURL() throws -> String { try value("SNS_TEST_MEDIA_URL") }
@@ -70,6 +72,7 @@ package enum TestEnvironment {
             kafkaBrokers: try kafkaBrokers(),
             kafkaProperties: [:],
             apiKey: try apiKey(),
+            productIds: [productId],
             jwtPublicKeyPEM: try jwtPublicKeyPEM(),
             logLevel: .warning,
             consumerMaxAttempts: 3,

@@ -111,9 +111,14 @@ start_postgres() {
   if [ "${FRESH_DATABASE:-0}" = 1 ]; then
     as_pg "${psql[@]}" -d postgres -c "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)"
   fi
+  # Posts' distance search (decision 0021) needs earthdistance, which only a superuser may create; template1 gives it
+  # to the databases the fault-tolerance tests create too.
+  local extensions="CREATE EXTENSION IF NOT EXISTS cube WITH SCHEMA public; CREATE EXTENSION IF NOT EXISTS earthdistance WITH SCHEMA public"
+  as_pg "${psql[@]}" -d template1 -c "$extensions"
   if [ "$(as_pg "${psql[@]}" -d postgres -c "SELECT 1 FROM pg_database WHERE datname='$DB_NAME'")" != 1 ]; then
     as_pg "${psql[@]}" -d postgres -c "CREATE DATABASE $DB_NAME OWNER $DB_USER"
   fi
+  as_pg "${psql[@]}" -d "$DB_NAME" -c "$extensions"
 }
 
 stop_postgres() {
@@ -248,7 +253,7 @@ service_env() {
   local name="$1" replica="${2:-1}"
   echo SNS_HTTP_HOST=127.0.0.1 SNS_HTTP_PORT="$(service_port "$name" "$replica")" \
     SNS_DATABASE_URL="$DATABASE_URL" SNS_KAFKA_BROKERS="$(cat "$STATE/broker.addr")" \
-    SNS_API_KEY="$API_KEY" SNS_JWT_PUBLIC_KEY_FILE="$STATE/keys/jwt-public.pem" \
+    SNS_API_KEY="$API_KEY" SNS_PRODUCT_IDS="${SNS_PRODUCT_IDS:-sns-g2-test}" SNS_JWT_PUBLIC_KEY_FILE="$STATE/keys/jwt-public.pem" \
     SNS_LOG_LEVEL="${SNS_LOG_LEVEL:-info}" \
     SNS_KAFKA_PROPERTIES="fetch.wait.max.ms=10;${SNS_KAFKA_PROPERTIES:-}" \
     SNS_READ_YOUR_WRITES_TIMEOUT_MS="$READ_YOUR_WRITES_TIMEOUT_MS"

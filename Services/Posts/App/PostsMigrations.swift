@@ -108,6 +108,40 @@ enum PostsMigrations {
                     DROP INDEX \(s).posts_product_idx;
                     CREATE INDEX posts_product_idx ON \(s).posts (product_id, seq DESC);
                     """),
+            Migration(version: 103, name: "g2_apps_places_and_title_search", sql: g2(s)),
         ]
+    }
+
+    /// G2 (decision 0021): the app a post was written in (`ProductId`; NULL for G0/G1), `value6…value10` (`value1…5`
+    /// are `content1…5`), the place (`latitude`, `longitude`, and `earth`, the point earthdistance indexes), and the
+    /// index of title search: the title's lower-cased character pairs (`title_grams`), which fits Hangul (a
+    /// two-syllable word is one pair; trigrams need three characters).
+    static func g2(_ s: String) -> String {
+        """
+        CREATE EXTENSION IF NOT EXISTS cube WITH SCHEMA public;
+        CREATE EXTENSION IF NOT EXISTS earthdistance WITH SCHEMA public;
+
+        ALTER TABLE \(s).posts
+            ADD COLUMN app_id text,
+            ADD COLUMN value6 text, ADD COLUMN value7 text, ADD COLUMN value8 text, ADD COLUMN value9 text,
+            ADD COLUMN value10 text,
+            ADD COLUMN latitude double precision,
+            ADD COLUMN longitude double precision,
+            ADD COLUMN earth public.earth GENERATED ALWAYS AS (public.ll_to_earth(latitude, longitude)) STORED,
+            ADD CONSTRAINT posts_place_check CHECK ((latitude IS NULL) = (longitude IS NULL));
+
+        -- An app's lists (newest first), with or without a category (= product_id), as 101/102 do for products.
+        CREATE INDEX posts_app_idx ON \(s).posts (app_id, seq DESC) WHERE NOT author_withdrawn;
+        CREATE INDEX posts_app_product_idx ON \(s).posts (app_id, product_id, seq DESC);
+        -- Posts near a point: earth_box(center, radius) @> earth finds candidates, earth_distance checks them.
+        CREATE INDEX posts_place_idx ON \(s).posts USING gist (earth) WHERE earth IS NOT NULL;
+
+        CREATE FUNCTION \(s).title_grams(title text) RETURNS text[]
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            SELECT coalesce(array_agg(DISTINCT substr(t.text, i, 2)), '{}')
+            FROM (SELECT lower(coalesce(title, '')) AS text) t, generate_series(1, length(t.text) - 1) i
+        $$;
+        CREATE INDEX posts_title_grams_idx ON \(s).posts USING gin (\(s).title_grams(title));
+        """
     }
 }

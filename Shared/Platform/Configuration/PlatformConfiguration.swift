@@ -11,6 +11,7 @@ import Logging
 /// | `SNS_DATABASE_MAX_CONNECTIONS` | pool size | 10 |
 /// | `SNS_KAFKA_BROKERS` | bootstrap servers, `host:port[,host:port]` | required |
 /// | `SNS_API_KEY` | the `SesacKey` clients must send | required |
+/// | `SNS_PRODUCT_IDS` | the G2 apps' `ProductId`s, comma-separated; any other is 421 (decision 0021) | none |
 /// | `SNS_JWT_PUBLIC_KEY` / `_FILE` | ES256 public key (PEM) that verifies access tokens | required |
 /// | `SNS_LOG_LEVEL` | trace … critical | `info` |
 /// | `SNS_CONSUMER_MAX_ATTEMPTS` | tries before an event is dead-lettered | 5 |
@@ -30,6 +31,8 @@ package struct PlatformConfiguration: Sendable {
     package var kafkaBrokers: String
     package var kafkaProperties: [String: String]
     package var apiKey: String
+    /// The registered G2 apps (`ProductId` values).
+    package var productIds: Set<String>
     package var jwtPublicKeyPEM: String
     package var logLevel: Logger.Level
     package var consumerMaxAttempts: Int
@@ -52,6 +55,7 @@ package struct PlatformConfiguration: Sendable {
         kafkaBrokers: String,
         kafkaProperties: [String: String] = [:],
         apiKey: String,
+        productIds: Set<String> = [],
         jwtPublicKeyPEM: String,
         logLevel: Logger.Level = .info,
         consumerMaxAttempts: Int = 5,
@@ -70,6 +74,7 @@ package struct PlatformConfiguration: Sendable {
         self.kafkaBrokers = kafkaBrokers
         self.kafkaProperties = kafkaProperties
         self.apiKey = apiKey
+        self.productIds = productIds
         self.jwtPublicKeyPEM = jwtPublicKeyPEM
         self.logLevel = logLevel
         self.consumerMaxAttempts = consumerMaxAttempts
@@ -95,6 +100,9 @@ package struct PlatformConfiguration: Sendable {
         self.kafkaProperties = try Self.parseProperties(
             env.optionalString("SNS_KAFKA_PROPERTIES"), variable: "SNS_KAFKA_PROPERTIES")
         self.apiKey = try env.secret("SNS_API_KEY")
+        self.productIds = Set(
+            env.string("SNS_PRODUCT_IDS", default: "").split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         self.jwtPublicKeyPEM = try env.secret("SNS_JWT_PUBLIC_KEY")
         let level = env.string("SNS_LOG_LEVEL", default: "info").lowercased()
         guard let logLevel = Logger.Level(rawValue: level) else {

@@ -55,6 +55,9 @@ package struct APIError: Error, HTTPResponseError, Sendable, CustomStringConvert
     }
     package static func accessTokenExpired() -> APIError { APIError(419, "액세스 토큰이 만료되었습니다. (access token expired)") }
     package static func invalidAPIKey() -> APIError { APIError(420, "This service sesac_memolease only") }
+    package static func invalidProductId() -> APIError {
+        APIError(421, "서비스 식별자(ProductId)를 찾을 수 없습니다. (unknown ProductId)")
+    }
     package static func tooManyRequests() -> APIError { APIError(429, "과호출입니다. (too many requests)") }
     package static func unknownRoute() -> APIError { APIError(444, "돌아가 여긴 자네가 올 곳이 아니야. (unknown route)") }
     package static func notOwner() -> APIError { APIError(445, "본인만 수정/삭제할 수 있습니다. (not the owner)") }

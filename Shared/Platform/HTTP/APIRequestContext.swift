@@ -19,6 +19,8 @@ package struct APIRequestContext: RequestContext {
     package var traceparent: String?
     /// Set by `AuthenticationMiddleware` on authenticated routes.
     package var user: AuthenticatedUser?
+    /// Set by `ProductIdMiddleware` when a G2 app named itself (decision 0021).
+    package var productId: String?
 
     package init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

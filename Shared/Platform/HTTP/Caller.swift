@@ -7,17 +7,20 @@ package struct Caller: Sendable {
     package let userId: String
     package let trace: TraceContext
     package let logger: Logger
+    /// The G2 app the request came from (`ProductId`), nil for G0 and G1 (decision 0021).
+    package let productId: String?
 
-    package init(userId: String, trace: TraceContext, logger: Logger) {
+    package init(userId: String, trace: TraceContext, logger: Logger, productId: String? = nil) {
         self.userId = userId
         self.trace = trace
         self.logger = logger
+        self.productId = productId
     }
 }
 
 extension APIRequestContext {
     /// The authenticated caller (401 when the route is not behind `AuthenticationMiddleware`).
     package func caller() throws -> Caller {
-        Caller(userId: try requireUser().userId, trace: trace, logger: logger)
+        Caller(userId: try requireUser().userId, trace: trace, logger: logger, productId: productId)
     }
 }

@@ -67,7 +67,7 @@ package struct ServicePlatform: Sendable {
         )
     }
 
-    /// A router with the standard chain: drain (`Connection: close` while leaving) → request id → metrics → access log (after error mapping, so it sees the final status) → error mapping → `SesacKey` → database watch (503 while it is down),
+    /// A router with the standard chain: drain (`Connection: close` while leaving) → request id → metrics → access log (after error mapping, so it sees the final status) → error mapping → `SesacKey` → `ProductId` → database watch (503 while it is down),
     /// plus `/health`, `/ready`, `/metrics`. Add routes after this call (middleware applies to later routes).
     /// - Parameter sesacKeyExemptPaths: routes called by third parties that cannot send `SesacKey` (the payment
     ///   gateway's webhook), on top of the operational endpoints.
@@ -82,6 +82,7 @@ package struct ServicePlatform: Sendable {
             middleware: SesacKeyMiddleware(
                 apiKey: configuration.apiKey,
                 exemptPaths: SesacKeyMiddleware.operationalPaths.union(sesacKeyExemptPaths)))
+        router.add(middleware: ProductIdMiddleware(registered: configuration.productIds))
         if let databaseWatch { router.add(middleware: DatabaseWatchMiddleware(watch: databaseWatch)) }
         router.addOperationalRoutes(
             readiness: ReadinessCheck(

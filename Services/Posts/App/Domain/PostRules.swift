@@ -39,6 +39,20 @@ struct PostRules: Sendable {
         }
     }
 
+    /// A place is a latitude in -90…90 with a longitude in -180…180, both or neither (an edit may change one).
+    func checkPlace(latitude: Field<Double>, longitude: Field<Double>) throws {
+        switch (latitude, longitude) {
+        case (.absent, .absent), (.null, .null): return
+        case (.value(let lat), .value(let lon)):
+            guard (-90...90).contains(lat), (-180...180).contains(lon) else {
+                throw APIError.badRequest(
+                    "위치 값이 올바르지 않습니다. (latitude must be -90…90 and longitude -180…180)")
+            }
+        default:
+            throw APIError.badRequest("latitude 와 longitude 는 함께 보내주세요. (send latitude and longitude together)")
+        }
+    }
+
     func checkPrice(_ price: Int?) throws {
         guard let price else { return }
         if price < 0 || price > Self.maxPrice {

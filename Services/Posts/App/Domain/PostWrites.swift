@@ -30,8 +30,15 @@ struct PostWrites: Sendable {
             throw APIError.badRequest("product_id 값이 올바르지 않습니다. (product_id cannot be null)")
         }
         try rules.checkLength(body.productId.value, field: "product_id", max: PostRules.maxProductId)
+        for (field, value) in [
+            ("value6", body.value6), ("value7", body.value7), ("value8", body.value8), ("value9", body.value9),
+            ("value10", body.value10),
+        ] {
+            try rules.checkLength(value.value, field: field, max: PostRules.maxExtraContent)
+        }
         try rules.checkFiles(body.files.value, owner: owner)
         try rules.checkPrice(body.price.value)
+        try rules.checkPlace(latitude: body.latitude, longitude: body.longitude)
     }
 
     /// A new post, its hashtags and `post-created` in one transaction → the committed post as §3.1 JSON.
@@ -42,7 +49,10 @@ struct PostWrites: Sendable {
             postId: ObjectID.generate(now: now), userId: caller.userId, productId: body.productId.value ?? "",
             title: body.title.value, content: body.content.value, content1: body.content1.value,
             content2: body.content2.value, content3: body.content3.value, content4: body.content4.value,
-            content5: body.content5.value, price: body.price.value, files: body.files.value ?? [],
+            content5: body.content5.value, price: body.price.value, appId: caller.productId,
+            value6: body.value6.value, value7: body.value7.value, value8: body.value8.value, value9: body.value9.value,
+            value10: body.value10.value, latitude: body.latitude.value, longitude: body.longitude.value,
+            files: body.files.value ?? [],
             hashTags: Hashtags.extract(from: body.content.value), createdAt: now, updatedAt: now)
         // The answer is read inside the transaction: a committed post is always answered with 200.
         let ticket = deps.outbox.readYourWrites()
@@ -53,7 +63,7 @@ struct PostWrites: Sendable {
             try await deps.outbox.append(
                 PostCreated(post: post.snapshot), aggregateId: post.postId,
                 trace: caller.trace, awaitedBy: ticket, on: connection, logger: caller.logger)
-            return try await deps.queries.one(postId: post.postId, on: connection, logger: caller.logger)
+            return try await deps.queries.answer(postId: post.postId, for: caller, on: connection)
         }
         await ticket.wait(logger: caller.logger)
         guard let created else { throw PostsDependencies.postGone }
@@ -78,7 +88,7 @@ struct PostWrites: Sendable {
             try await deps.outbox.append(
                 PostUpdated(post: post.snapshot), aggregateId: post.postId,
                 trace: caller.trace, awaitedBy: ticket, on: connection, logger: caller.logger)
-            return try await deps.queries.one(postId: postId, on: connection, logger: caller.logger)
+            return try await deps.queries.answer(postId: postId, for: caller, on: connection)
         }
         await ticket.wait(logger: caller.logger)
         guard let updated else { throw PostsDependencies.postGone }

@@ -14,7 +14,8 @@ struct CommentHandlers: Sendable {
         let caller = try context.caller()
         let postId = try context.parameters.require("post_id")
         let body = try await request.decodeJSON(as: CommentBody.self, context: context)
-        return try .comment(try await comments.create(postId: postId, content: body.content, by: caller), format)
+        return try .comment(
+            try await comments.create(postId: postId, content: body.content, by: caller), context.wireFormat(format))
     }
 
     func update(_ request: Request, context: APIRequestContext) async throws -> Response {
@@ -23,7 +24,8 @@ struct CommentHandlers: Sendable {
         let commentId = try context.parameters.require("comment_id")
         let body = try await request.decodeJSON(as: CommentBody.self, context: context)
         return try .comment(
-            try await comments.update(postId: postId, commentId: commentId, content: body.content, by: caller), format)
+            try await comments.update(postId: postId, commentId: commentId, content: body.content, by: caller),
+            context.wireFormat(format))
     }
 
     func delete(_ request: Request, context: APIRequestContext) async throws -> Response {
@@ -31,8 +33,8 @@ struct CommentHandlers: Sendable {
         let postId = try context.parameters.require("post_id")
         let commentId = try context.parameters.require("comment_id")
         try await comments.delete(postId: postId, commentId: commentId, by: caller)
-        switch format {
-        case .g1: return Response(status: .ok)
+        switch context.wireFormat(format) {
+        case .g1, .g2: return Response(status: .ok)
         case .g0: return try .json(G0DeletedComment(postId: postId, commentId: commentId))
         }
     }

@@ -9,18 +9,24 @@ struct ReadPostHandlers: Sendable {
     let deps: PostsDependencies
     var format: WireFormat = .g1
 
-    /// `GET /v1/posts/{post_id}`.
+    /// `GET /v1/posts/{post_id}`: any post, whichever app or generation wrote it.
     func one(_ request: Request, context: APIRequestContext) async throws -> Response {
         let postId = try context.parameters.require("post_id")
-        guard let post = try await deps.queries.one(postId: postId, logger: context.logger) else {
-            throw PostsDependencies.postGone
-        }
+        let format = context.wireFormat(format)
+        let found =
+            format == .g2
+            ? try await deps.queries.oneG2(postId: postId, logger: context.logger)
+            : try await deps.queries.one(postId: postId, logger: context.logger)
+        guard let post = found else { throw PostsDependencies.postGone }
         return try .post(post, format)
     }
 
-    /// `GET /v1/posts?next&limit&product_id`.
+    /// `GET /v1/posts?next&limit&product_id` (G2: `category`, the app's posts).
     func all(_ request: Request, context: APIRequestContext) async throws -> Response {
         let page = try Page(request: request)
+        if let app = context.productId {
+            return try await replyG2(.all(app: app, category: category(request)), page: page, context: context)
+        }
         return try reply(
             try await deps.queries.list(.all(productId: productId(request)), page: page, logger: context.logger))
     }
@@ -29,6 +35,10 @@ struct ReadPostHandlers: Sendable {
     func byUser(_ request: Request, context: APIRequestContext) async throws -> Response {
         let userId = try context.parameters.require("user_id")
         let page = try Page(request: request)
+        if let app = context.productId {
+            return try await replyG2(
+                .byUser(app: app, userId: userId, category: category(request)), page: page, context: context)
+        }
         return try reply(
             try await deps.queries.list(
                 .byUser(userId: userId, productId: productId(request)), page: page, logger: context.logger))
@@ -39,6 +49,10 @@ struct ReadPostHandlers: Sendable {
         let page = try Page(request: request)
         let tag = Hashtags.key(request.uri.queryParameters["hashTag"].map(String.init) ?? "")
         guard !tag.isEmpty else { throw APIError.badRequest("hashTag 값을 입력해주세요. (hashTag is required)") }
+        if let app = context.productId {
+            return try await replyG2(
+                .byHashtag(app: app, tag: tag, category: category(request)), page: page, context: context)
+        }
         return try reply(
             try await deps.queries.list(
                 .byHashtag(tag: tag, productId: productId(request)), page: page, logger: context.logger))
@@ -49,6 +63,11 @@ struct ReadPostHandlers: Sendable {
         { request, context in
             let user = try context.requireUser()
             let page = try Page(request: request)
+            if let app = context.productId {
+                return try await replyG2(
+                    .liked(app: app, userId: user.userId, kind: kind, category: category(request)), page: page,
+                    context: context)
+            }
             return try reply(
                 try await deps.queries.list(
                     .liked(userId: user.userId, kind: kind, productId: productId(request)), page: page,
@@ -56,13 +75,43 @@ struct ReadPostHandlers: Sendable {
         }
     }
 
-    /// `GET /v1/posts/feed/following?next&limit&product_id` (ours): posts of the people I follow.
+    /// `GET /v1/posts/feed/following?next&limit&product_id` (ours), and G2's `GET /v1/posts/feed`: posts of the
+    /// people I follow.
     func following(_ request: Request, context: APIRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let page = try Page(request: request)
+        if let app = context.productId {
+            return try await replyG2(
+                .following(app: app, userId: user.userId, category: category(request)), page: page, context: context)
+        }
         return try reply(
             try await deps.queries.list(
                 .following(userId: user.userId, productId: productId(request)), page: page, logger: context.logger))
+    }
+
+    /// G2 `GET /v1/posts/feed?next&limit&category` (G2 only: 421 without `ProductId`).
+    func g2Feed(_ request: Request, context: APIRequestContext) async throws -> Response {
+        _ = try context.requireProductId()
+        return try await following(request, context: context)
+    }
+
+    /// G2 `GET /v1/posts/search?title&category&next&limit`: the app's posts whose title contains `title`
+    /// (case-insensitively), newest first.
+    func searchByTitle(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let app = try context.requireProductId()
+        let page = try Page(request: request)
+        let title = (request.uri.queryParameters["title"].map(String.init) ?? "").trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        guard !title.isEmpty else { throw APIError.badRequest("title 값을 입력해주세요. (title is required)") }
+        try deps.rules.checkLength(title, field: "title", max: 100)
+        return try await replyG2(
+            .titleSearch(app: app, text: title, category: category(request)), page: page, context: context)
+    }
+
+    /// `category` filter of G2 lists; empty means none.
+    private func category(_ request: Request) -> String? {
+        guard let value = request.uri.queryParameters["category"], !value.isEmpty else { return nil }
+        return String(value)
     }
 
     /// `product_id` filter; empty means no filter.
@@ -73,5 +122,10 @@ struct ReadPostHandlers: Sendable {
 
     private func reply(_ result: PostQueries.Result) throws -> Response {
         try .postList(result.posts, nextCursor: result.nextCursor, format)
+    }
+
+    private func replyG2(_ list: PostQueries.G2List, page: Page, context: APIRequestContext) async throws -> Response {
+        let result = try await deps.queries.list(list, page: page, logger: context.logger)
+        return try .postList(result.posts, nextCursor: result.nextCursor, .g2)
     }
 }

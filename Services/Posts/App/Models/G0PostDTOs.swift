@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import SNSPlatform
 
-/// The §3.1 post as PostgreSQL assembles it (`posts.posts.doc`, see `MaterialisedPosts`), read back to be re-spelled as G0.
+/// The §3.1 post as PostgreSQL assembles it (`posts.posts.doc`, see `MaterialisedPosts`), read back to be re-spelled as
+/// G0 or G2.
 /// Dates stay the strings PostgreSQL wrote (`….SSS'Z'`), so both generations show the same instants.
 struct G1PostWire: Decodable, Sendable {
     /// §3.2, the same type the G1 side encodes.
@@ -29,13 +30,16 @@ struct G1PostWire: Decodable, Sendable {
     var creator: Creator
     var files: [String]
     var likes: [String]
+    var likes2: [String]
+    var buyers: [String]
+    var price: Int?
     var hashTags: [String]
     var comments: [Comment]
 
     enum CodingKeys: String, CodingKey {
         case postId = "post_id", productId = "product_id", title, content, content1, content2, content3, content4,
             content5
-        case createdAt, creator, files, likes, hashTags, comments
+        case createdAt, creator, files, likes, likes2, buyers, price, hashTags, comments
     }
 }
 
@@ -131,6 +135,7 @@ extension Response {
         switch format {
         case .g1: return .post(post)
         case .g0: return try .json(G0Post(post))
+        case .g2: return try .json(G2Post(post))
         }
     }
 
@@ -139,6 +144,7 @@ extension Response {
         switch format {
         case .g1: return .postList(posts, nextCursor: nextCursor)
         case .g0: return try .json(G0PostList(data: try posts.map { try G0Post($0) }, nextCursor: nextCursor))
+        case .g2: return try .json(G2PostList(data: try posts.map { try G2Post($0) }, nextCursor: nextCursor))
         }
     }
 
@@ -153,6 +159,8 @@ extension Response {
                 G0Comment(
                     id: comment.commentId, content: comment.content,
                     time: APIDateFormat.string(from: comment.createdAt), creator: creator))
+        case .g2:
+            return try .json(G2Comment(comment))
         }
     }
 }

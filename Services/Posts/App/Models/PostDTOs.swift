@@ -24,36 +24,38 @@ extension KeyedDecodingContainer {
 
 /// `POST /v1/posts` and `PUT /v1/posts/{id}` body (API conventions §2.3 #11/#14). On update, a key that is absent
 /// leaves that field as it was (UriBoard omits `files` when editing), `null` clears it, a value replaces it.
+///
+/// G2 apps (decision 0021) spell the same fields their own way, and both spellings are read: `category` is
+/// `product_id`, `value1…value5` are `content1…content5` (mychelin sends `content1…5`, WeeMo `value1…9`), and they add
+/// `value6…value10` and a place, `latitude` with `longitude` (mychelin spells it `logitude`).
 struct PostBody: Decodable, Sendable {
-    var title: Field<String>
-    var content: Field<String>
-    var content1: Field<String>
-    var content2: Field<String>
-    var content3: Field<String>
-    var content4: Field<String>
-    var content5: Field<String>
-    var productId: Field<String>
-    var files: Field<[String]>
-    var price: Field<Int>
+    var title: Field<String> = .absent
+    var content: Field<String> = .absent
+    var content1: Field<String> = .absent
+    var content2: Field<String> = .absent
+    var content3: Field<String> = .absent
+    var content4: Field<String> = .absent
+    var content5: Field<String> = .absent
+    var productId: Field<String> = .absent
+    var files: Field<[String]> = .absent
+    var price: Field<Int> = .absent
+    var value6: Field<String> = .absent
+    var value7: Field<String> = .absent
+    var value8: Field<String> = .absent
+    var value9: Field<String> = .absent
+    var value10: Field<String> = .absent
+    var latitude: Field<Double> = .absent
+    var longitude: Field<Double> = .absent
 
     enum CodingKeys: String, CodingKey {
         case title, content, content1, content2, content3, content4, content5
         case productId = "product_id", files, price
+        case category, value1, value2, value3, value4, value5, value6, value7, value8, value9, value10
+        case latitude, longitude, logitude
     }
 
     /// An empty body (every key absent); the G0 multipart form fills it part by part.
-    init() {
-        title = .absent
-        content = .absent
-        content1 = .absent
-        content2 = .absent
-        content3 = .absent
-        content4 = .absent
-        content5 = .absent
-        productId = .absent
-        files = .absent
-        price = .absent
-    }
+    init() {}
 
     /// Sets a text field by its wire name (`product_id`, `content1` …); other names are ignored.
     mutating func set(_ name: String, to text: String) {
@@ -66,22 +68,46 @@ struct PostBody: Decodable, Sendable {
         case .content4?: content4 = .value(text)
         case .content5?: content5 = .value(text)
         case .productId?: productId = .value(text)
-        case .files?, .price?, nil: break
+        default: break
         }
     }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        /// The first spelling present wins (G1's, then G2's).
+        func either<Value>(_ keys: CodingKeys...) throws -> Field<Value> {
+            for key in keys {
+                let field: Field<Value> = try container.field(key)
+                if case .absent = field { continue }
+                return field
+            }
+            return .absent
+        }
         title = try container.field(.title)
         content = try container.field(.content)
-        content1 = try container.field(.content1)
-        content2 = try container.field(.content2)
-        content3 = try container.field(.content3)
-        content4 = try container.field(.content4)
-        content5 = try container.field(.content5)
-        productId = try container.field(.productId)
+        content1 = try either(.content1, .value1)
+        content2 = try either(.content2, .value2)
+        content3 = try either(.content3, .value3)
+        content4 = try either(.content4, .value4)
+        content5 = try either(.content5, .value5)
+        productId = try either(.productId, .category)
         files = try container.field(.files)
         price = try container.field(.price)
+        value6 = try container.field(.value6)
+        value7 = try container.field(.value7)
+        value8 = try container.field(.value8)
+        value9 = try container.field(.value9)
+        value10 = try container.field(.value10)
+        latitude = try container.field(.latitude)
+        longitude = try either(.longitude, .logitude)
+        stripLeadingSlashes()
+    }
+
+    /// G2 apps send file paths as they received them, with a leading slash (`/uploads/posts/…`).
+    mutating func stripLeadingSlashes() {
+        if case .value(let paths) = files {
+            files = .value(paths.map { $0.hasPrefix("/") ? String($0.drop { $0 == "/" }) : $0 })
+        }
     }
 }
 
@@ -119,6 +145,8 @@ struct CommentJSON: Codable, Sendable {
 /// A §3.1 post as JSON text, kept ready by PostgreSQL (`posts.posts.doc`, see `MaterialisedPosts`).
 struct PostJSONText: Sendable {
     let text: String
+    /// G2 only: what G2 shows beside the G1 document (`G2Extras` as JSON), from the G2 page statements.
+    var extras: String? = nil
 }
 
 extension Response {

@@ -50,7 +50,7 @@ struct PostQueries: Sendable {
             nextCursor: page.nextCursor(fetched: rows.count, lastPosition: shown.last?.position))
     }
 
-    private func run<P: PageSQL>(_: P.Type, bindings: PostgresBindings, logger: Logger) async throws -> [PostRow] {
+    func run<P: PageSQL>(_: P.Type, bindings: PostgresBindings, logger: Logger) async throws -> [PostRow] {
         try await client.execute(PostPage<P>(bindings: bindings), logger: logger).collect()
     }
 
@@ -119,9 +119,15 @@ struct PostRow: Sendable {
     var position: Int64
 }
 
-/// The SQL of one list's page: `(doc, position)` rows, at most `$2`, strictly before `$1`, newest first.
+/// The SQL of one list's page: `(doc, position)` rows, at most `$2`, strictly before `$1`, newest first; G2's add
+/// a third column, `extras` (`G2PostPages`).
 protocol PageSQL: Sendable {
     static var sql: String { get }
+    static var hasExtras: Bool { get }
+}
+
+extension PageSQL {
+    static var hasExtras: Bool { false }
 }
 
 /// One list's page statement, prepared once per connection.
@@ -133,7 +139,11 @@ struct PostPage<Page: PageSQL>: PostgresPreparedStatement {
     let bindings: PostgresBindings
 
     func makeBindings() throws -> PostgresBindings { bindings }
-    func decodeRow(_ row: PostgresRow) throws -> PostRow { try PostQueries.decodeRow(row) }
+    func decodeRow(_ row: PostgresRow) throws -> PostRow {
+        guard Page.hasExtras else { return try PostQueries.decodeRow(row) }
+        let (json, position, extras) = try row.decode((String, Int64, String).self)
+        return PostRow(post: PostJSONText(text: json, extras: extras), position: position)
+    }
 }
 
 extension AsyncSequence {

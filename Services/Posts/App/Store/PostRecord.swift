@@ -14,6 +14,15 @@ struct PostRecord: Sendable {
     var content4: String?
     var content5: String?
     var price: Int?
+    /// G2 (decision 0021): the app it was written in, `value6…value10`, and its place.
+    var appId: String? = nil
+    var value6: String? = nil
+    var value7: String? = nil
+    var value8: String? = nil
+    var value9: String? = nil
+    var value10: String? = nil
+    var latitude: Double? = nil
+    var longitude: Double? = nil
     var files: [String]
     var hashTags: [String]
     var createdAt: Date
@@ -32,6 +41,13 @@ struct PostRecord: Sendable {
         Self.update(&content5, body.content5)
         Self.update(&productId, body.productId)
         Self.update(&price, body.price)
+        Self.update(&value6, body.value6)
+        Self.update(&value7, body.value7)
+        Self.update(&value8, body.value8)
+        Self.update(&value9, body.value9)
+        Self.update(&value10, body.value10)
+        Self.update(&latitude, body.latitude)
+        Self.update(&longitude, body.longitude)
         switch body.files {
         case .absent: break
         case .null: files = []

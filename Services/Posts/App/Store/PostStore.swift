@@ -37,10 +37,13 @@ struct PostStore: Sendable {
         let rows = try await connection.query(
             """
             INSERT INTO posts (post_id, user_id, product_id, title, content, content1, content2, content3, content4,
-                                     content5, price, files, hash_tags, author_withdrawn, created_at, updated_at)
+                               content5, price, files, hash_tags, author_withdrawn, created_at, updated_at,
+                               app_id, value6, value7, value8, value9, value10, latitude, longitude)
             VALUES (\(post.postId), \(post.userId), \(post.productId), \(post.title), \(post.content), \(post.content1),
                     \(post.content2), \(post.content3), \(post.content4), \(post.content5), \(post.price), \(post.files),
-                    \(post.hashTags), \(authorWithdrawn), \(post.createdAt), \(post.updatedAt))
+                    \(post.hashTags), \(authorWithdrawn), \(post.createdAt), \(post.updatedAt), \(post.appId),
+                    \(post.value6), \(post.value7), \(post.value8), \(post.value9), \(post.value10), \(post.latitude),
+                    \(post.longitude))
             RETURNING seq
             """, logger: logger)
         var seq: Int64 = 0
@@ -61,20 +64,21 @@ struct PostStore: Sendable {
         let rows = try await connection.query(
             """
             SELECT post_id, user_id, product_id, title, content, content1, content2, content3, content4, content5,
-                   price, files, hash_tags, created_at, updated_at, seq
+                   price, files, hash_tags, created_at, updated_at, seq,
+                   app_id, value6, value7, value8, value9, value10, latitude, longitude
             FROM posts WHERE post_id = \(postId) AND NOT author_withdrawn \(unescaped: shared ? "FOR NO KEY UPDATE" : "FOR UPDATE")
             """, logger: logger)
         for try await row in rows.decode(
             (
                 String, String, String?, String?, String?, String?, String?, String?, String?, String?, Int?, [String],
-                [String], Date, Date, Int64
+                [String], Date, Date, Int64, String?, String?, String?, String?, String?, String?, Double?, Double?
             ).self)
         {
             let record = PostRecord(
                 postId: row.0, userId: row.1, productId: row.2, title: row.3, content: row.4, content1: row.5,
-                content2: row.6,
-                content3: row.7, content4: row.8, content5: row.9, price: row.10, files: row.11, hashTags: row.12,
-                createdAt: row.13, updatedAt: row.14)
+                content2: row.6, content3: row.7, content4: row.8, content5: row.9, price: row.10, appId: row.16,
+                value6: row.17, value7: row.18, value8: row.19, value9: row.20, value10: row.21, latitude: row.22,
+                longitude: row.23, files: row.11, hashTags: row.12, createdAt: row.13, updatedAt: row.14)
             return (record, row.15)
         }
         return nil
@@ -86,7 +90,9 @@ struct PostStore: Sendable {
             UPDATE posts SET product_id = \(post.productId), title = \(post.title), content = \(post.content),
                 content1 = \(post.content1), content2 = \(post.content2), content3 = \(post.content3),
                 content4 = \(post.content4), content5 = \(post.content5), price = \(post.price), files = \(post.files),
-                hash_tags = \(post.hashTags), updated_at = \(post.updatedAt)
+                hash_tags = \(post.hashTags), updated_at = \(post.updatedAt), value6 = \(post.value6),
+                value7 = \(post.value7), value8 = \(post.value8), value9 = \(post.value9), value10 = \(post.value10),
+                latitude = \(post.latitude), longitude = \(post.longitude)
             WHERE post_id = \(post.postId)
             """, logger: logger)
         try await replaceHashtags(

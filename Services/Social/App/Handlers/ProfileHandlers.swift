@@ -62,8 +62,9 @@ struct ProfileHandlers: Sendable {
         else {
             throw APIError.gone("유저를 찾을 수 없습니다. (user not found)")
         }
-        switch format {
+        switch context.wireFormat(format) {
         case .g1: return try .json(profile)
+        case .g2: return try .json(profile.g2)
         case .g0: return try .json(G0Profile(profile))
         }
     }

@@ -1,0 +1,85 @@
+import Logging
+import PostgresNIO
+import SNSPlatform
+
+/// The G2 lists (decision 0021): the posts of the caller's app, optionally of one category, each with its G2 extras.
+extension PostQueries {
+    enum G2List: Sendable {
+        case all(app: String, category: String?)
+        case byUser(app: String, userId: String, category: String?)
+        case byHashtag(app: String, tag: String, category: String?)
+        case liked(app: String, userId: String, kind: LikeKind, category: String?)
+        case following(app: String, userId: String, category: String?)
+        case titleSearch(app: String, text: String, category: String?)
+    }
+
+    /// One post with its G2 extras, whichever app wrote it.
+    func oneG2(postId: String, logger: Logger) async throws -> PostJSONText? {
+        try await client.execute(PostPage<G2OnePostPage>(bindings: Self.bindings(postId)), logger: logger)
+            .collect().first.map(Self.post)
+    }
+
+    /// The same, inside the caller's transaction.
+    func oneG2(postId: String, on connection: PostgresConnection, logger: Logger) async throws -> PostJSONText? {
+        try await connection.execute(PostPage<G2OnePostPage>(bindings: Self.bindings(postId)), logger: logger)
+            .collect().first.map(Self.post)
+    }
+
+    /// A write's answer, read in its transaction: with the G2 extras when a G2 app asked.
+    func answer(postId: String, for caller: Caller, on connection: PostgresConnection) async throws -> PostJSONText? {
+        caller.productId == nil
+            ? try await one(postId: postId, on: connection, logger: caller.logger)
+            : try await oneG2(postId: postId, on: connection, logger: caller.logger)
+    }
+
+    func list(_ list: G2List, page: Page, logger: Logger) async throws -> Result {
+        guard !page.isPastEnd else { return Result(posts: [], nextCursor: Cursor.end) }
+        let (variant, bindings) = Self.route(list, page: page)
+        let rows = try await run(variant, bindings: bindings, logger: logger)
+        let shown = rows.prefix(page.limit)
+        return Result(
+            posts: shown.map(Self.post),
+            nextCursor: page.nextCursor(fetched: rows.count, lastPosition: shown.last?.position))
+    }
+
+    static func route(_ list: G2List, page: Page) -> (any PageSQL.Type, PostgresBindings) {
+        var bindings = PostgresBindings()
+        bindings.append(page.before)
+        bindings.append(Int64(page.limit + 1))
+        switch list {
+        case .all(let app, nil):
+            bindings.append(app)
+            return (G2AllPostsPage.self, bindings)
+        case .all(let app, let category?):
+            bindings.append(app)
+            bindings.append(category)
+            return (G2CategoryPostsPage.self, bindings)
+        case .byUser(let app, let userId, let category):
+            bindings.append(app)
+            bindings.append(userId)
+            bindings.append(category)
+            return (G2UserPostsPage.self, bindings)
+        case .byHashtag(let app, let tag, let category):
+            bindings.append(app)
+            bindings.append(tag)
+            bindings.append(category)
+            return (G2HashtagPostsPage.self, bindings)
+        case .liked(let app, let userId, let kind, let category):
+            bindings.append(app)
+            bindings.append(userId)
+            bindings.append(kind.code)
+            bindings.append(category)
+            return (G2LikedPostsPage.self, bindings)
+        case .following(let app, let userId, let category):
+            bindings.append(app)
+            bindings.append(userId)
+            bindings.append(category)
+            return (G2FollowingPostsPage.self, bindings)
+        case .titleSearch(let app, let text, let category):
+            bindings.append(app)
+            bindings.append(text)
+            bindings.append(category)
+            return (G2TitleSearchPage.self, bindings)
+        }
+    }
+}

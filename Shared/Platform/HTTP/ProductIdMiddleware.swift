@@ -1,0 +1,47 @@
+import HTTPTypes
+import Hummingbird
+
+extension HTTPField.Name {
+    /// The G2 apps' name for themselves (decision 0021).
+    package static let productId = HTTPField.Name("ProductId")!
+}
+
+/// G2 apps (2024–25) send `ProductId` on every request, on the same `/v1` paths as G1 (decision 0021). A request that
+/// carries the header is a G2 request: its id must be one of the registered apps (`SNS_PRODUCT_IDS`), else 421; the
+/// id travels in the context, and handlers answer in the G2 encoding. A request without it is G1 (or G0), unchanged.
+/// Routes that exist only in G2 require it (`APIRequestContext.requireProductId`).
+package struct ProductIdMiddleware: RouterMiddleware {
+    package typealias Context = APIRequestContext
+    let registered: Set<String>
+
+    package init(registered: Set<String>) {
+        self.registered = registered
+    }
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        guard let raw = request.headers[.productId], !SesacKeyMiddleware.operationalPaths.contains(request.uri.path)
+        else {
+            return try await next(request, context)
+        }
+        let productId = raw.trimmingWhitespace()
+        guard registered.contains(productId) else { throw APIError.invalidProductId() }
+        var context = context
+        context.productId = productId
+        return try await next(request, context)
+    }
+}
+
+extension APIRequestContext {
+    /// The encoding to answer in: G2 when the request named its app, else the route's own (`.g1` or `.g0`).
+    package func wireFormat(_ routeFormat: WireFormat) -> WireFormat {
+        productId == nil ? routeFormat : .g2
+    }
+
+    /// The app of a G2-only route (`/v1/posts/geolocation` …); 421 without one.
+    package func requireProductId() throws -> String {
+        guard let productId else { throw APIError.invalidProductId() }
+        return productId
+    }
+}
