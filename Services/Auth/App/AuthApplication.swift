@@ -34,6 +34,7 @@ package func buildApplication(configuration: AuthConfiguration, logger: Logger) 
     let g1 = AccountHandlers(accounts: accounts, sessions: sessions)
     router.post("/v1/users/join", use: g1.join)
     router.post("/v1/validation/email", use: EmailValidationHandler(deps: deps).handle)
+    router.post("/v1/users/validation/email", use: EmailValidationHandler(deps: deps).handle)  // G2's path
     router.post("/v1/users/login", use: g1.login)
     router.get("/v1/auth/refresh", use: g1.refresh)
     // G0 (2023, no prefix; decision 0011): the same handlers in the G0 encoding.

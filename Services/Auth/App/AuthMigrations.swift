@@ -69,6 +69,21 @@ enum AuthMigrations {
                     ALTER TABLE \(s).refresh_tokens ADD COLUMN credential_hash bytea;
                     CREATE INDEX refresh_tokens_credential_idx ON \(s).refresh_tokens (credential_hash) WHERE credential_hash IS NOT NULL;
                     """),
+            Migration(
+                version: 103, name: "rotated_refresh_tokens",
+                sql: """
+                    -- G2 refreshes rotate the refresh token (decision 0021): each refresh adds a token to the session;
+                    -- the one presented is marked replaced and keeps working for a short grace (a client that
+                    -- refreshes in parallel presents it several times; each answer's token stays valid).
+                    ALTER TABLE \(s).refresh_tokens ADD COLUMN replaced_at timestamptz;
+                    CREATE TABLE \(s).rotated_tokens (
+                        token_hash bytea PRIMARY KEY,
+                        session_id text NOT NULL REFERENCES \(s).refresh_tokens (session_id),
+                        issued_at timestamptz NOT NULL DEFAULT now(),
+                        replaced_at timestamptz
+                    );
+                    CREATE INDEX rotated_tokens_session_idx ON \(s).rotated_tokens (session_id);
+                    """),
         ]
     }
 }

@@ -6,6 +6,8 @@ extension HTTPField.Name {
     package static let requestID = HTTPField.Name("X-Request-ID")!
     package static let sesacKey = HTTPField.Name("SesacKey")!
     package static let refresh = HTTPField.Name("Refresh")!
+    /// The refresh token's header in G2 apps (WeeMo; decision 0021).
+    package static let refreshToken = HTTPField.Name("RefreshToken")!
     package static let traceparent = HTTPField.Name("traceparent")!
 }
 

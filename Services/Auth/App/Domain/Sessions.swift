@@ -29,12 +29,18 @@ struct Sessions: Sendable {
                 expiresAt: now.addingTimeInterval(deps.configuration.accessTokenTTL.timeInterval)))
     }
 
+    /// How long a rotated-away refresh token keeps working (G2 apps refresh in parallel without a lock).
+    static let rotationGrace: TimeInterval = 60
+
     /// A new access token for a genuine but expired `accessToken` whose `refreshToken` is a live session of the same
     /// user (API conventions §10.3); 409 while the access token is still valid; 418 when the refresh token expired;
     /// 401 when either token is missing, unverifiable, unknown, revoked or someone else's. Revocation is checked
     /// before expiry: a withdrawn or logged-out session's still-valid access token gets 401, not 409. The refresh
-    /// token is not rotated: G1 clients keep using the one they have.
-    func renew(accessToken: String?, refreshToken: String?, logger: Logger) async throws -> String {
+    /// token is not rotated for G1 (its clients keep using the one they have); `rotate` (G2, decision 0021) adds a
+    /// new refresh token to the session and answers it too, the presented one working on for `rotationGrace`.
+    func renew(accessToken: String?, refreshToken: String?, rotate: Bool = false, logger: Logger) async throws -> (
+        accessToken: String, refreshToken: String?
+    ) {
         guard let accessToken else { throw APIError.unauthorized("액세스 토큰이 없습니다. (missing access token)") }
         let user: AuthenticatedUser
         switch await deps.verifier.verify(accessToken) {
@@ -61,10 +67,19 @@ struct Sessions: Sendable {
         else {
             throw APIError.unauthorized("인증할 수 없는 리프레시 토큰입니다. (refresh token cannot be verified)")
         }
+        if let replacedAt = session.replacedAt, replacedAt.addingTimeInterval(Self.rotationGrace) < Date() {
+            throw APIError.unauthorized("이미 교체된 리프레시 토큰입니다. (refresh token was replaced)")
+        }
         guard session.expiresAt > Date() else {
             throw APIError.refreshTokenExpired()
         }
         try await deps.store.touchSession(session.sessionId, logger: logger)
-        return try await self.accessToken(userId: user.userId, sessionId: session.sessionId)
+        let access = try await self.accessToken(userId: user.userId, sessionId: session.sessionId)
+        guard rotate else { return (access, nil) }
+        let next = RefreshTokens.generate()
+        try await deps.store.rotate(
+            sessionId: session.sessionId, oldHash: RefreshTokens.hash(refreshToken),
+            newHash: RefreshTokens.hash(next), logger: logger)
+        return (access, next)
     }
 }

@@ -30,6 +30,6 @@ struct FederatedLoginHandler: Sendable {
         let identity = try await deps.identityProviders.verify(provider, credential: credential, logger: context.logger)
         let answer = try await FederatedSignIn(deps: deps).signIn(
             identity, suggestedNick: suggestedNick, context: context)
-        return try .json(answer)
+        return try .json(context.productId == nil ? answer : answer.g2)
     }
 }

@@ -1,3 +1,5 @@
+import SNSPlatform
+
 /// Request and response bodies of the auth endpoints, with the exact key names of API conventions §2.1.
 
 struct JoinRequest: Decodable, Sendable {
@@ -43,4 +45,19 @@ struct LoginResponse: Codable, Sendable, Equatable {
 
 struct RefreshResponse: Codable, Sendable, Equatable {
     var accessToken: String
+}
+
+/// G2 `GET /v1/auth/refresh` → `{accessToken, refreshToken}` (both apps require both; decision 0021).
+struct G2RefreshResponse: Codable, Sendable, Equatable {
+    var accessToken: String
+    var refreshToken: String
+}
+
+extension LoginResponse {
+    /// G2 spells the image path with a leading slash.
+    var g2: LoginResponse {
+        var login = self
+        login.profileImage = G2Path.encode(profileImage)
+        return login
+    }
 }

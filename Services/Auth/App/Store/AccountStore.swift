@@ -20,6 +20,8 @@ struct AccountStore: Sendable {
         var expiresAt: Date
         var revoked: Bool
         var accountActive: Bool
+        /// When the presented token was rotated away (G2 refresh), if it was.
+        var replacedAt: Date? = nil
     }
 
     enum InsertConflict: Error { case email, nick }
@@ -99,20 +101,47 @@ struct AccountStore: Sendable {
             """, logger: logger)
     }
 
+    /// The session a refresh token belongs to: its first token, or one a G2 refresh issued (`rotated_tokens`).
     func session(tokenHash: [UInt8], logger: Logger) async throws -> Session? {
+        let hash = ByteBuffer(bytes: tokenHash)
         let rows = try await client.query(
             """
-            SELECT r.session_id, r.user_id, r.expires_at, r.revoked_at IS NOT NULL, a.withdrawn_at IS NULL
+            SELECT r.session_id, r.user_id, r.expires_at, r.revoked_at IS NOT NULL, a.withdrawn_at IS NULL, r.replaced_at
             FROM refresh_tokens r JOIN accounts a ON a.user_id = r.user_id
-            WHERE r.token_hash = \(ByteBuffer(bytes: tokenHash))
+            WHERE r.token_hash = \(hash)
+            UNION ALL
+            SELECT r.session_id, r.user_id, r.expires_at, r.revoked_at IS NOT NULL, a.withdrawn_at IS NULL, t.replaced_at
+            FROM rotated_tokens t JOIN refresh_tokens r ON r.session_id = t.session_id
+            JOIN accounts a ON a.user_id = r.user_id
+            WHERE t.token_hash = \(hash)
             """, logger: logger)
-        for try await (sessionId, userId, expiresAt, revoked, active) in rows.decode(
-            (String, String, Date, Bool, Bool).self)
+        for try await (sessionId, userId, expiresAt, revoked, active, replacedAt) in rows.decode(
+            (String, String, Date, Bool, Bool, Date?).self)
         {
             return Session(
-                sessionId: sessionId, userId: userId, expiresAt: expiresAt, revoked: revoked, accountActive: active)
+                sessionId: sessionId, userId: userId, expiresAt: expiresAt, revoked: revoked, accountActive: active,
+                replacedAt: replacedAt)
         }
         return nil
+    }
+
+    /// G2 rotation: `newHash` joins the session, the presented token (`oldHash`) is marked replaced (once).
+    func rotate(sessionId: String, oldHash: [UInt8], newHash: [UInt8], logger: Logger) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                "INSERT INTO rotated_tokens (token_hash, session_id) VALUES (\(ByteBuffer(bytes: newHash)), \(sessionId))",
+                logger: logger)
+            try await connection.query(
+                """
+                UPDATE refresh_tokens SET replaced_at = now()
+                WHERE token_hash = \(ByteBuffer(bytes: oldHash)) AND replaced_at IS NULL
+                """, logger: logger)
+            try await connection.query(
+                """
+                UPDATE rotated_tokens SET replaced_at = now()
+                WHERE token_hash = \(ByteBuffer(bytes: oldHash)) AND replaced_at IS NULL
+                """, logger: logger)
+        }
     }
 
     func touchSession(_ sessionId: String, logger: Logger) async throws {

@@ -9,6 +9,8 @@ import SNSPlatform
 ///   instead; neither: the newest)
 /// - `POST /v1/chats/{room_id}` `{content, files?}` → the message
 /// - `POST /v1/chats/{room_id}/files` multipart `files` (≤ 5) → `{files: [path]}`
+/// G2 requests (`ProductId`, decision 0021) get paths with a leading slash; their `before` also returns what came
+/// after the instant.
 struct ChatHandlers: Sendable {
     let rooms: Rooms
     let messages: Messages
@@ -17,12 +19,14 @@ struct ChatHandlers: Sendable {
     func open(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.caller()
         let body = try await request.decodeJSON(as: OpenRoomBody.self, context: context)
-        return try .json(try await rooms.open(with: body.opponentId, by: caller))
+        let room = try await rooms.open(with: body.opponentId, by: caller)
+        return try .json(context.productId == nil ? room : room.g2)
     }
 
     func list(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.caller()
-        return try .json(ChatListJSON(data: try await rooms.list(for: caller)))
+        let list = try await rooms.list(for: caller)
+        return try .json(ChatListJSON(data: context.productId == nil ? list : list.map(\.g2)))
     }
 
     func history(_ request: Request, context: APIRequestContext) async throws -> Response {
@@ -33,18 +37,28 @@ struct ChatHandlers: Sendable {
         if let cursor = query["cursor_date"].map(String.init), !cursor.isEmpty {
             page = .after(try Self.instant(cursor, name: "cursor_date"))
         } else if let before = query["before"].map(String.init), !before.isEmpty {
-            page = .before(try Self.instant(before, name: "before"))
+            let instant = try Self.instant(before, name: "before")
+            if context.productId != nil {
+                // WeeMo sends `before` both to page back (the oldest message it shows) and to catch up (the newest
+                // it has): a G2 answer holds the page before the instant and the messages after it (decision 0021).
+                let older = try await messages.history(of: roomId, page: .before(instant), by: caller)
+                let newer = try await messages.history(of: roomId, page: .after(instant), by: caller)
+                return try .json(ChatListJSON(data: (older + newer).map(\.g2)))
+            }
+            page = .before(instant)
         } else {
             page = .newest
         }
-        return try .json(ChatListJSON(data: try await messages.history(of: roomId, page: page, by: caller)))
+        let history = try await messages.history(of: roomId, page: page, by: caller)
+        return try .json(ChatListJSON(data: context.productId == nil ? history : history.map(\.g2)))
     }
 
     func send(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.caller()
         let roomId = try context.parameters.require("room_id")
         let body = try await request.decodeJSON(as: SendMessageBody.self, context: context)
-        return try .json(try await messages.send(body, to: roomId, by: caller))
+        let message = try await messages.send(body.withoutLeadingSlashes, to: roomId, by: caller)
+        return try .json(context.productId == nil ? message : message.g2)
     }
 
     func upload(_ request: Request, context: APIRequestContext) async throws -> Response {
@@ -67,7 +81,7 @@ struct ChatHandlers: Sendable {
         }
         let token = request.headers[.authorization] ?? ""
         let paths = try await files.upload(uploads, to: roomId, token: token, by: caller)
-        return try .json(UploadedFilesJSON(files: paths))
+        return try .json(UploadedFilesJSON(files: context.productId == nil ? paths : paths.map { G2Path.encode($0) }))
     }
 
     /// An ISO-8601 instant with or without milliseconds, in UTC (`Z`) or with an offset (KeyCat sends the phone's,

@@ -66,8 +66,10 @@ struct ChatFanOut: Service {
                     userId: message.sender.userId, nick: message.sender.nick,
                     profileImage: message.sender.profileImage),
                 files: message.files)
-            guard let json = try? String(decoding: encoder.encode(chat), as: UTF8.self) else { continue }
-            await hub.deliver(roomId: message.roomId, chatJSON: json)
+            guard let json = try? String(decoding: encoder.encode(chat), as: UTF8.self),
+                let g2 = try? String(decoding: encoder.encode(chat.g2), as: UTF8.self)
+            else { continue }
+            await hub.deliver(roomId: message.roomId, chatJSON: json, g2JSON: g2)
         }
     }
 

@@ -24,6 +24,8 @@ actor EngineSession {
     struct Handshake: Sendable {
         var authorization: String?
         var sesacKey: String?
+        /// A G2 app's `ProductId` (decision 0021): its sockets get G2's paths.
+        var productId: String? = nil
     }
 
     enum PollError: Error { case alreadyPolling, closed }

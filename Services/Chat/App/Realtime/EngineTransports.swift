@@ -29,7 +29,8 @@ struct EngineTransports: Sendable {
 
     static func handshake(_ headers: HTTPFields) -> EngineSession.Handshake {
         EngineSession.Handshake(
-            authorization: headers[.authorization], sesacKey: headers[HTTPField.Name("SesacKey")!])
+            authorization: headers[.authorization], sesacKey: headers[HTTPField.Name("SesacKey")!],
+            productId: headers[.productId]?.trimmingWhitespace())
     }
 
     /// `GET /socket.io/?EIO=4&transport=polling[&sid=…]`

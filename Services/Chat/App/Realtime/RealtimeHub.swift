@@ -86,15 +86,20 @@ actor RealtimeHub {
         }
     }
 
-    /// Pushes one message (the Chat JSON) to every session of this replica in its room.
-    func deliver(roomId: String, chatJSON: String) async {
+    /// Pushes one message (the Chat JSON) to every session of this replica in its room; G2 sessions (their handshake
+    /// named an app) get `g2JSON`, the same message with G2's paths.
+    func deliver(roomId: String, chatJSON: String, g2JSON: String) async {
         guard let members = rooms[roomId], !members.isEmpty else { return }
         let namespace = Self.namespace(ofRoom: roomId)
-        let packet = EnginePacket.message(
-            SocketPacket(kind: .event, namespace: namespace, json: #"["chat",\#(chatJSON)]"#).encoded)
+        func packet(_ json: String) -> EnginePacket {
+            EnginePacket.message(SocketPacket(kind: .event, namespace: namespace, json: #"["chat",\#(json)]"#).encoded)
+        }
+        let (g1Packet, g2Packet) = (packet(chatJSON), packet(g2JSON))
         for id in members {
             guard let session = sessions[id] else { continue }
-            if await session.namespaces[namespace] != nil { await session.send(packet) }
+            if await session.namespaces[namespace] != nil {
+                await session.send(session.handshake.productId == nil ? g1Packet : g2Packet)
+            }
         }
     }
 

@@ -37,6 +37,7 @@ struct SocketAuthorizer: Sendable {
         if let key = handshake.sesacKey, key != apiKey {
             return .failure(Refusal(message: APIError.invalidAPIKey().message))
         }
+
         var caller: String?
         if let token = handshake.authorization, !token.isEmpty {
             switch await verifier.verify(token) {

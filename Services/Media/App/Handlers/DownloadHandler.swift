@@ -25,7 +25,10 @@ struct DownloadHandler: Sendable {
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireUser()
         let raw = request.uri.path
-        guard raw.hasPrefix(routePrefix), let path = MediaPath(String(raw.dropFirst(routePrefix.count))) else {
+        // mychelin (G2, decision 0021) builds `{base}/v1/` + a path that starts with a slash: `/v1//uploads/…`.
+        guard raw.hasPrefix(routePrefix),
+            let path = MediaPath(String(raw.dropFirst(routePrefix.count).drop { $0 == "/" }))
+        else {
             throw APIError.unknownRoute()
         }
         guard let record = try await deps.catalog.file(path: path.string, logger: context.logger), record.size > 0

@@ -22,11 +22,13 @@ struct UploadHandler: Sendable {
         }
         let paths = try await deps.store.store(
             form.files, kind: .posts, owner: user.userId, trace: context.trace, logger: context.logger)
-        return try .json(UploadResponse(files: paths.map(\.string)))
+        // G2 apps (decision 0021) get the paths with a leading slash, and send them back so.
+        return try .json(
+            UploadResponse(files: paths.map { context.productId == nil ? $0.string : G2Path.encode($0.string) }))
     }
 }
 
-/// `{"files": [...]}`: relative paths, no leading slash (API conventions §1.3).
+/// `{"files": [...]}`: relative paths, no leading slash (API conventions §1.3); G2: with one.
 struct UploadResponse: Codable, Sendable, Equatable {
     var files: [String]
 }

@@ -15,7 +15,22 @@ struct ProfileForm: Sendable {
     /// phoneNum and birthDay hold up to 2 000 characters of free text (DateDay: a self-introduction), 3 bytes each.
     static let maxTextBytes = 8 * 1024
 
-    static func read(_ request: Request, maxImageBytes: Int) async throws -> ProfileForm {
+    /// The text fields as JSON (`{nick?, phoneNum?, birthDay?}`), how G2 apps edit a profile (decision 0021).
+    struct JSONFields: Decodable, Sendable {
+        var nick: String?
+        var phoneNum: String?
+        var birthDay: String?
+    }
+
+    static func read(_ request: Request, maxImageBytes: Int, context: APIRequestContext) async throws -> ProfileForm {
+        if let type = request.headers[.contentType], HeaderParameters(type).value == "application/json" {
+            let fields = try await request.decodeJSON(as: JSONFields.self, context: context)
+            for (name, value) in [("nick", fields.nick), ("phoneNum", fields.phoneNum), ("birthDay", fields.birthDay)]
+            where (value?.utf8.count ?? 0) > maxTextBytes {
+                throw APIError.badRequest("\(name) 값이 너무 깁니다. (\(name) too long)")
+            }
+            return ProfileForm(nick: fields.nick, phoneNum: fields.phoneNum, birthDay: fields.birthDay)
+        }
         let form = try await BufferedMultipartForm.read(
             request, limit: maxImageBytes + 64 * 1024,
             tooLarge: "파일이 제한 사항에 맞지 않습니다. (profile image larger than \(maxImageBytes) bytes)")

@@ -21,11 +21,11 @@ struct ProfileHandlers: Sendable {
         return try await answer(try context.parameters.require("user_id"), includePrivate: false, context: context)
     }
 
-    /// Multipart `nick`, `phoneNum`, `birthDay`, file `profile` — each optional; an empty text field clears
-    /// `phoneNum`/`birthDay`. Nick rules (402 whitespace, 409 taken) and image rules (400) are the owners'.
+    /// Multipart `nick`, `phoneNum`, `birthDay`, file `profile` — each optional (or the text fields as JSON, as G2
+    /// apps send them); an empty text field clears `phoneNum`/`birthDay`. Nick rules (402 whitespace, 409 taken) and image rules (400) are the owners'.
     func update(_ request: Request, context: APIRequestContext) async throws -> Response {
         let user = try context.requireUser()
-        let form = try await ProfileForm.read(request, maxImageBytes: deps.profiles.maxImageBytes)
+        let form = try await ProfileForm.read(request, maxImageBytes: deps.profiles.maxImageBytes, context: context)
         var update = InternalClient.ProfileUpdate()
         update.nick = form.nick
         update.phoneNum = form.phoneNum.map { $0.isEmpty ? .clear : .set($0) }

@@ -21,7 +21,7 @@ struct SearchAndRankingHandlers: Sendable {
             throw APIError.badRequest("검색어가 너무 깁니다. (nick longer than \(Self.maxTermLength) characters)")
         }
         let users = try await deps.store.search(term, limit: Self.searchLimit, logger: context.logger)
-        return try .json(DataList(data: users))
+        return try .json(DataList(data: context.productId == nil ? users : users.map(\.g2)))
     }
 
     func posts(_ request: Request, context: APIRequestContext) async throws -> Response {
