@@ -72,6 +72,7 @@ package enum SystemCatalog {
             // Federated sign-in: /v1/users/login/firebase, …/apple, …/kakao (decision 0012).
             .prefix("/v1/users/login/"),
             .exact("/v1/users/withdraw"), .exact("/v1/users/logout"), .exact("/v1/validation/email"),
+            .exact("/v1/users/validation/email"),
             .prefix("/v1/auth/"), .exact("/.well-known/jwks.json"),
             // G0 (2023): no /v1 prefix.
             .exact("/join"), .exact("/login"), .exact("/refresh"), .exact("/withdraw"), .exact("/validation/email"),

@@ -509,14 +509,19 @@ struct OpenAPIConformanceTests {
 
     /// routes.conf ↔ documents ↔ the services' routers: every public location is documented, every documented
     /// path reaches (through nginx's location choice) the service whose router registers it, and every public
-    /// route a router registers is documented. Two documents (decision 0011): `openapi.json` holds the G1 API
-    /// (`/v1/…`, plus `/.well-known/jwks.json`), `openapi-g0.json` the 2023 G0 API (no prefix); each holds only its own.
+    /// route a router registers is documented. Three documents (decisions 0011, 0021): `openapi.json` holds the G1 API
+    /// (`/v1/…`, plus `/.well-known/jwks.json`), `openapi-g0.json` the 2023 G0 API (no prefix), `openapi-g2.json` the
+    /// G2 encoding of `/v1` routes (with `ProductId`) and the routes only G2 has; each holds only its own.
     @Test func documentCoversEveryRouteOfTheGatewayAndTheServices() throws {
         let validator = try OpenAPIValidator.repositoryDocument()
         let g0 = try OpenAPIValidator.repositoryG0Document()
+        let g2 = try OpenAPIValidator.repositoryG2Document()
         let gateway = try GatewayRoutes.repository()
         let registered = try RegisteredRoute.scanRepository()
-        let documented = validator.operations + g0.operations
+        let documented = validator.operations + g0.operations + g2.operations
+        for operation in g2.operations {
+            #expect(operation.path.template.hasPrefix("/v1/"), "\(operation) is in the G2 document but not under /v1")
+        }
         for operation in validator.operations {
             #expect(
                 operation.path.template.hasPrefix("/v1/") || operation.path.template.hasPrefix("/.well-known/"),

@@ -56,7 +56,11 @@ struct ReadYourWritesBarrierTests {
             let eventId = UUID()
             barrier.expect(eventId, groups: ["g-fast", "g-never"])
             try await announce("g-fast", eventId)
-            #expect(await barrier.wait(for: [eventId]) == ["g-never"])
+            // The late group is named; whether g-fast's announcement reached the barrier within the bound depends on
+            // how busy the machine is, so it may be named too (a test never depends on timing).
+            let late = await barrier.wait(for: [eventId])
+            #expect(late.contains("g-never"))
+            #expect(late.isSubset(of: ["g-fast", "g-never"]))
         }
     }
 

@@ -71,6 +71,15 @@ package struct OpenAPIValidator: Sendable {
         try OpenAPIValidator(contentsOf: repositoryG0DocumentURL)
     }
 
+    /// `docs/api/openapi-g2.json`: the 2024–25 G2 encoding of the `/v1` routes (decision 0021).
+    package static var repositoryG2DocumentURL: URL {
+        repositoryDocumentURL.deletingLastPathComponent().appendingPathComponent("openapi-g2.json")
+    }
+
+    package static func repositoryG2Document() throws -> OpenAPIValidator {
+        try OpenAPIValidator(contentsOf: repositoryG2DocumentURL)
+    }
+
     package struct InvalidDocument: Error, CustomStringConvertible {
         package let reason: String
         package var description: String { "invalid OpenAPI document: \(reason)" }

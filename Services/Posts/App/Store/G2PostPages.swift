@@ -17,11 +17,12 @@ enum G2OnePostPage: PageSQL {
         """
 }
 
+/// `IS NOT TRUE`: only `posts_app_idx` can serve it (see migration 103).
 enum G2AllPostsPage: PageSQL {
     static let hasExtras = true
     static let sql = """
         SELECT p.doc, p.seq AS position, \(G2Columns.extras) FROM posts p
-        WHERE p.app_id = $3 AND NOT p.author_withdrawn AND p.seq < $1
+        WHERE p.app_id = $3 AND p.author_withdrawn IS NOT TRUE AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
 }
@@ -82,13 +83,16 @@ enum G2FollowingPostsPage: PageSQL {
 }
 
 /// Title search: `$4` = the text searched for, `$5` = category or NULL. The character pairs narrow the candidates on
-/// `posts_title_grams_idx`; `strpos` keeps the titles that really contain the text (case-insensitively).
+/// `posts_title_grams_idx`; `strpos` keeps the titles that really contain the text (case-insensitively). The app and
+/// withdrawal filters are written so that no other index can serve them (`IS TRUE`, `IS NOT TRUE`): a generic plan
+/// that scanned an app's posts and computed every title's pairs would cost a whole app per search.
 enum G2TitleSearchPage: PageSQL {
     static let hasExtras = true
     static let sql = """
         SELECT p.doc, p.seq AS position, \(G2Columns.extras) FROM posts p
         WHERE title_grams(p.title) @> title_grams($4) AND strpos(lower(p.title), lower($4)) > 0
-          AND p.app_id = $3 AND ($5::text IS NULL OR p.product_id = $5) AND NOT p.author_withdrawn AND p.seq < $1
+          AND (p.app_id = $3) IS TRUE AND ($5::text IS NULL OR p.product_id = $5) AND p.author_withdrawn IS NOT TRUE
+          AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
 }

@@ -114,9 +114,10 @@ struct NearbyPage<Query: NearbySQL>: PostgresPreparedStatement {
 enum NearbyParts {
     static let center = "public.ll_to_earth($1, $2)"
     static let chord = "(p.earth <-> \(center))"
-    /// Within maxDistance, of the app (and category), author not withdrawn.
+    /// Within maxDistance, of the app (and category), author not withdrawn. `IS TRUE` keeps the app's index out of the
+    /// plan: an app may hold most posts, and the place index (nearest-neighbour order, or a box) must lead.
     static let filters = """
-        p.earth IS NOT NULL AND p.app_id = $4 AND NOT p.author_withdrawn AND ($6::text IS NULL OR p.product_id = $6)
+        p.earth IS NOT NULL AND (p.app_id = $4) IS TRUE AND NOT p.author_withdrawn AND ($6::text IS NULL OR p.product_id = $6)
           AND public.earth_distance(p.earth, \(center)) <= $3
         """
     static let extras = """

@@ -15,7 +15,8 @@ struct ProfileForm: Sendable {
     /// phoneNum and birthDay hold up to 2 000 characters of free text (DateDay: a self-introduction), 3 bytes each.
     static let maxTextBytes = 8 * 1024
 
-    /// The text fields as JSON (`{nick?, phoneNum?, birthDay?}`), how G2 apps edit a profile (decision 0021).
+    /// The text fields as JSON (`{nick?, phoneNum?, birthDay?}`), how G2 apps edit a profile (decision 0021); G0 and
+    /// G1 edits stay multipart (JSON is 400 there, as before).
     struct JSONFields: Decodable, Sendable {
         var nick: String?
         var phoneNum: String?
@@ -23,7 +24,9 @@ struct ProfileForm: Sendable {
     }
 
     static func read(_ request: Request, maxImageBytes: Int, context: APIRequestContext) async throws -> ProfileForm {
-        if let type = request.headers[.contentType], HeaderParameters(type).value == "application/json" {
+        if context.productId != nil, let type = request.headers[.contentType],
+            HeaderParameters(type).value == "application/json"
+        {
             let fields = try await request.decodeJSON(as: JSONFields.self, context: context)
             for (name, value) in [("nick", fields.nick), ("phoneNum", fields.phoneNum), ("birthDay", fields.birthDay)]
             where (value?.utf8.count ?? 0) > maxTextBytes {
