@@ -47,7 +47,8 @@ struct MaterialisedPostsTests {
         }
     }
 
-    /// Every stored document equals `posts.post_document` of its row, and the feed entries are exactly the
+    /// Every stored document equals `posts.post_document` of its row (its G2 twin `g2_document` of that), and the feed
+    /// entries are exactly the
     /// (follower, post of a followee) pairs, with each post's current product. Both hold in any snapshot.
     private func expectInvariants(_ stack: MiniStack, context: String) async throws {
         let stale = try await stack.strings(
@@ -56,6 +57,13 @@ struct MaterialisedPostsTests {
             WHERE p.doc IS DISTINCT FROM posts.post_document(p) LIMIT 3
             """)
         #expect(stale.isEmpty, "\(context): stale documents\n\(stale.joined(separator: "\n"))")
+        // The G2 document (decision 0021) follows the G1 one and the row.
+        let staleG2 = try await stack.strings(
+            """
+            SELECT p.post_id || ': ' || p.doc_g2 FROM posts.posts p
+            WHERE p.doc_g2 IS DISTINCT FROM posts.g2_document(posts.post_document(p), p) LIMIT 3
+            """)
+        #expect(staleG2.isEmpty, "\(context): stale G2 documents\n\(staleG2.joined(separator: "\n"))")
         let feed = try await stack.strings(
             """
             WITH expected AS (

@@ -144,6 +144,9 @@ enum PostsMigrations {
             FROM (SELECT lower(coalesce(title, '')) AS text) t, generate_series(1, length(t.text) - 1) i
         $$;
         CREATE INDEX posts_title_grams_idx ON \(s).posts USING gin (\(s).title_grams(title));
+
+        -- Each post's G2 JSON, kept ready like `doc` (decision 0014) and by the same trigger, from `doc` and the row.
+        \(MaterialisedPosts.g2Migration(s))
         """
     }
 }

@@ -147,13 +147,14 @@ struct G2ContractTests {
         let me = try await Self.join(probe)
         let you = try await Self.join(probe)
         let h = Self.headers(me.token)
+        let away = Self.stranger.merging(["Authorization": me.token]) { $1 }
         let category = TestEnvironment.unique("g2cat")
 
         var form = MultipartForm()
         form.file("files", filename: "image_0.png", mimeType: "image/png", bytes: TestImages.png)
         try await probe.expect(
             421, "POST", "/v1/posts/files", body: form.finished(), contentType: form.contentType,
-            headers: Self.stranger.merging(["Authorization": me.token]) { $1 })
+            headers: away)
         var empty = MultipartForm()
         empty.field("other", "x")
         try await probe.expect(
@@ -162,12 +163,12 @@ struct G2ContractTests {
             200, "POST", "/v1/posts/files", body: form.finished(), contentType: form.contentType, headers: h)
         let file = try #require(try uploaded.decode(APIModels.UploadedFiles.self).files.first)
         try await probe.expect(200, "GET", "/v1" + file, headers: h)
-        try await probe.expect(421, "GET", "/v1" + file, headers: Self.stranger.merging(["Authorization": me.token]) { $1 })
+        try await probe.expect(421, "GET", "/v1" + file, headers: away)
         try await probe.expect(410, "GET", "/v1/uploads/posts/\(String(repeating: "a", count: 40)).png", headers: h)
 
         let body =
             ##"{"category":"\##(category)","title":"제목","content":"#태그 본문","files":["\##(file)"],"latitude":37.5,"longitude":127,"value8":"x"}"##
-        try await probe.expect(421, "POST", "/v1/posts", json: body, headers: Self.stranger.merging(["Authorization": me.token]) { $1 })
+        try await probe.expect(421, "POST", "/v1/posts", json: body, headers: away)
         try await probe.expect(400, "POST", "/v1/posts", json: #"{"title":"no category"}"#, headers: h)
         let created = try await probe.expect(200, "POST", "/v1/posts", json: body, headers: h)
         let postId = try #require(try created.json.string("post_id"))
@@ -176,14 +177,15 @@ struct G2ContractTests {
             ("/v1/posts/users/\(me.userId)?category=\(category)", "user"),
             ("/v1/posts/hashtags?hashTag=태그&category=\(category)", "hashtag"),
             ("/v1/posts/likes/me?category=\(category)", "liked"), ("/v1/posts/likes-2/me", "liked2"),
-            ("/v1/posts/feed?category=\(category)", "feed"), ("/v1/posts/search?title=제목&category=\(category)", "search"),
+            ("/v1/posts/feed?category=\(category)", "feed"),
+            ("/v1/posts/search?title=제목&category=\(category)", "search"),
             ("/v1/posts/geolocation?latitude=37.5&longitude=127&maxDistance=10&category=\(category)", "nearby"),
             ("/v1/posts/\(postId)", "one"), ("/v1/posts/\(postId)/comments", "comments"),
         ]
         for (path, _) in paths {
             let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)!
             try await probe.expect(200, "GET", encoded, headers: h)
-            try await probe.expect(421, "GET", encoded, headers: Self.stranger.merging(["Authorization": me.token]) { $1 })
+            try await probe.expect(421, "GET", encoded, headers: away)
         }
         try await probe.expect(400, "GET", "/v1/posts?limit=x", headers: h)
         try await probe.expect(400, "GET", "/v1/posts/hashtags", headers: h)
@@ -192,9 +194,10 @@ struct G2ContractTests {
         try await probe.expect(410, "GET", "/v1/posts/\(Self.unknownId)", headers: h)
         try await probe.expect(410, "GET", "/v1/posts/\(Self.unknownId)/comments", headers: h)
 
-        try await probe.expect(421, "PUT", "/v1/posts/\(postId)", json: "{}", headers: Self.stranger.merging(["Authorization": me.token]) { $1 })
+        try await probe.expect(421, "PUT", "/v1/posts/\(postId)", json: "{}", headers: away)
         try await probe.expect(400, "PUT", "/v1/posts/\(postId)", json: #"{"latitude":1}"#, headers: h)
-        try await probe.expect(445, "PUT", "/v1/posts/\(postId)", json: #"{"title":"x"}"#, headers: Self.headers(you.token))
+        try await probe.expect(
+            445, "PUT", "/v1/posts/\(postId)", json: #"{"title":"x"}"#, headers: Self.headers(you.token))
         try await probe.expect(200, "PUT", "/v1/posts/\(postId)", json: #"{"value9":"y"}"#, headers: h)
 
         for like in ["like", "like-2"] {
@@ -202,31 +205,35 @@ struct G2ContractTests {
                 421, "POST", "/v1/posts/\(postId)/\(like)", json: #"{"like_status":true}"#,
                 headers: Self.stranger.merging(["Authorization": you.token]) { $1 })
             try await probe.expect(
-                200, "POST", "/v1/posts/\(postId)/\(like)", json: #"{"like_status":true}"#, headers: Self.headers(you.token))
+                200, "POST", "/v1/posts/\(postId)/\(like)", json: #"{"like_status":true}"#,
+                headers: Self.headers(you.token))
         }
         try await probe.expect(
             410, "POST", "/v1/posts/\(Self.unknownId)/like", json: #"{"like_status":true}"#, headers: h)
         try await probe.expect(200, "GET", "/v1/posts/likes/me?category=\(category)", headers: Self.headers(you.token))
 
-        try await probe.expect(421, "POST", "/v1/posts/\(postId)/comments", json: #"{"content":"x"}"#, headers: Self.stranger.merging(["Authorization": me.token]) { $1 })
+        try await probe.expect(421, "POST", "/v1/posts/\(postId)/comments", json: #"{"content":"x"}"#, headers: away)
         try await probe.expect(400, "POST", "/v1/posts/\(postId)/comments", json: #"{"content":" "}"#, headers: h)
-        try await probe.expect(410, "POST", "/v1/posts/\(Self.unknownId)/comments", json: #"{"content":"x"}"#, headers: h)
-        let comment = try await probe.expect(200, "POST", "/v1/posts/\(postId)/comments", json: #"{"content":"첫 댓글"}"#, headers: h)
+        try await probe.expect(
+            410, "POST", "/v1/posts/\(Self.unknownId)/comments", json: #"{"content":"x"}"#, headers: h)
+        let comment = try await probe.expect(
+            200, "POST", "/v1/posts/\(postId)/comments", json: #"{"content":"첫 댓글"}"#, headers: h)
         let commentId = try #require(try comment.json.string("comment_id"))
         let commentPath = "/v1/posts/\(postId)/comments/\(commentId)"
-        try await probe.expect(421, "PUT", commentPath, json: #"{"content":"y"}"#, headers: Self.stranger.merging(["Authorization": me.token]) { $1 })
+        try await probe.expect(421, "PUT", commentPath, json: #"{"content":"y"}"#, headers: away)
         try await probe.expect(445, "PUT", commentPath, json: #"{"content":"y"}"#, headers: Self.headers(you.token))
         try await probe.expect(200, "PUT", commentPath, json: #"{"content":"고친 댓글"}"#, headers: h)
-        try await probe.expect(421, "DELETE", commentPath, headers: Self.stranger.merging(["Authorization": me.token]) { $1 })
+        try await probe.expect(421, "DELETE", commentPath, headers: away)
         try await probe.expect(445, "DELETE", commentPath, headers: Self.headers(you.token))
         try await probe.expect(200, "DELETE", commentPath, headers: h)
 
-        try await probe.expect(421, "DELETE", "/v1/posts/\(postId)", headers: Self.stranger.merging(["Authorization": me.token]) { $1 })
+        try await probe.expect(421, "DELETE", "/v1/posts/\(postId)", headers: away)
         try await probe.expect(445, "DELETE", "/v1/posts/\(postId)", headers: Self.headers(you.token))
         try await probe.expect(200, "DELETE", "/v1/posts/\(postId)", headers: h)
         probe.expectAnswered(
             Self.calls.filter { key, _ in
-                !key.contains("Chat") && ["Post", "Like", "Comment", "File", "Feed", "Nearby"].contains { key.contains($0) }
+                !key.contains("Chat")
+                    && ["Post", "Like", "Comment", "File", "Feed", "Nearby"].contains { key.contains($0) }
             })
     }
 
@@ -271,7 +278,8 @@ struct G2ContractTests {
 
         try await probe.expect(421, "POST", "/v1/chats", json: #"{"opponent_id":"\#(you.userId)"}"#, headers: away)
         try await probe.expect(400, "POST", "/v1/chats", json: "{}", headers: h)
-        let room = try await probe.expect(200, "POST", "/v1/chats", json: #"{"opponent_id":"\#(you.userId)"}"#, headers: h)
+        let room = try await probe.expect(
+            200, "POST", "/v1/chats", json: #"{"opponent_id":"\#(you.userId)"}"#, headers: h)
         let roomId = try #require(try room.json.string("room_id"))
         var form = MultipartForm()
         form.file("files", filename: "image_0.jpg", mimeType: "image/jpeg", bytes: TestImages.png)

@@ -3,7 +3,7 @@ import Hummingbird
 import SNSPlatform
 
 /// The §3.1 post as PostgreSQL assembles it (`posts.posts.doc`, see `MaterialisedPosts`), read back to be re-spelled as
-/// G0 or G2.
+/// G0 (its comments also for G2's comment list).
 /// Dates stay the strings PostgreSQL wrote (`….SSS'Z'`), so both generations show the same instants.
 struct G1PostWire: Decodable, Sendable {
     /// §3.2, the same type the G1 side encodes.
@@ -30,16 +30,13 @@ struct G1PostWire: Decodable, Sendable {
     var creator: Creator
     var files: [String]
     var likes: [String]
-    var likes2: [String]
-    var buyers: [String]
-    var price: Int?
     var hashTags: [String]
     var comments: [Comment]
 
     enum CodingKeys: String, CodingKey {
         case postId = "post_id", productId = "product_id", title, content, content1, content2, content3, content4,
             content5
-        case createdAt, creator, files, likes, likes2, buyers, price, hashTags, comments
+        case createdAt, creator, files, likes, hashTags, comments
     }
 }
 
@@ -133,18 +130,16 @@ extension Response {
     /// One post in either generation.
     static func post(_ post: PostJSONText, _ format: WireFormat) throws -> Response {
         switch format {
-        case .g1: return .post(post)
+        case .g1, .g2: return .post(post)  // G2's statements read the ready G2 document
         case .g0: return try .json(G0Post(post))
-        case .g2: return try .json(G2Post(post))
         }
     }
 
     /// A post list in either generation.
     static func postList(_ posts: [PostJSONText], nextCursor: String, _ format: WireFormat) throws -> Response {
         switch format {
-        case .g1: return .postList(posts, nextCursor: nextCursor)
+        case .g1, .g2: return .postList(posts, nextCursor: nextCursor)
         case .g0: return try .json(G0PostList(data: try posts.map { try G0Post($0) }, nextCursor: nextCursor))
-        case .g2: return try .json(G2PostList(data: try posts.map { try G2Post($0) }, nextCursor: nextCursor))
         }
     }
 

@@ -142,11 +142,10 @@ struct CommentJSON: Codable, Sendable {
     enum CodingKeys: String, CodingKey { case commentId = "comment_id", content, createdAt, creator }
 }
 
-/// A §3.1 post as JSON text, kept ready by PostgreSQL (`posts.posts.doc`, see `MaterialisedPosts`).
+/// A post as JSON text, kept ready by PostgreSQL: §3.1 (`posts.posts.doc`, see `MaterialisedPosts`), or G2's from
+/// the G2 statements (`doc_g2`).
 struct PostJSONText: Sendable {
     let text: String
-    /// G2 only: what G2 shows beside the G1 document (`G2Extras` as JSON), from the G2 page statements.
-    var extras: String? = nil
 }
 
 extension Response {

@@ -1,27 +1,19 @@
-/// The page statements of the G2 lists (decision 0021): `(doc, position, extras)` rows. A G2 list shows the posts of
-/// the caller's app (`$3` = `ProductId`), optionally of one category (`product_id`); `$1` = position bound
-/// (exclusive), `$2` = rows to fetch. `extras` is the JSON of what G2 shows beside the G1 document (`G2Extras`).
-enum G2Columns {
-    static let extras = """
-        json_build_object('value6', p.value6, 'value7', p.value7, 'value8', p.value8, 'value9', p.value9,
-                          'value10', p.value10, 'latitude', p.latitude, 'longitude', p.longitude)::text
-        """
-}
+/// The page statements of the G2 lists (decision 0021): `(doc_g2, position)` rows, each post's ready G2 JSON. A G2
+/// list shows the posts of the caller's app (`$3` = `ProductId`), optionally of one category (`product_id`); `$1` =
+/// position bound (exclusive), `$2` = rows to fetch.
 
 /// Any post by id, whichever app (or generation) wrote it: `$1` = post id.
 enum G2OnePostPage: PageSQL {
-    static let hasExtras = true
     static let sql = """
-        SELECT p.doc, p.seq AS position, \(G2Columns.extras) AS extras FROM posts p
+        SELECT p.doc_g2, p.seq AS position FROM posts p
         WHERE p.post_id = $1 AND NOT p.author_withdrawn
         """
 }
 
 /// `IS NOT TRUE`: only `posts_app_idx` can serve it (see migration 103).
 enum G2AllPostsPage: PageSQL {
-    static let hasExtras = true
     static let sql = """
-        SELECT p.doc, p.seq AS position, \(G2Columns.extras) FROM posts p
+        SELECT p.doc_g2, p.seq AS position FROM posts p
         WHERE p.app_id = $3 AND p.author_withdrawn IS NOT TRUE AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
@@ -29,9 +21,8 @@ enum G2AllPostsPage: PageSQL {
 
 /// `$4` = category. `IS NOT TRUE` keeps the plan on `posts_app_product_idx` (as `AllPostsOfProductPage`).
 enum G2CategoryPostsPage: PageSQL {
-    static let hasExtras = true
     static let sql = """
-        SELECT p.doc, p.seq AS position, \(G2Columns.extras) FROM posts p
+        SELECT p.doc_g2, p.seq AS position FROM posts p
         WHERE p.app_id = $3 AND p.product_id = $4 AND p.author_withdrawn IS NOT TRUE AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
@@ -39,9 +30,8 @@ enum G2CategoryPostsPage: PageSQL {
 
 /// `$4` = user id, `$5` = category or NULL.
 enum G2UserPostsPage: PageSQL {
-    static let hasExtras = true
     static let sql = """
-        SELECT p.doc, p.seq AS position, \(G2Columns.extras) FROM posts p
+        SELECT p.doc_g2, p.seq AS position FROM posts p
         WHERE p.user_id = $4 AND p.app_id = $3 AND ($5::text IS NULL OR p.product_id = $5)
           AND NOT p.author_withdrawn AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
@@ -50,9 +40,8 @@ enum G2UserPostsPage: PageSQL {
 
 /// `$4` = lower-cased tag, `$5` = category or NULL.
 enum G2HashtagPostsPage: PageSQL {
-    static let hasExtras = true
     static let sql = """
-        SELECT p.doc, h.seq AS position, \(G2Columns.extras) FROM post_hashtags h
+        SELECT p.doc_g2, h.seq AS position FROM post_hashtags h
         JOIN posts p ON p.post_id = h.post_id AND NOT p.author_withdrawn AND p.app_id = $3
         WHERE h.tag = $4 AND ($5::text IS NULL OR h.product_id = $5) AND h.seq < $1
         ORDER BY h.seq DESC LIMIT $2
@@ -61,9 +50,8 @@ enum G2HashtagPostsPage: PageSQL {
 
 /// `$4` = user id, `$5` = like kind, `$6` = category or NULL.
 enum G2LikedPostsPage: PageSQL {
-    static let hasExtras = true
     static let sql = """
-        SELECT p.doc, l.seq AS position, \(G2Columns.extras) FROM likes l
+        SELECT p.doc_g2, l.seq AS position FROM likes l
         JOIN posts p ON p.post_id = l.post_id AND NOT p.author_withdrawn AND p.app_id = $3
                         AND ($6::text IS NULL OR p.product_id = $6)
         WHERE l.user_id = $4 AND l.kind = $5 AND l.seq < $1
@@ -73,9 +61,8 @@ enum G2LikedPostsPage: PageSQL {
 
 /// `$4` = follower, `$5` = category or NULL.
 enum G2FollowingPostsPage: PageSQL {
-    static let hasExtras = true
     static let sql = """
-        SELECT p.doc, e.seq AS position, \(G2Columns.extras) FROM feed_entries e
+        SELECT p.doc_g2, e.seq AS position FROM feed_entries e
         JOIN posts p ON p.post_id = e.post_id AND NOT p.author_withdrawn AND p.app_id = $3
         WHERE e.follower_id = $4 AND ($5::text IS NULL OR e.product_id = $5) AND e.seq < $1
         ORDER BY e.seq DESC LIMIT $2
@@ -87,9 +74,8 @@ enum G2FollowingPostsPage: PageSQL {
 /// withdrawal filters are written so that no other index can serve them (`IS TRUE`, `IS NOT TRUE`): a generic plan
 /// that scanned an app's posts and computed every title's pairs would cost a whole app per search.
 enum G2TitleSearchPage: PageSQL {
-    static let hasExtras = true
     static let sql = """
-        SELECT p.doc, p.seq AS position, \(G2Columns.extras) FROM posts p
+        SELECT p.doc_g2, p.seq AS position FROM posts p
         WHERE title_grams(p.title) @> title_grams($4) AND strpos(lower(p.title), lower($4)) > 0
           AND (p.app_id = $3) IS TRUE AND ($5::text IS NULL OR p.product_id = $5) AND p.author_withdrawn IS NOT TRUE
           AND p.seq < $1

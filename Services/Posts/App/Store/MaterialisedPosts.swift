@@ -167,4 +167,56 @@ enum MaterialisedPosts {
         FROM \(s).follows f JOIN \(s).posts p ON p.user_id = f.followee_id;
         """
     }
+
+    /// G2 (decision 0021): `doc_g2`, each post's G2 JSON, derived from `doc` (so visibility rules and the comment
+    /// order stay in one place) and the row's G2 columns, set by the same `BEFORE` trigger whenever `doc` is, so
+    /// every path that refreshes `doc` refreshes it too. `g2_document(doc, post)` is the derivation.
+    static func g2Migration(_ s: String) -> String {
+        """
+        CREATE FUNCTION \(s).g2_path(path text) RETURNS text
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            SELECT CASE WHEN path IS NULL OR left(path, 1) = '/' THEN path ELSE '/' || path END
+        $$;
+        CREATE FUNCTION \(s).g2_user(u json) RETURNS json
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            SELECT json_strip_nulls(json_build_object(
+                'user_id', u->'user_id', 'nick', u->'nick', 'profileImage', \(s).g2_path(u->>'profileImage')))
+        $$;
+        CREATE FUNCTION \(s).g2_document(doc text, p \(s).posts) RETURNS text
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            SELECT json_strip_nulls(json_build_object(
+                'post_id', p.post_id, 'category', coalesce(p.product_id, ''), 'title', coalesce(p.title, ''),
+                'price', p.price, 'content', coalesce(p.content, ''),
+                'content1', p.content1, 'content2', p.content2, 'content3', p.content3, 'content4', p.content4,
+                'content5', p.content5,
+                'value1', p.content1, 'value2', p.content2, 'value3', p.content3, 'value4', p.content4,
+                'value5', p.content5, 'value6', p.value6, 'value7', p.value7, 'value8', p.value8, 'value9', p.value9,
+                'value10', p.value10,
+                'createdAt', d->'createdAt', 'creator', \(s).g2_user(d->'creator'),
+                'files', (SELECT coalesce(json_agg(\(s).g2_path(f) ORDER BY n), '[]'::json)
+                          FROM unnest(p.files) WITH ORDINALITY AS x(f, n)),
+                'likes', d->'likes', 'likes2', d->'likes2', 'buyers', d->'buyers', 'hashTags', d->'hashTags',
+                'comments', (SELECT coalesce(json_agg(json_build_object(
+                                    'comment_id', c->'comment_id', 'content', c->'content', 'createdAt', c->'createdAt',
+                                    'creator', \(s).g2_user(c->'creator')) ORDER BY n), '[]'::json)
+                             FROM json_array_elements(d->'comments') WITH ORDINALITY AS x(c, n)),
+                'comment_count', json_array_length(d->'comments'),
+                'geolocation', json_build_object('longitude', coalesce(p.longitude, 0), 'latitude', coalesce(p.latitude, 0))
+            ))::text
+            FROM (SELECT doc::json AS d) x
+        $$;
+
+        ALTER TABLE \(s).posts ADD COLUMN doc_g2 text;
+        CREATE OR REPLACE FUNCTION \(s).set_post_document() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            NEW.doc := \(s).post_document(NEW);
+            NEW.doc_g2 := \(s).g2_document(NEW.doc, NEW);
+            RETURN NEW;
+        END $$;
+        UPDATE \(s).posts SET doc = NULL;
+        ALTER TABLE \(s).posts ALTER COLUMN doc_g2 SET NOT NULL;
+        CREATE OR REPLACE VIEW \(s).post_documents AS SELECT post_id, doc, doc_g2 FROM \(s).posts;
+        """
+    }
 }

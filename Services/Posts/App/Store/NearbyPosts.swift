@@ -8,7 +8,7 @@ import SNSPlatform
 /// exactly by a cursor of (order key, seq). Each post's `distance` is its great-circle distance in metres.
 ///
 /// Statements: `$1` latitude, `$2` longitude, `$3` maxDistance, `$4` app, `$5` rows to fetch, `$6` category or NULL,
-/// `$7`/`$8` the cursor's key and seq (NULL on the first page). Rows: `(doc, seq, extras, key)`.
+/// `$7`/`$8` the cursor's key and seq (NULL on the first page). Rows: `(G2 document with distance, seq, key)`.
 struct NearbyQuery: Sendable {
     enum Order: Sendable, Equatable {
         case distance
@@ -105,8 +105,8 @@ struct NearbyPage<Query: NearbySQL>: PostgresPreparedStatement {
 
     func makeBindings() throws -> PostgresBindings { bindings }
     func decodeRow(_ row: PostgresRow) throws -> NearbyRow {
-        let (doc, seq, extras, key) = try row.decode((String, Int64, String, Double).self)
-        return NearbyRow(post: PostJSONText(text: doc, extras: extras), seq: seq, key: key)
+        let (doc, seq, key) = try row.decode((String, Int64, Double).self)
+        return NearbyRow(post: PostJSONText(text: doc), seq: seq, key: key)
     }
 }
 
@@ -120,10 +120,9 @@ enum NearbyParts {
         p.earth IS NOT NULL AND (p.app_id = $4) IS TRUE AND NOT p.author_withdrawn AND ($6::text IS NULL OR p.product_id = $6)
           AND public.earth_distance(p.earth, \(center)) <= $3
         """
-    static let extras = """
-        json_build_object('value6', p.value6, 'value7', p.value7, 'value8', p.value8, 'value9', p.value9,
-                          'value10', p.value10, 'latitude', p.latitude, 'longitude', p.longitude,
-                          'distance', public.earth_distance(p.earth, \(center)))::text
+    /// The post's ready G2 JSON with its `distance` in metres added (text splice: the document is an object).
+    static let document = """
+        left(p.doc_g2, -1) || ',"distance":' || public.earth_distance(p.earth, \(center))::text || '}'
         """
 }
 
@@ -139,7 +138,7 @@ enum NearestFirst: NearbySQL {
             WHERE \(NearbyParts.filters) AND \(after)
             ORDER BY p.earth <-> \(NearbyParts.center) LIMIT $5
         ), reach AS (SELECT max(chord) AS chord FROM nearest)
-        SELECT p.doc, p.seq, \(NearbyParts.extras), \(NearbyParts.chord) AS key FROM posts p, reach
+        SELECT \(NearbyParts.document), p.seq, \(NearbyParts.chord) AS key FROM posts p, reach
         WHERE p.earth <@ public.earth_box(\(NearbyParts.center), public.sec_to_gc(reach.chord) + 1)
           AND \(NearbyParts.chord) <= reach.chord AND \(NearbyParts.filters) AND \(after)
         ORDER BY key, p.seq LIMIT $5
@@ -149,7 +148,7 @@ enum NearestFirst: NearbySQL {
 /// Farthest first (mychelin asks `order_by=distance&sort_by=desc`): every post in the circle, sorted.
 enum FarthestFirst: NearbySQL {
     static let sql = """
-        SELECT p.doc, p.seq, \(NearbyParts.extras), \(NearbyParts.chord) AS key FROM posts p
+        SELECT \(NearbyParts.document), p.seq, \(NearbyParts.chord) AS key FROM posts p
         WHERE p.earth <@ public.earth_box(\(NearbyParts.center), $3) AND \(NearbyParts.filters)
           AND ($7::float8 IS NULL OR \(NearbyParts.chord) < $7 OR (\(NearbyParts.chord) = $7 AND p.seq < $8))
         ORDER BY key DESC, p.seq DESC LIMIT $5
@@ -158,7 +157,7 @@ enum FarthestFirst: NearbySQL {
 
 enum NewestFirst: NearbySQL {
     static let sql = """
-        SELECT p.doc, p.seq, \(NearbyParts.extras), 0::float8 AS key FROM posts p
+        SELECT \(NearbyParts.document), p.seq, 0::float8 AS key FROM posts p
         WHERE p.earth <@ public.earth_box(\(NearbyParts.center), $3) AND \(NearbyParts.filters)
           AND ($7::float8 IS NULL OR (0::float8, p.seq) < ($7, $8::int8))
         ORDER BY p.seq DESC LIMIT $5
@@ -167,7 +166,7 @@ enum NewestFirst: NearbySQL {
 
 enum OldestFirst: NearbySQL {
     static let sql = """
-        SELECT p.doc, p.seq, \(NearbyParts.extras), 0::float8 AS key FROM posts p
+        SELECT \(NearbyParts.document), p.seq, 0::float8 AS key FROM posts p
         WHERE p.earth <@ public.earth_box(\(NearbyParts.center), $3) AND \(NearbyParts.filters)
           AND ($7::float8 IS NULL OR (0::float8, p.seq) > ($7, $8::int8))
         ORDER BY p.seq LIMIT $5

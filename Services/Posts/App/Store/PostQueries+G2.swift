@@ -15,21 +15,14 @@ extension PostQueries {
 
     /// One post with its G2 extras, whichever app wrote it.
     func oneG2(postId: String, logger: Logger) async throws -> PostJSONText? {
-        try await client.execute(PostPage<G2OnePostPage>(bindings: Self.bindings(postId)), logger: logger)
-            .collect().first.map(Self.post)
-    }
-
-    /// The same, inside the caller's transaction.
-    func oneG2(postId: String, on connection: PostgresConnection, logger: Logger) async throws -> PostJSONText? {
-        try await connection.execute(PostPage<G2OnePostPage>(bindings: Self.bindings(postId)), logger: logger)
-            .collect().first.map(Self.post)
+        try await first(G2OnePostPage.self, postId: postId, on: nil, logger: logger)
     }
 
     /// A write's answer, read in its transaction: with the G2 extras when a G2 app asked.
     func answer(postId: String, for caller: Caller, on connection: PostgresConnection) async throws -> PostJSONText? {
         caller.productId == nil
-            ? try await one(postId: postId, on: connection, logger: caller.logger)
-            : try await oneG2(postId: postId, on: connection, logger: caller.logger)
+            ? try await first(OnePostPage.self, postId: postId, on: connection, logger: caller.logger)
+            : try await first(G2OnePostPage.self, postId: postId, on: connection, logger: caller.logger)
     }
 
     func list(_ list: G2List, page: Page, logger: Logger) async throws -> Result {

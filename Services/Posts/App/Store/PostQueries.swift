@@ -30,14 +30,26 @@ struct PostQueries: Sendable {
     }
 
     func one(postId: String, logger: Logger) async throws -> PostJSONText? {
-        try await client.execute(PostPage<OnePostPage>(bindings: Self.bindings(postId)), logger: logger)
-            .collect().first.map(Self.post)
+        try await first(OnePostPage.self, postId: postId, on: nil, logger: logger)
     }
 
     /// The same, inside the caller's transaction (create and update answer with what they committed).
     func one(postId: String, on connection: PostgresConnection, logger: Logger) async throws -> PostJSONText? {
-        try await connection.execute(PostPage<OnePostPage>(bindings: Self.bindings(postId)), logger: logger)
-            .collect().first.map(Self.post)
+        try await first(OnePostPage.self, postId: postId, on: connection, logger: logger)
+    }
+
+    /// One post by a single-post statement, on the pool or on the caller's connection.
+    func first<P: PageSQL>(_: P.Type, postId: String, on connection: PostgresConnection?, logger: Logger)
+        async throws -> PostJSONText?
+    {
+        let statement = PostPage<P>(bindings: Self.bindings(postId))
+        let rows =
+            if let connection {
+                try await connection.execute(statement, logger: logger).collect()
+            } else {
+                try await client.execute(statement, logger: logger).collect()
+            }
+        return rows.first.map(Self.post)
     }
 
     func list(_ list: List, page: Page, logger: Logger) async throws -> Result {
@@ -119,15 +131,10 @@ struct PostRow: Sendable {
     var position: Int64
 }
 
-/// The SQL of one list's page: `(doc, position)` rows, at most `$2`, strictly before `$1`, newest first; G2's add
-/// a third column, `extras` (`G2PostPages`).
+/// The SQL of one list's page: `(doc, position)` rows (G2's: `doc_g2`), at most `$2`, strictly before `$1`, newest
+/// first.
 protocol PageSQL: Sendable {
     static var sql: String { get }
-    static var hasExtras: Bool { get }
-}
-
-extension PageSQL {
-    static var hasExtras: Bool { false }
 }
 
 /// One list's page statement, prepared once per connection.
@@ -139,11 +146,7 @@ struct PostPage<Page: PageSQL>: PostgresPreparedStatement {
     let bindings: PostgresBindings
 
     func makeBindings() throws -> PostgresBindings { bindings }
-    func decodeRow(_ row: PostgresRow) throws -> PostRow {
-        guard Page.hasExtras else { return try PostQueries.decodeRow(row) }
-        let (json, position, extras) = try row.decode((String, Int64, String).self)
-        return PostRow(post: PostJSONText(text: json, extras: extras), position: position)
-    }
+    func decodeRow(_ row: PostgresRow) throws -> PostRow { try PostQueries.decodeRow(row) }
 }
 
 extension AsyncSequence {
