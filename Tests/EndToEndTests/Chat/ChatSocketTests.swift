@@ -83,12 +83,13 @@ struct ChatSocketTests {
     }
 
     func config(
-        room: String, transports: [String], headers: [String: String] = [:], posts: [(String, Account)] = []
+        room: String, transports: [String], headers: [String: String] = [:], posts: [(String, Account)] = [],
+        files: [String] = []
     ) throws -> [String: Any] {
         [
             "url": try TestEnvironment.gatewayURL(), "room": room, "transports": transports, "headers": headers,
             "rest": posts.map { ["url": $0.0, "token": $0.1.token, "key": apiKey] }, "messages": posts.count,
-            "timeout": 30,
+            "timeout": 30, "files": files,
         ]
     }
 
@@ -124,6 +125,26 @@ struct ChatSocketTests {
                 room: room, transports: ["websocket"], headers: ["SesacKey": apiKey, "Authorization": you.token],
                 posts: [(urls[1], me), (urls[0], me), (try TestEnvironment.gatewayURL(), you)]))
         expectDelivered(outcome, room: room, transport: "websocket")
+    }
+
+    /// WeeMo (G2, decision 0021): `ProductId` on the socket too; its messages carry G2's slashed paths, whichever
+    /// replica the message was posted to (and over REST without a slash, as G1 clients send them).
+    @Test func aG2SocketReceivesMessagesWithG2Paths() async throws {
+        let (me, you) = (try await signUp(), try await signUp())
+        let room = try await room(me, with: you)
+        let uploaded = try await gateway.upload(
+            "/v1/chats/\(room)/files", field: "files", files: [("image_0.png", "image/png", TestImages.png)],
+            headers: ["Authorization": me.token])
+        let path = try #require(try uploaded.decode(APIModels.UploadedFiles.self).files.first)
+        #expect(!path.hasPrefix("/"), "a G1 upload answers G1's path")
+        let urls = try replicas()
+        let outcome = try await client(
+            config(
+                room: room, transports: ["polling", "websocket"],
+                headers: ["SeSACKey": apiKey, "ProductId": TestEnvironment.productId, "Authorization": you.token],
+                posts: [(urls[0], me), (urls[1], me)], files: [path]))
+        expectDelivered(outcome, room: room, transport: "websocket")
+        #expect(outcome.events.map { $0["files"] } == Array(repeating: .array([.string("/" + path)]), count: 2))
     }
 
     @Test func pollingOnlyReceivesMessages() async throws {

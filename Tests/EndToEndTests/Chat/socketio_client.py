@@ -8,6 +8,7 @@ events received.
 usage: socketio_client.py CONFIG_JSON
   {"url": "http://127.0.0.1:18080", "room": "...", "transports": ["polling", "websocket"],
    "headers": {...} (sent on the socket, optional), "rest": [{"url": ..., "token": ..., "key": ...}],
+   "files": [...] (paths sent with every message, optional),
    "messages": 3, "timeout": 20}
 """
 import json
@@ -66,7 +67,7 @@ if not refusal and config.get("messages", 0) > 0:
         reply = requests.post(
             target["url"] + "/v1/chats/" + config["room"],
             headers={"Authorization": target["token"], "SesacKey": target["key"], "Content-Type": "application/json"},
-            data=json.dumps({"content": "socket message %d" % index}), timeout=30)
+            data=json.dumps({"content": "socket message %d" % index, "files": config.get("files", [])}), timeout=30)
         result["posted"].append(reply.json().get("chat_id") if reply.status_code == 200 else reply.status_code)
     finished.wait(config.get("timeout", 20))
 result["transport"] = client.transport() if client.connected else None

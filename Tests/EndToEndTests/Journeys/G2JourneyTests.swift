@@ -4,7 +4,7 @@ import SNSTestSupport
 import Testing
 
 /// The two G2 apps (decision 0021) through the gateway, as their routers and DTOs call the server.
-/// - WeeMo: joins (the join answers tokens), uploads photos, creates a meet (category `meet`, `value1…6`, price, a
+/// - WeeMo: the host joins (the join answers tokens), the guest signs in with Kakao; the host uploads photos, creates a meet (category `meet`, `value1…6`, price, a
 ///   place), finds it on the map (`/v1/posts/geolocation`, nearest first) and by title, likes it, reserves with a
 ///   comment and lists the comments, follows the host (`follow_status`), reads the host's profile (`email`
 ///   required), renames itself with JSON, chats (`before` both ways), refreshes a rotated token in parallel.
@@ -18,7 +18,7 @@ struct G2JourneyTests {
     @Test func weeMoHostsAMeetAGuestFindsReservesFollowsAndChats() async throws {
         let gateway = try GatewayClient()
         let host = try await G2Session.join(gateway)
-        let guest = try await G2Session.join(gateway)
+        let guest = try await G2Session.kakao(gateway)  // WeeMo's Kakao sign-in
         let (hostId, guestId) = (await host.userId, await guest.userId)
 
         let photos = try await host.upload("/v1/posts/files", [TestImages.png])

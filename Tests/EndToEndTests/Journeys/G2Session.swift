@@ -46,6 +46,19 @@ actor G2Session {
         return try G2Session(gateway: gateway, login: try joined.json, refreshHeader: refreshHeader)
     }
 
+    /// WeeMo's Kakao sign-in: the Kakao SDK's access token (from the stack's identity-provider test server) in
+    /// `POST /v1/users/login/kakao`; the answer is a G2 login.
+    static func kakao(_ gateway: GatewayClient) async throws -> G2Session {
+        let idp = GatewayClient(baseURL: URL(string: try TestEnvironment.identityProviderURL())!)
+        let issued = try await idp.send("POST", "/__sandbox/kakao/tokens", json: "{}")
+        let token = try #require(try issued.json.string("access_token"), "\(issued.text)")
+        let login = try await gateway.send(
+            "POST", "/v1/users/login/kakao", json: #"{"oauthToken":"\#(token)"}"#, headers: try headers(),
+            withKey: false)
+        #expect(login.status == 200, "\(login.text)")
+        return try G2Session(gateway: gateway, login: try login.json, refreshHeader: "RefreshToken")
+    }
+
     func send(_ method: String, _ path: String, json: String? = nil) async throws -> GatewayClient.Reply {
         try await intercepted { token in
             try await self.gateway.send(
