@@ -80,8 +80,13 @@ struct G2PostTests {
                 #expect(reply.status == 421, "\(path): \(reply.status)")
                 #expect(try reply.json.keys == ["message"])
             }
-            // The same path without the header is G1, unchanged.
+            // The same path without the header is G1, unchanged: G2's spellings are not read there.
             #expect(try await api.send(.get, "/v1/posts?limit=1", as: alice).status == 200)
+            #expect(try await api.send(.post, "/v1/posts", as: alice, json: #"{"category":"x"}"#).status == 400)
+            let g1 = try await api.send(
+                .post, "/v1/posts", as: alice, json: #"{"product_id":"x","latitude":"37.5","value1":"v"}"#)
+            #expect(g1.status == 200, "\(g1.text)")
+            #expect(try g1.json.keys.contains("content1") == false)
         }
     }
 
@@ -179,6 +184,13 @@ struct G2PostTests {
                 #expect(whole.count == 6)
             }
 
+            // A cursor belongs to its order: another order's cursor is refused, not misread.
+            let nearestCursor = try await nearby("maxDistance=5000&limit=2").nextCursor
+            let misused = try await api.g2(
+                .get,
+                "/v1/posts/geolocation?category=\(category)&latitude=\(Self.seoul.latitude)&longitude=\(Self.seoul.longitude)&order_by=createdAt&next=\(nearestCursor)",
+                as: alice)
+            #expect(misused.status == 400)
             for bad in ["maxDistance=-1", "order_by=likes", "sort_by=up", "next=garbage"] {
                 #expect(
                     try await api.g2(

@@ -111,9 +111,10 @@ start_postgres() {
   if [ "${FRESH_DATABASE:-0}" = 1 ]; then
     as_pg "${psql[@]}" -d postgres -c "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)"
   fi
-  # Posts' distance search (decision 0021) needs earthdistance, which only a superuser may create; template1 gives it
+  # Posts' distance search (decision 0021) needs earthdistance, which only a superuser may create (and btree_gist,
+  # which needs CREATE on schema public); template1 gives them
   # to the databases the fault-tolerance tests create too.
-  local extensions="CREATE EXTENSION IF NOT EXISTS cube WITH SCHEMA public; CREATE EXTENSION IF NOT EXISTS earthdistance WITH SCHEMA public"
+  local extensions="CREATE EXTENSION IF NOT EXISTS cube WITH SCHEMA public; CREATE EXTENSION IF NOT EXISTS earthdistance WITH SCHEMA public; CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA public"
   as_pg "${psql[@]}" -d template1 -c "$extensions"
   if [ "$(as_pg "${psql[@]}" -d postgres -c "SELECT 1 FROM pg_database WHERE datname='$DB_NAME'")" != 1 ]; then
     as_pg "${psql[@]}" -d postgres -c "CREATE DATABASE $DB_NAME OWNER $DB_USER"

@@ -5,7 +5,7 @@
 #                       it, DeploymentTests check it against Shared/Contract/SystemCatalog.swift); each gets role and
 #                       schema <name>, with the password in <NAME>_DB_PASSWORD (e.g. POSTS_DB_PASSWORD)
 #   ADMIN_DB_PASSWORD   sns-admin's role sns_admin: member of every service role, owns the schema "ops"
-# pg_trgm (social's user search) and cube + earthdistance (posts' distance search) are created here by the
+# pg_trgm (social's user search), cube + earthdistance + btree_gist (posts' distance search) are created here by the
 # superuser: CREATE EXTENSION … WITH SCHEMA public needs CREATE on schema public (earthdistance: superuser), which PostgreSQL 15+ no longer grants to everyone; the service's own migration then
 # finds it present (CREATE EXTENSION IF NOT EXISTS) and needs no privilege.
 # Changing a password in .env later does not re-run this script: use ALTER ROLE … PASSWORD.
@@ -26,6 +26,7 @@ done
 sql="CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;"$'\n'
 sql+="CREATE EXTENSION IF NOT EXISTS cube WITH SCHEMA public;"$'\n'
 sql+="CREATE EXTENSION IF NOT EXISTS earthdistance WITH SCHEMA public;"$'\n'
+sql+="CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA public;"$'\n'
 args=(-v db="${POSTGRES_DB:-postgres}" -v admin_password="$ADMIN_DB_PASSWORD")
 for name in "${services[@]}"; do
   variable="${name^^}_DB_PASSWORD"

@@ -78,7 +78,7 @@ enum AuthMigrations {
                     ALTER TABLE \(s).refresh_tokens ADD COLUMN replaced_at timestamptz;
                     CREATE TABLE \(s).rotated_tokens (
                         token_hash bytea PRIMARY KEY,
-                        session_id text NOT NULL REFERENCES \(s).refresh_tokens (session_id),
+                        session_id text NOT NULL REFERENCES \(s).refresh_tokens (session_id) ON DELETE CASCADE,
                         issued_at timestamptz NOT NULL DEFAULT now(),
                         replaced_at timestamptz
                     );

@@ -25,7 +25,8 @@ package func buildApplication(configuration: ChatConfiguration, logger: Logger) 
     let hub = RealtimeHub(
         settings: configuration.realtime,
         authorizer: SocketAuthorizer(
-            store: store, verifier: platform.verifier, apiKey: configuration.platform.apiKey, logger: logger),
+            store: store, verifier: platform.verifier, apiKey: configuration.platform.apiKey,
+            productIds: configuration.platform.productIds, logger: logger),
         logger: logger)
     let transports = EngineTransports(hub: hub)
     let router = platform.makeRouter(sesacKeyExemptPaths: [EngineTransports.path, "/socket.io"])

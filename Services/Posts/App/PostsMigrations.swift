@@ -120,6 +120,7 @@ enum PostsMigrations {
         """
         CREATE EXTENSION IF NOT EXISTS cube WITH SCHEMA public;
         CREATE EXTENSION IF NOT EXISTS earthdistance WITH SCHEMA public;
+        CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA public;
 
         ALTER TABLE \(s).posts
             ADD COLUMN app_id text,
@@ -135,8 +136,10 @@ enum PostsMigrations {
         -- the generic plan must not scan posts_all_idx and filter by app.
         CREATE INDEX posts_app_idx ON \(s).posts (app_id, seq DESC);
         CREATE INDEX posts_app_product_idx ON \(s).posts (app_id, product_id, seq DESC);
-        -- Posts near a point: earth_box(center, radius) @> earth finds candidates, earth_distance checks them.
-        CREATE INDEX posts_place_idx ON \(s).posts USING gist (earth) WHERE earth IS NOT NULL;
+        -- Posts of an app near a point: the app is an index condition (btree_gist), so a generic plan always finds the
+        -- nearest-neighbour order (`earth <-> center`) or the box (`earth <@ earth_box(center, radius)`) on this index,
+        -- whatever the statistics say about the distance filter; earth_distance checks the candidates.
+        CREATE INDEX posts_place_idx ON \(s).posts USING gist (app_id, earth) WHERE earth IS NOT NULL;
 
         CREATE FUNCTION \(s).title_grams(title text) RETURNS text[]
         LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$

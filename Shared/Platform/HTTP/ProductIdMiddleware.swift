@@ -21,8 +21,9 @@ package struct ProductIdMiddleware: RouterMiddleware {
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        guard let raw = request.headers[.productId], !SesacKeyMiddleware.operationalPaths.contains(request.uri.path)
-        else {
+        // G2 lives under `/v1` only: G0's unprefixed routes stay G0 and the Socket.IO handshake checks its own header
+        // (`SocketAuthorizer`).
+        guard let raw = request.headers[.productId], request.uri.path.hasPrefix("/v1/") else {
             return try await next(request, context)
         }
         let productId = raw.trimmingWhitespace()

@@ -166,6 +166,7 @@ struct ChatSocketTests {
             ("000000000000000000000000", [:], "채팅방을 찾을 수 없습니다."),
             (room, ["Authorization": "not-a-token"], "인증할 수 없는 엑세스 토큰입니다."),
             (room, ["SesacKey": "wrong-key"], "This service sesac_memolease only"),
+            (room, ["ProductId": "not-registered"], "서비스 식별자(ProductId)를 찾을 수 없습니다. (unknown ProductId)"),
         ]
         for (target, headers, message) in cases {
             let outcome = try await client(config(room: target, transports: ["polling"], headers: headers))

@@ -79,7 +79,7 @@ struct Sessions: Sendable {
         let next = RefreshTokens.generate()
         try await deps.store.rotate(
             sessionId: session.sessionId, oldHash: RefreshTokens.hash(refreshToken),
-            newHash: RefreshTokens.hash(next), logger: logger)
+            newHash: RefreshTokens.hash(next), forget: Self.rotationGrace, logger: logger)
         return (access, next)
     }
 }

@@ -125,9 +125,16 @@ struct AccountStore: Sendable {
         return nil
     }
 
-    /// G2 rotation: `newHash` joins the session, the presented token (`oldHash`) is marked replaced (once).
-    func rotate(sessionId: String, oldHash: [UInt8], newHash: [UInt8], logger: Logger) async throws {
+    /// G2 rotation: `newHash` joins the session, the presented token (`oldHash`) is marked replaced (once), and the
+    /// session's tokens replaced longer ago than `forget` (refused anyway) are deleted, so a session keeps a few rows.
+    func rotate(
+        sessionId: String, oldHash: [UInt8], newHash: [UInt8], forget: TimeInterval, logger: Logger
+    ) async throws {
+        let before = Date().addingTimeInterval(-forget)
         try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                "DELETE FROM rotated_tokens WHERE session_id = \(sessionId) AND replaced_at < \(before)",
+                logger: logger)
             try await connection.query(
                 "INSERT INTO rotated_tokens (token_hash, session_id) VALUES (\(ByteBuffer(bytes: newHash)), \(sessionId))",
                 logger: logger)

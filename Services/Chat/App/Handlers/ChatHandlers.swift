@@ -57,7 +57,8 @@ struct ChatHandlers: Sendable {
         let caller = try context.caller()
         let roomId = try context.parameters.require("room_id")
         let body = try await request.decodeJSON(as: SendMessageBody.self, context: context)
-        let message = try await messages.send(body.withoutLeadingSlashes, to: roomId, by: caller)
+        let message = try await messages.send(
+            context.productId == nil ? body : body.withoutLeadingSlashes, to: roomId, by: caller)
         return try .json(context.productId == nil ? message : message.g2)
     }
 

@@ -22,6 +22,8 @@ struct SocketAuthorizer: Sendable {
     let store: ChatStore
     let verifier: AccessTokenVerifier
     let apiKey: String
+    /// The registered G2 apps (`SNS_PRODUCT_IDS`); a socket naming another `ProductId` is refused (decision 0021).
+    let productIds: Set<String>
     let logger: Logger
 
     static func roomId(of namespace: String) -> String? {
@@ -36,6 +38,9 @@ struct SocketAuthorizer: Sendable {
         guard namespace.hasPrefix("/chats-") else { return .failure(Refusal(message: Self.invalidNamespace)) }
         if let key = handshake.sesacKey, key != apiKey {
             return .failure(Refusal(message: APIError.invalidAPIKey().message))
+        }
+        if let productId = handshake.productId, !productIds.contains(productId) {
+            return .failure(Refusal(message: APIError.invalidProductId().message))
         }
 
         var caller: String?

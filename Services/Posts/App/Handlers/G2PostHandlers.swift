@@ -44,12 +44,14 @@ struct G2PostHandlers: Sendable {
         var after: NearbyCursor?
         if let next = query["next"].map(String.init), !next.isEmpty {
             if next == Cursor.end { return try .postList([], nextCursor: Cursor.end, .g2) }
-            guard let cursor = NearbyCursor(next) else {
+            guard let cursor = NearbyCursor(next), cursor.order == NearbyCursor.tag(order, ascending: ascending)
+            else {
                 throw APIError.badRequest("next 값이 올바르지 않습니다. (invalid cursor)")
             }
             after = cursor
         }
-        let limit = try query["limit"].map { try Page.parseLimit(String($0)) } ?? Self.nearbyLimit
+        let limit =
+            try query["limit"].flatMap { $0.isEmpty ? nil : try Page.parseLimit(String($0)) } ?? Self.nearbyLimit
         let category = query["category"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         let result = try await NearbyQuery(
             latitude: latitude, longitude: longitude, maxDistance: maxDistance, app: app, category: category,

@@ -11,14 +11,14 @@ struct PostWriteHandlers: Sendable {
 
     func create(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.caller()
-        let body = try await request.decodeJSON(as: PostBody.self, context: context)
+        let body = try await Self.body(request, context: context)
         return try .post(try await writes.create(body, by: caller), context.wireFormat(format))
     }
 
     func update(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.caller()
         let postId = try context.parameters.require("post_id")
-        let body = try await request.decodeJSON(as: PostBody.self, context: context)
+        let body = try await Self.body(request, context: context)
         return try .post(try await writes.update(postId: postId, body, by: caller), context.wireFormat(format))
     }
 
@@ -30,5 +30,12 @@ struct PostWriteHandlers: Sendable {
         case .g1, .g2: return Response(status: .ok)
         case .g0: return try .json(G0DeletedPost(id: postId))
         }
+    }
+
+    /// A G1 body, or a G2 app's (both spellings, a place, slashed paths).
+    static func body(_ request: Request, context: APIRequestContext) async throws -> PostBody {
+        context.productId == nil
+            ? try await request.decodeJSON(as: PostBody.self, context: context)
+            : try await request.decodeJSON(as: G2PostBody.self, context: context).body
     }
 }

@@ -25,9 +25,7 @@ extension KeyedDecodingContainer {
 /// `POST /v1/posts` and `PUT /v1/posts/{id}` body (API conventions §2.3 #11/#14). On update, a key that is absent
 /// leaves that field as it was (UriBoard omits `files` when editing), `null` clears it, a value replaces it.
 ///
-/// G2 apps (decision 0021) spell the same fields their own way, and both spellings are read: `category` is
-/// `product_id`, `value1…value5` are `content1…content5` (mychelin sends `content1…5`, WeeMo `value1…9`), and they add
-/// `value6…value10` and a place, `latitude` with `longitude` (mychelin spells it `logitude`).
+/// G0 and G1 bodies read exactly their keys; G2's (`G2PostBody`) fill the G2 fields too.
 struct PostBody: Decodable, Sendable {
     var title: Field<String> = .absent
     var content: Field<String> = .absent
@@ -74,8 +72,31 @@ struct PostBody: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        /// The first spelling present wins (G1's, then G2's).
-        func either<Value>(_ keys: CodingKeys...) throws -> Field<Value> {
+        title = try container.field(.title)
+        content = try container.field(.content)
+        content1 = try container.field(.content1)
+        content2 = try container.field(.content2)
+        content3 = try container.field(.content3)
+        content4 = try container.field(.content4)
+        content5 = try container.field(.content5)
+        productId = try container.field(.productId)
+        files = try container.field(.files)
+        price = try container.field(.price)
+    }
+}
+
+/// A G2 app's post body (decision 0021): the same fields spelled their way, both spellings read — `category` is
+/// `product_id`, `value1…value5` are `content1…content5` (mychelin sends `content1…5`, WeeMo `value1…9`); plus
+/// `value6…value10` and a place, `latitude` with `longitude` (mychelin spells it `logitude`); file paths as G2 apps
+/// received them, with a leading slash.
+struct G2PostBody: Decodable, Sendable {
+    var body: PostBody
+
+    init(from decoder: any Decoder) throws {
+        typealias Key = PostBody.CodingKeys
+        let container = try decoder.container(keyedBy: Key.self)
+        /// The first spelling present wins.
+        func either<Value>(_ keys: Key...) throws -> Field<Value> {
             for key in keys {
                 let field: Field<Value> = try container.field(key)
                 if case .absent = field { continue }
@@ -83,31 +104,30 @@ struct PostBody: Decodable, Sendable {
             }
             return .absent
         }
-        title = try container.field(.title)
-        content = try container.field(.content)
-        content1 = try either(.content1, .value1)
-        content2 = try either(.content2, .value2)
-        content3 = try either(.content3, .value3)
-        content4 = try either(.content4, .value4)
-        content5 = try either(.content5, .value5)
-        productId = try either(.productId, .category)
-        files = try container.field(.files)
-        price = try container.field(.price)
-        value6 = try container.field(.value6)
-        value7 = try container.field(.value7)
-        value8 = try container.field(.value8)
-        value9 = try container.field(.value9)
-        value10 = try container.field(.value10)
-        latitude = try container.field(.latitude)
-        longitude = try either(.longitude, .logitude)
-        stripLeadingSlashes()
-    }
-
-    /// G2 apps send file paths as they received them, with a leading slash (`/uploads/posts/…`).
-    mutating func stripLeadingSlashes() {
+        var body = PostBody()
+        body.title = try container.field(.title)
+        body.content = try container.field(.content)
+        body.content1 = try either(.content1, .value1)
+        body.content2 = try either(.content2, .value2)
+        body.content3 = try either(.content3, .value3)
+        body.content4 = try either(.content4, .value4)
+        body.content5 = try either(.content5, .value5)
+        body.productId = try either(.productId, .category)
+        body.price = try container.field(.price)
+        body.value6 = try container.field(.value6)
+        body.value7 = try container.field(.value7)
+        body.value8 = try container.field(.value8)
+        body.value9 = try container.field(.value9)
+        body.value10 = try container.field(.value10)
+        body.latitude = try container.field(.latitude)
+        body.longitude = try either(.longitude, .logitude)
+        let files: Field<[String]> = try container.field(.files)
         if case .value(let paths) = files {
-            files = .value(paths.map { $0.hasPrefix("/") ? String($0.drop { $0 == "/" }) : $0 })
+            body.files = .value(paths.map { $0.hasPrefix("/") ? String($0.drop { $0 == "/" }) : $0 })
+        } else {
+            body.files = files
         }
+        self.body = body
     }
 }
 

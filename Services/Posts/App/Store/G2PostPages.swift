@@ -82,3 +82,14 @@ enum G2TitleSearchPage: PageSQL {
         ORDER BY p.seq DESC LIMIT $2
         """
 }
+
+/// Title search for one character, which has no character pair to look up: the app's posts by recency, `strpos` on
+/// each title (`posts_app_idx`; bounded by the page, or by the app's posts when few titles match).
+enum G2TitleScanPage: PageSQL {
+    static let sql = """
+        SELECT p.doc_g2, p.seq AS position FROM posts p
+        WHERE p.app_id = $3 AND p.author_withdrawn IS NOT TRUE AND ($5::text IS NULL OR p.product_id = $5)
+          AND strpos(lower(p.title), lower($4)) > 0 AND p.seq < $1
+        ORDER BY p.seq DESC LIMIT $2
+        """
+}

@@ -49,25 +49,34 @@ struct NearbyQuery: Sendable {
         let shown = rows.prefix(limit)
         var next = Cursor.end
         if rows.count > limit, let last = shown.last {
-            next = NearbyCursor(key: last.key, seq: last.seq).encoded
+            next =
+                NearbyCursor(key: last.key, seq: last.seq, order: NearbyCursor.tag(order, ascending: ascending))
+                .encoded
         }
         return PostQueries.Result(posts: shown.map(\.post), nextCursor: next)
     }
 }
 
 /// A position in a nearby list: the order key of the last post shown (its chord distance for the distance orders,
-/// 0 for the date orders) and its seq. Wire form: base64url of `g2:<key's IEEE bits in hex>:<seq>`.
+/// 0 for the date orders), its seq, and the order it belongs to (a cursor of another order is refused). Wire form:
+/// base64url of `g2:<order>:<key's IEEE bits in hex>:<seq>`.
 struct NearbyCursor: Sendable, Equatable {
     var key: Double
     var seq: Int64
+    var order: String
 
-    var encoded: String {
-        Data("g2:\(String(key.bitPattern, radix: 16)):\(seq)".utf8).base64URLEncoded()
+    static func tag(_ order: NearbyQuery.Order, ascending: Bool) -> String {
+        (order == .distance ? "d" : "c") + (ascending ? "a" : "d")
     }
 
-    init(key: Double, seq: Int64) {
+    var encoded: String {
+        Data("g2:\(order):\(String(key.bitPattern, radix: 16)):\(seq)".utf8).base64URLEncoded()
+    }
+
+    init(key: Double, seq: Int64, order: String) {
         self.key = key
         self.seq = seq
+        self.order = order
     }
 
     init?(_ text: String) {
@@ -78,10 +87,11 @@ struct NearbyCursor: Sendable, Equatable {
             return nil
         }
         let parts = plain.split(separator: ":")
-        guard parts.count == 3, parts[0] == "g2", let bits = UInt64(parts[1], radix: 16), let seq = Int64(parts[2])
+        guard parts.count == 4, parts[0] == "g2", let bits = UInt64(parts[2], radix: 16), let seq = Int64(parts[3])
         else { return nil }
         self.key = Double(bitPattern: bits)
         self.seq = seq
+        self.order = String(parts[1])
     }
 }
 
@@ -117,10 +127,10 @@ enum NearbyParts {
     /// order (`G2QueryPlanTests`), which a large table would pay dearly.
     static let center = "public.ll_to_earth($1, $2)"
     static let chord = "(p.earth <-> \(center))"
-    /// Within maxDistance, of the app (and category), author not withdrawn. `IS TRUE` keeps the app's index out of the
-    /// plan: an app may hold most posts, and the place index (nearest-neighbour order, or a box) must lead.
+    /// Within maxDistance, of the app (and category), author not withdrawn. The app and the place are the two columns
+    /// of `posts_place_idx` (migration 103).
     static let filters = """
-        p.earth IS NOT NULL AND (p.app_id = $4) IS TRUE AND NOT p.author_withdrawn AND ($6::text IS NULL OR p.product_id = $6)
+        p.earth IS NOT NULL AND p.app_id = $4 AND NOT p.author_withdrawn AND ($6::text IS NULL OR p.product_id = $6)
           AND public.earth_distance(p.earth, \(center)) <= $3
         """
     /// The post's ready G2 JSON with its `distance` in metres added (text splice: the document is an object).

@@ -72,7 +72,7 @@ extension PostQueries {
             bindings.append(app)
             bindings.append(text)
             bindings.append(category)
-            return (G2TitleSearchPage.self, bindings)
+            return text.count < 2 ? (G2TitleScanPage.self, bindings) : (G2TitleSearchPage.self, bindings)
         }
     }
 }
