@@ -20,11 +20,8 @@ WORK="$(mktemp -d)"; CEILING_PID=""
 cleanup() { [ -n "$CEILING_PID" ] && kill "$CEILING_PID" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-echo "building sns-bench ($CONFIGURATION) …" >&2
-(cd "$ROOT" && swift build -c "$CONFIGURATION" --scratch-path "$SCRATCH" --product sns-bench >/dev/null)
-"$SCRATCH/$CONFIGURATION/sns-bench" ceiling --port "$CEILING_PORT" --database-url "$DB" &
-CEILING_PID=$!
-until curl -fsS -o /dev/null "http://127.0.0.1:$CEILING_PORT/select1" 2>/dev/null; do sleep 0.2; done
+source "$(dirname "$0")/wrk-rows.sh"   # start_ceiling, measure, row
+start_ceiling
 
 echo "preparing a user, 200 posts under product_id=$PRODUCT and a 1 MB PNG …" >&2
 curl -fsS "$BASE/v1/users/join" -H "SesacKey: $KEY" -H 'Content-Type: application/json' \
@@ -95,7 +92,6 @@ wrk.body = "--" .. boundary .. "\r\nContent-Disposition: form-data; name=\"files
   .. png .. "\r\n--" .. boundary .. "--\r\n"
 LUA
 
-source "$(dirname "$0")/wrk-rows.sh"   # measure, row
 
 echo "| endpoint | req/s | p50 | p99 | non-2xx | ÷ constant route | ÷ SELECT 1 route |"
 echo "|---|---:|---:|---:|---:|---:|---:|"

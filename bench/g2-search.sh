@@ -26,11 +26,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "building sns-bench ($CONFIGURATION) …" >&2
-(cd "$ROOT" && swift build -c "$CONFIGURATION" --scratch-path "$SCRATCH" --product sns-bench >/dev/null)
-"$SCRATCH/$CONFIGURATION/sns-bench" ceiling --port "$CEILING_PORT" --database-url "$DB" &
-CEILING_PID=$!
-until curl -fsS -o /dev/null "http://127.0.0.1:$CEILING_PORT/select1" 2>/dev/null; do sleep 0.2; done
+source "$(dirname "$0")/wrk-rows.sh"   # start_ceiling, measure, row
+start_ceiling
 
 echo "joining a G2 user and seeding $POSTS posts (category $CATEGORY, app $APP) …" >&2
 JOINED="$(curl -fsS "$BASE/v1/users/join" -H "SesacKey: $KEY" -H "ProductId: $APP" -H 'Content-Type: application/json' \
@@ -57,7 +54,6 @@ cat >"$WORK/g2.lua" <<LUA
 wrk.headers["SesacKey"] = "$KEY"; wrk.headers["ProductId"] = "$APP"; wrk.headers["Authorization"] = "$TOKEN"
 wrk.headers["Content-Type"] = "application/json"
 LUA
-source "$(dirname "$0")/wrk-rows.sh"   # measure, row
 count() {  # how many posts an answer holds
   curl -fsS "$BASE$1" -H "SesacKey: $KEY" -H "ProductId: $APP" -H "Authorization: $TOKEN" | json "['data'].__len__()"
 }

@@ -1,5 +1,15 @@
-# Sourced by the single-endpoint bench scripts: one wrk run per table row, beside the run's ceilings.
-# Needs CONNECTIONS and SECONDS_PER_RUN; `row` sets CONSTANT and SELECT1 when asked to (the ceilings come first).
+# Sourced by the single-endpoint bench scripts (after stack.sh): the ceiling server, and one wrk run per table row
+# beside the run's ceilings. Needs CONNECTIONS and SECONDS_PER_RUN; `row` sets CONSTANT and SELECT1 when asked to
+# (the ceilings come first).
+
+# Builds and starts `sns-bench ceiling` on $CEILING_PORT against the stack's database; sets CEILING_PID.
+start_ceiling() {
+  echo "building sns-bench ($CONFIGURATION) …" >&2
+  (cd "$ROOT" && swift build -c "$CONFIGURATION" --scratch-path "$SCRATCH" --product sns-bench >/dev/null)
+  "$SCRATCH/$CONFIGURATION/sns-bench" ceiling --port "$CEILING_PORT" --database-url "$DB" &
+  CEILING_PID=$!
+  until curl -fsS -o /dev/null "http://127.0.0.1:$CEILING_PORT/select1" 2>/dev/null; do sleep 0.2; done
+}
 
 # One wrk run → "req/s p50 p99 non2xx".
 measure() {

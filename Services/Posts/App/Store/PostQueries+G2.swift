@@ -18,7 +18,7 @@ extension PostQueries {
         try await first(G2OnePostPage.self, postId: postId, on: nil, logger: logger)
     }
 
-    /// A write's answer, read in its transaction: with the G2 extras when a G2 app asked.
+    /// A write's answer, read in its transaction: the G2 document when a G2 app asked.
     func answer(postId: String, for caller: Caller, on connection: PostgresConnection) async throws -> PostJSONText? {
         caller.productId == nil
             ? try await first(OnePostPage.self, postId: postId, on: connection, logger: caller.logger)
@@ -26,13 +26,7 @@ extension PostQueries {
     }
 
     func list(_ list: G2List, page: Page, logger: Logger) async throws -> Result {
-        guard !page.isPastEnd else { return Result(posts: [], nextCursor: Cursor.end) }
-        let (variant, bindings) = Self.route(list, page: page)
-        let rows = try await run(variant, bindings: bindings, logger: logger)
-        let shown = rows.prefix(page.limit)
-        return Result(
-            posts: shown.map(Self.post),
-            nextCursor: page.nextCursor(fetched: rows.count, lastPosition: shown.last?.position))
+        try await self.page(page, logger: logger) { Self.route(list, page: page) }
     }
 
     static func route(_ list: G2List, page: Page) -> (any PageSQL.Type, PostgresBindings) {

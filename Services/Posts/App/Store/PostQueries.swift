@@ -53,8 +53,13 @@ struct PostQueries: Sendable {
     }
 
     func list(_ list: List, page: Page, logger: Logger) async throws -> Result {
+        try await self.page(page, logger: logger) { Self.route(list, page: page) }
+    }
+
+    /// One page of a list: the statement and bindings `route` picks, `limit + 1` rows, the cursor of the last shown.
+    func page(_ page: Page, logger: Logger, route: () -> (any PageSQL.Type, PostgresBindings)) async throws -> Result {
         guard !page.isPastEnd else { return Result(posts: [], nextCursor: Cursor.end) }
-        let (variant, bindings) = Self.route(list, page: page)
+        let (variant, bindings) = route()
         let rows = try await run(variant, bindings: bindings, logger: logger)
         let shown = rows.prefix(page.limit)
         return Result(
