@@ -16,6 +16,18 @@ struct ImageTypeTests {
         #expect(ImageType.sniff(Array("<svg xmlns=".utf8)) == nil)
     }
 
+    /// WeeMo's videos (G2, decision 0021): MP4 and QuickTime by their `ftyp` box; HEIF images and M4A audio, which
+    /// use the same box, are not taken for videos.
+    @Test func sniffsVideosByTheirFileTypeBox() {
+        func box(_ brand: String) -> [UInt8] { [0, 0, 0, 0x18] + Array("ftyp\(brand)".utf8) + [0, 0, 2, 0] }
+        #expect(ImageType.sniff(box("isom")) == .mp4)
+        #expect(ImageType.sniff(box("mp42")) == .mp4)
+        #expect(ImageType.sniff(box("qt  ")) == .mov)
+        #expect(ImageType.sniff(box("heic")) == nil)
+        #expect(ImageType.sniff(box("M4A ")) == nil)
+        #expect(ImageType.mp4.contentType == "video/mp4" && ImageType.mov.fileExtension == "mov")
+    }
+
     @Test func strippingRemovesExifXMPIPTCAndCommentsAndKeepsTheRest() throws {
         let stripped = try JPEGMetadataStripper.strip(ImageFixtures.jpegWithMetadata)
         #expect(stripped == ImageFixtures.jpegWithMetadataStripped)

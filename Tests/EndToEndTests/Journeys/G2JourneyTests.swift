@@ -37,6 +37,15 @@ struct G2JourneyTests {
         let meet = try created.decode(Post.self)
         #expect(meet.category == "meet" && meet.value6 == "2025-11-27T05:00:00.000Z" && meet.files == photos)
         #expect(try await host.image("/v1" + photos[0]).body == TestImages.png, "{base}/v1{path}")
+        // A meet's video: stored by its bytes as .mp4 (WeeMo tells videos by the path), played with Range requests.
+        let videos = try await host.upload("/v1/posts/files", [TestImages.mp4])
+        #expect(videos.count == 1 && videos[0].hasSuffix(".mp4"), "\(videos)")
+        let played = try await gateway.send(
+            "GET", "/v1" + videos[0],
+            headers: try G2Session.headers(["Authorization": await host.accessToken, "Range": "bytes=0-7"]),
+            withKey: false)
+        #expect(played.status == 206 && played.header("Content-Type") == "video/mp4", "\(played.status)")
+        #expect(played.body == Array(TestImages.mp4.prefix(8)))
 
         // The guest's map (zoom 13: 3 km, nearest first) and its title search.
         let map = try await guest.send(

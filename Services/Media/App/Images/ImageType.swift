@@ -1,11 +1,14 @@
-/// The image formats we accept (API conventions §10.7), recognised by their leading bytes ("magic numbers") only.
-/// The filename and the part's declared `Content-Type` are never consulted: clients send names without
-/// extensions and `image/jpg` for PNGs (API conventions §1.3), and a declared type proves nothing.
+/// The formats we accept (API conventions §10.7), recognised by their leading bytes ("magic numbers") only: images,
+/// and MP4/QuickTime videos (WeeMo, G2, decision 0021: its feeds, meets and chats carry videos). The filename and
+/// the part's declared `Content-Type` are never consulted: clients send names without extensions and `image/jpg`
+/// for PNGs (API conventions §1.3), and a declared type proves nothing.
 package enum ImageType: String, Sendable, CaseIterable {
     case jpeg
     case png
     case gif
     case webp
+    case mp4
+    case mov
 
     /// How many leading bytes `sniff` needs to decide.
     package static let sniffLength = 12
@@ -21,8 +24,21 @@ package enum ImageType: String, Sendable, CaseIterable {
         if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .gif }
         if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
+        // ISO base media files start with a `ftyp` box whose major brand names the kind: QuickTime, or an MP4 video
+        // brand (HEIF images and M4A audio use the same box with other brands, and are not accepted).
+        if starts(with: Array("ftyp".utf8), at: 4), head.count >= 12 {
+            let brand = String(decoding: head[8..<12], as: UTF8.self)
+            if brand == "qt  " { return .mov }
+            if Self.videoBrands.contains(brand) { return .mp4 }
+        }
         return nil
     }
+
+    /// Major brands of MP4 videos (ISO 14496-12/14, Apple's M4V, 3GPP).
+    static let videoBrands: Set<String> = [
+        "isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ", "M4VH", "M4VP", "MSNV", "dash",
+        "3gp4", "3gp5", "3gp6", "3g2a",
+    ]
 
     /// The extension of the stored file (one of `MediaPath.allowedExtensions`).
     package var fileExtension: String {
@@ -31,6 +47,8 @@ package enum ImageType: String, Sendable, CaseIterable {
         case .png: "png"
         case .gif: "gif"
         case .webp: "webp"
+        case .mp4: "mp4"
+        case .mov: "mov"
         }
     }
 
@@ -41,6 +59,8 @@ package enum ImageType: String, Sendable, CaseIterable {
         case .png: "image/png"
         case .gif: "image/gif"
         case .webp: "image/webp"
+        case .mp4: "video/mp4"
+        case .mov: "video/quicktime"
         }
     }
 }
