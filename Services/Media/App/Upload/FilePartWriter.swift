@@ -134,7 +134,8 @@ final class FilePartWriter {
     }
 
     static func notAnImage(_ position: Int) -> APIError {
-        APIError.badRequest("허용되지 않는 파일 형식입니다. (file \(position) is not a JPEG, PNG, GIF or WebP image, or an MP4 or QuickTime video)")
+        APIError.badRequest(
+            "허용되지 않는 파일 형식입니다. (file \(position) is not a JPEG, PNG, GIF or WebP image, or an MP4 or QuickTime video)")
     }
 
     static func describe(bytes: Int) -> String {
