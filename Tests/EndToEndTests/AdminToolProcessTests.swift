@@ -111,10 +111,9 @@ struct AdminToolProcessTests {
         #expect(unknownGroup.status != 0)
         #expect(unknownGroup.stderr.contains("unknown consumer group"))
 
-        // The stack's social service is running: a real replay is refused, and nothing changes.
-        let live = try await admin(["rebuild", "social", "--join-timeout", "5"])
-        #expect(live.status != 0)
-        #expect(live.stderr.contains("live members") || live.stderr.contains("refusing"), "\(live.stderr)")
+        // (A rebuild refused while the service runs is tested on a private mini-stack, FaultToleranceTests: the
+        // refusal joins the consumer group, and on the shared stack that rebalance stalled `social-projections`
+        // for every other test for ~50 s — the read-your-writes timeouts seen in some full runs.)
 
         let badType = try await admin(["republish", "--service", "posts", "--type", "post-exploded", "--dry-run"])
         #expect(badType.status != 0)

@@ -15,12 +15,8 @@ import Testing
 /// caches for a prepared statement), so the index must be chosen without knowing the values.
 @Suite("Query plans")
 struct QueryPlanTests {
-    struct Rollback: Error {}
-
     @Test func everyListIsAnIndexScan() async throws {
         try await withPostsService { api in
-            let postgres = api.platform.postgres
-            let logger = TestEnvironment.logger
             let page = Page(before: .max, limit: 10)
             let cases: [(String, PostQueries.List, String, String)] = [
                 ("all", .all(productId: nil), "posts_all_idx", ""),
@@ -49,60 +45,35 @@ struct QueryPlanTests {
                     "feed_entries_product_idx", ", 'plan_u1', 'plan_p3'"
                 ),
             ]
-            let plans = PlanBox()
-            do {
-                // Seeding on a busy machine can take long: the timeout is a hang guard, not a performance bar.
-                try await postgres.transaction(logger: logger, timeout: .seconds(600)) { connection in
-                    // The service's pool looks names up in its schema first; this one is the test platform's.
-                    try await connection.query("SET LOCAL search_path TO posts, public", logger: logger)
-                    try await connection.query(
-                        """
-                        INSERT INTO posts.posts (post_id, user_id, product_id, created_at, updated_at)
-                        SELECT 'plan' || g, 'plan_u' || (g % 200), 'plan_p' || (g % 100), now(), now() FROM generate_series(1, 20000) g
-                        """, logger: logger)
-                    try await connection.query(
-                        """
-                        INSERT INTO posts.post_hashtags (tag, post_id, seq, product_id)
-                        SELECT 'plan_t' || (p.seq % 500), p.post_id, p.seq, p.product_id FROM posts.posts p WHERE p.post_id LIKE 'plan%'
-                        """, logger: logger)
-                    try await connection.query(
-                        """
-                        INSERT INTO posts.likes (post_id, kind, user_id, created_at)
-                        SELECT p.post_id, 1, 'plan_u' || (p.seq % 200), now() FROM posts.posts p WHERE p.post_id LIKE 'plan%' AND p.seq % 5 = 0
-                        """, logger: logger)
-                    try await connection.query(
-                        """
-                        INSERT INTO posts.follows (follower_id, followee_id) SELECT 'plan_u1', 'plan_u' || g FROM generate_series(2, 11) g
-                        """, logger: logger)
-                    try await connection.query(
-                        """
-                        INSERT INTO posts.follows (follower_id, followee_id)
-                        SELECT 'plan_f' || g, 'plan_u' || (g % 200) FROM generate_series(1, 400) g
-                        """, logger: logger)
-                    try await connection.query("ANALYZE posts.posts", logger: logger)
-                    try await connection.query("ANALYZE posts.post_hashtags", logger: logger)
-                    try await connection.query("ANALYZE posts.likes", logger: logger)
-                    try await connection.query("ANALYZE posts.follows", logger: logger)
-                    try await connection.query("ANALYZE posts.feed_entries", logger: logger)
-                    try await connection.query("SET LOCAL plan_cache_mode = force_generic_plan", logger: logger)
-                    for (name, list, _, arguments) in cases {
-                        let (variant, _) = PostQueries.route(list, page: page)
-                        try await connection.query(
-                            PostgresQuery(unsafeSQL: "PREPARE plan_check AS \(variant.sql)"), logger: logger)
-                        let explain = PostgresQuery(
-                            unsafeSQL: "EXPLAIN EXECUTE plan_check(9223372036854775807, 11\(arguments))")
-                        var lines: [String] = []
-                        for try await line in try await connection.query(explain, logger: logger).decode(String.self) {
-                            lines.append(line)
-                        }
-                        try await connection.query("DEALLOCATE plan_check", logger: logger)
-                        plans.set(name, lines.joined(separator: "\n"))
-                    }
-                    throw Rollback()
-                }
-            } catch is Rollback {}
+            let plans = try await GenericPlans.explain(
+                on: api.platform.postgres,
+                seed: [
+                    """
+                    INSERT INTO posts.posts (post_id, user_id, product_id, created_at, updated_at)
+                    SELECT 'plan' || g, 'plan_u' || (g % 200), 'plan_p' || (g % 100), now(), now() FROM generate_series(1, 20000) g
+                    """,
+                    """
+                    INSERT INTO posts.post_hashtags (tag, post_id, seq, product_id)
+                    SELECT 'plan_t' || (p.seq % 500), p.post_id, p.seq, p.product_id FROM posts.posts p WHERE p.post_id LIKE 'plan%'
+                    """,
+                    """
+                    INSERT INTO posts.likes (post_id, kind, user_id, created_at)
+                    SELECT p.post_id, 1, 'plan_u' || (p.seq % 200), now() FROM posts.posts p WHERE p.post_id LIKE 'plan%' AND p.seq % 5 = 0
+                    """,
+                    """
+                    INSERT INTO posts.follows (follower_id, followee_id) SELECT 'plan_u1', 'plan_u' || g FROM generate_series(2, 11) g
+                    """,
+                    """
+                    INSERT INTO posts.follows (follower_id, followee_id)
+                    SELECT 'plan_f' || g, 'plan_u' || (g % 200) FROM generate_series(1, 400) g
+                    """,
+                ],
+                analyze: ["posts.posts", "posts.post_hashtags", "posts.likes", "posts.follows", "posts.feed_entries"],
+                statements: cases.map { name, list, _, arguments in
+                    (name, PostQueries.route(list, page: page).0.sql, "9223372036854775807, 11\(arguments)")
+                })
             for (name, _, index, _) in cases {
-                let plan = try #require(plans.get(name))
+                let plan = try #require(plans[name])
                 #expect(plan.contains(index), "\(name) should use \(index):\n\(plan)")
                 #expect(!plan.contains("Seq Scan on posts"), "\(name):\n\(plan)")
                 #expect(
@@ -110,15 +81,51 @@ struct QueryPlanTests {
                         && !plan.contains("Seq Scan on follows")
                         && !plan.contains("Seq Scan on feed_entries"), "\(name):\n\(plan)")
             }
-            print(plans.all.sorted { $0.key < $1.key }.map { "-- \($0.key)\n\($0.value)" }.joined(separator: "\n\n"))
+            GenericPlans.print(plans)
         }
     }
 }
 
-/// Collects plans out of the transaction closure.
-final class PlanBox: Sendable {
-    private let storage = Mutex<[String: String]>([:])
-    func set(_ name: String, _ plan: String) { storage.withLock { $0[name] = plan } }
-    func get(_ name: String) -> String? { storage.withLock { $0[name] } }
-    var all: [String: String] { storage.withLock { $0 } }
+/// `EXPLAIN` of prepared statements as **generic** plans (what PostgreSQL caches for a prepared statement, so an
+/// index must be chosen without knowing the values), on seeded tables, in a transaction that is rolled back.
+enum GenericPlans {
+    struct Rollback: Error {}
+
+    /// Runs `seed` (search path `posts, public`), `ANALYZE`s `analyze`, then prepares and explains each statement
+    /// with its arguments; returns the plans by name.
+    static func explain(
+        on postgres: PostgresClient, seed: [String], analyze: [String],
+        statements: [(name: String, sql: String, arguments: String)]
+    ) async throws -> [String: String] {
+        let logger = TestEnvironment.logger
+        let plans = Mutex<[String: String]>([:])
+        do {
+            // Seeding on a busy machine can take long: the timeout is a hang guard, not a performance bar.
+            try await postgres.transaction(logger: logger, timeout: .seconds(600)) { connection in
+                // The service's pool looks names up in its schema first; this one is the test platform's.
+                try await connection.query("SET LOCAL search_path TO posts, public", logger: logger)
+                for sql in seed { try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
+                for table in analyze {
+                    try await connection.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger: logger)
+                }
+                try await connection.query("SET LOCAL plan_cache_mode = force_generic_plan", logger: logger)
+                for (name, sql, arguments) in statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: "PREPARE plan_check AS \(sql)"), logger: logger)
+                    let explain = PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE plan_check(\(arguments))")
+                    var lines: [String] = []
+                    for try await line in try await connection.query(explain, logger: logger).decode(String.self) {
+                        lines.append(line)
+                    }
+                    try await connection.query("DEALLOCATE plan_check", logger: logger)
+                    plans.withLock { $0[name] = lines.joined(separator: "\n") }
+                }
+                throw Rollback()
+            }
+        } catch is Rollback {}
+        return plans.withLock { $0 }
+    }
+
+    static func print(_ plans: [String: String]) {
+        Swift.print(plans.sorted { $0.key < $1.key }.map { "-- \($0.key)\n\($0.value)" }.joined(separator: "\n\n"))
+    }
 }

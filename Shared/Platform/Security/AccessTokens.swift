@@ -63,6 +63,13 @@ extension Data {
         base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
+
+    /// The bytes of base64url text, padded or not; nil when it is not base64url.
+    package init?(base64URLEncoded text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.utf8.count % 4 != 0 { base64 += "=" }
+        self.init(base64Encoded: base64)
+    }
 }
 
 /// Verifies access tokens locally with the auth service's public key(s).

@@ -84,6 +84,13 @@ extension FaultToleranceTests {
                 before.rows["social.posts"] == 9 && before.rows["social.comments"] == 9
                     && before.rows["social.likes"] == 9, "\(before.rows)")
 
+            // While social runs, a rebuild is refused and changes nothing. (Here, on this stack's own broker: the
+            // refusal joins the group, which makes its live members rebalance.)
+            let live = try await stack.runAdmin(["rebuild", "social", "--join-timeout", "5"])
+            #expect(live.status != 0)
+            #expect(live.stderr.contains("live members") || live.stderr.contains("refusing"), "\(live.stderr)")
+            #expect(try await stack.rebuildSummary("social").rows == before.rows)
+
             await stack.stop("social")
             let rebuild = try await stack.runAdmin(["rebuild", "social", "--json", "--join-timeout", "30"])
             #expect(rebuild.status == 0, "\(rebuild.stderr)")

@@ -66,9 +66,7 @@ enum Cursor {
 
     static func decode(_ cursor: String) -> Int64? {
         guard cursor.utf8.count <= 64 else { return nil }
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+        guard let data = Data(base64URLEncoded: cursor), let text = String(data: data, encoding: .utf8),
             text.hasPrefix("c1:"), let position = Int64(text.dropFirst(3)), position > 0
         else { return nil }
         return position

@@ -64,10 +64,10 @@ struct G2PostHandlers: Sendable {
     func comments(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireProductId()
         let postId = try context.parameters.require("post_id")
-        guard let post = try await deps.queries.one(postId: postId, logger: context.logger) else {
-            throw PostsDependencies.postGone
-        }
-        let wire = try JSONDecoder().decode(G1PostWire.self, from: Data(post.text.utf8))
-        return try .json(G2CommentList(data: wire.comments.map(G2Comment.init)))
+        guard
+            let comments = try await deps.queries.first(
+                G2CommentsPage.self, postId: postId, on: nil, logger: context.logger)
+        else { throw PostsDependencies.postGone }
+        return .post(comments)  // ready JSON text, passed through
     }
 }

@@ -3,7 +3,7 @@ import Hummingbird
 import SNSPlatform
 
 /// The §3.1 post as PostgreSQL assembles it (`posts.posts.doc`, see `MaterialisedPosts`), read back to be re-spelled as
-/// G0 (its comments also for G2's comment list).
+/// G0.
 /// Dates stay the strings PostgreSQL wrote (`….SSS'Z'`), so both generations show the same instants.
 struct G1PostWire: Decodable, Sendable {
     /// §3.2, the same type the G1 side encodes.

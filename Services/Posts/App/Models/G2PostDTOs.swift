@@ -2,6 +2,10 @@ import Foundation
 import Hummingbird
 import SNSPlatform
 
+// The G2 post itself is kept ready by PostgreSQL (`doc_g2`, `MaterialisedPosts.g2Migration`): the union of what
+// mychelin and WeeMo decode (decision 0021), and the comment list is read from it (`G2CommentsPage`). Here: the
+// comment the comment routes answer a write with.
+
 /// G2 user entry (creator): `{user_id, nick, profileImage?}`, the image path with its leading slash.
 struct G2User: Encodable, Sendable {
     var userId: String
@@ -24,25 +28,10 @@ struct G2Comment: Encodable, Sendable {
     var creator: G2User
     enum CodingKeys: String, CodingKey { case commentId = "comment_id", content, createdAt, creator }
 
-    init(_ comment: G1PostWire.Comment) {
-        commentId = comment.commentId
-        content = comment.content
-        createdAt = comment.createdAt
-        creator = G2User(comment.creator)
-    }
-
     init(_ comment: CommentJSON) {
         commentId = comment.commentId
         content = comment.content
         createdAt = APIDateFormat.string(from: comment.createdAt)
         creator = G2User(comment.creator)
     }
-}
-
-/// The G2 post itself is kept ready by PostgreSQL (`doc_g2`, `MaterialisedPosts.g2Migration`): the union of what
-/// mychelin and WeeMo decode (decision 0021). Here: the comment shapes the comment routes answer with.
-
-/// `GET /v1/posts/{post_id}/comments` → `{data: [comment]}`, in the post's comment order (newest first).
-struct G2CommentList: Encodable, Sendable {
-    var data: [G2Comment]
 }

@@ -2,6 +2,15 @@
 /// list shows the posts of the caller's app (`$3` = `ProductId`), optionally of one category (`product_id`); `$1` =
 /// position bound (exclusive), `$2` = rows to fetch.
 
+/// `GET /v1/posts/{post_id}/comments`: `{data: [comment]}`, the comments of the post's ready G2 document (newest
+/// first, withdrawn users' left out, as in the post). `$1` = post id.
+enum G2CommentsPage: PageSQL {
+    static let sql = """
+        SELECT json_build_object('data', p.doc_g2::json -> 'comments')::text, p.seq AS position FROM posts p
+        WHERE p.post_id = $1 AND NOT p.author_withdrawn
+        """
+}
+
 /// Any post by id, whichever app (or generation) wrote it: `$1` = post id.
 enum G2OnePostPage: PageSQL {
     static let sql = """

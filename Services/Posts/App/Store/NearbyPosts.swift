@@ -81,9 +81,7 @@ struct NearbyCursor: Sendable, Equatable {
 
     init?(_ text: String) {
         guard text.utf8.count <= 96 else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let plain = String(data: data, encoding: .utf8) else {
+        guard let data = Data(base64URLEncoded: text), let plain = String(data: data, encoding: .utf8) else {
             return nil
         }
         let parts = plain.split(separator: ":")

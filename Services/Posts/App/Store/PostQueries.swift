@@ -33,11 +33,6 @@ struct PostQueries: Sendable {
         try await first(OnePostPage.self, postId: postId, on: nil, logger: logger)
     }
 
-    /// The same, inside the caller's transaction (create and update answer with what they committed).
-    func one(postId: String, on connection: PostgresConnection, logger: Logger) async throws -> PostJSONText? {
-        try await first(OnePostPage.self, postId: postId, on: connection, logger: logger)
-    }
-
     /// One post by a single-post statement, on the pool or on the caller's connection.
     func first<P: PageSQL>(_: P.Type, postId: String, on connection: PostgresConnection?, logger: Logger)
         async throws -> PostJSONText?
