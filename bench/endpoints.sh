@@ -93,6 +93,7 @@ wrk.body = "--" .. boundary .. "\r\nContent-Disposition: form-data; name=\"files
 LUA
 
 
+settle   # the seed's events applied, autovacuum done
 echo "| endpoint | req/s | p50 | p99 | non-2xx | ÷ constant route | ÷ SELECT 1 route |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
 row "ceiling: Hummingbird route returning a constant" "http://127.0.0.1:$CEILING_PORT/constant" "" CONSTANT

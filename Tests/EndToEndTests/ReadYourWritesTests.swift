@@ -156,15 +156,41 @@ struct ReadYourWritesTests {
         let upload = try await gateway.upload(
             "/v1/posts/files", field: "files", files: [("a.png", "image/png", TestImages.png)], headers: me.auth)
         let file = try #require(try upload.decode(APIModels.UploadedFiles.self).files.first)
+        let postId = try await post(me, #"{"title":"t","content":"c #rywtag","product_id":"ryw_test"}"#).postId
         let withdrawn = try await gateway.send("GET", "/v1/users/withdraw", headers: me.auth)
         #expect(withdrawn.status == 200, "\(withdrawn.text)")
 
-        for (method, path) in [
-            ("GET", "/v1/posts?limit=1"), ("GET", "/v1/users/me/profile"), ("GET", "/v1/payments/me"),
-            ("GET", "/v1/\(file)"), ("GET", "/v1/users/withdraw"), ("GET", "/post"), ("GET", "/profile/me"),
+        // The page reads check the account in their own statement (decision 0022): each of them is listed, the
+        // past-the-end cursor (which reads no page) included.
+        let pageReads = [
+            "/v1/posts?limit=1", "/v1/posts?next=0", "/v1/posts/\(postId)", "/v1/posts/users/\(me.userId)",
+            "/v1/posts/hashtags?hashTag=rywtag", "/v1/posts/likes/me", "/v1/posts/likes-2/me",
+            "/v1/posts/feed/following", "/post", "/post/\(postId)", "/post/user/\(me.userId)",
+            "/post/hashtag?hashTag=rywtag", "/post/like/me",
+        ].map { ("GET", $0) }
+        for (method, path) in pageReads + [
+            ("GET", "/v1/users/me/profile"), ("GET", "/v1/payments/me"),
+            ("GET", "/v1/\(file)"), ("GET", "/v1/users/withdraw"), ("GET", "/profile/me"),
         ] {
             let reply = try await gateway.send(method, path, headers: me.auth)
             #expect(reply.status == 401, "\(method) \(path) answered \(reply.status) right after withdraw")
+        }
+        // The writes that check the account in their own transaction (`ensureUser`), G1 and G0.
+        for (path, body) in [
+            ("/v1/posts", #"{"title":"t","content":"c","product_id":"ryw_test"}"#),
+            ("/v1/posts/\(postId)/like", #"{"like_status":true}"#),
+            ("/v1/posts/\(postId)/like-2", #"{"like_status":true}"#),
+            ("/v1/posts/\(postId)/comments", #"{"content":"c"}"#),
+            ("/post/like/\(postId)", ""), ("/post/\(postId)/comment", #"{"content":"c"}"#),
+        ] {
+            let reply = try await gateway.send("POST", path, json: body.isEmpty ? nil : body, headers: me.auth)
+            #expect(reply.status == 401, "POST \(path) answered \(reply.status) right after withdraw")
+        }
+        // The G2 pages (an app's `ProductId`), read the same way.
+        for path in ["/v1/posts?limit=1", "/v1/posts/feed", "/v1/posts/search?title=t", "/v1/posts/\(postId)"] {
+            let reply = try await gateway.send(
+                "GET", path, headers: me.auth.merging(["ProductId": TestEnvironment.productId]) { $1 })
+            #expect(reply.status == 401, "G2 GET \(path) answered \(reply.status) right after withdraw")
         }
         // Refresh with the withdrawn user's tokens: 401 (revocation is checked before "not expired yet", 409).
         let refresh = try await gateway.send(

@@ -17,9 +17,16 @@ struct G2QueryPlanTests {
             let first = "9223372036854775807, 11, 'plan_app3'"
             let nearby = "37.55, 126.98, 3000, 'plan_app3', 21, NULL::text, NULL::float8, NULL::int8"
             let cases: [(name: String, sql: String, index: String, arguments: String)] = [
-                ("app", G2AllPostsPage.sql, "posts_app_idx", first),
-                ("app and category", G2CategoryPostsPage.sql, "posts_app_product_idx", first + ", 'plan_c7'"),
-                ("title search", G2TitleSearchPage.sql, "posts_title_grams_idx", first + ", '모임', NULL::text"),
+                // Pages run as one row of joined JSON with the reader's account check (`ReaderCheckedList`).
+                ("app", G2AllPostsPage.listSQL, "posts_app_idx", first + ", 'plan_reader'"),
+                (
+                    "app and category", G2CategoryPostsPage.listSQL, "posts_app_product_idx",
+                    first + ", 'plan_c7', 'plan_reader'"
+                ),
+                (
+                    "title search", G2TitleSearchPage.listSQL, "posts_title_grams_idx",
+                    first + ", '모임', NULL::text, 'plan_reader'"
+                ),
                 // The nearest-neighbour order of the place index, not a sort of the app's posts.
                 ("nearest first", NearestFirst.sql, "Index Scan using posts_place_idx", nearby),
                 ("farthest first", FarthestFirst.sql, "posts_place_idx", nearby),

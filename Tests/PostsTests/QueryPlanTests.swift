@@ -69,13 +69,24 @@ struct QueryPlanTests {
                     """,
                 ],
                 analyze: ["posts.posts", "posts.post_hashtags", "posts.likes", "posts.follows", "posts.feed_entries"],
-                statements: cases.map { name, list, _, arguments in
-                    (name, PostQueries.route(list, page: page).0.sql, "9223372036854775807, 11\(arguments)")
+                // The statements the service runs: the page with the reader's account check, as one row of joined
+                // JSON (G1, G2: `ReaderCheckedList`) and as rows (G0: `ReaderCheckedPage`).
+                statements: cases.flatMap { name, list, _, arguments in
+                    let sql = PostQueries.route(list, page: page).0
+                    let values = "9223372036854775807, 11\(arguments), 'plan_reader'"
+                    return [(name, sql.listSQL, values), (name + " (rows)", sql.checkedSQL, values)]
                 })
-            for (name, _, index, _) in cases {
+            for (name, _, index, _) in cases.flatMap({ [$0, ($0.0 + " (rows)", $0.1, $0.2, $0.3)] }) {
                 let plan = try #require(plans[name])
                 #expect(plan.contains(index), "\(name) should use \(index):\n\(plan)")
                 #expect(!plan.contains("Seq Scan on posts"), "\(name):\n\(plan)")
+                // The joined list keeps the page's order as a nested loop over the check and the window over the
+                // page, with no sort above the window (`ReaderCheckedList`); the page's own plan may sort.
+                #expect(plan.contains("Nested Loop Left Join"), "\(name):\n\(plan)")
+                if !name.hasSuffix("(rows)") {
+                    let aboveTheWindow = plan.components(separatedBy: "WindowAgg").first ?? plan
+                    #expect(plan.contains("WindowAgg") && !aboveTheWindow.contains("Sort"), "\(name):\n\(plan)")
+                }
                 #expect(
                     !plan.contains("Seq Scan on post_hashtags") && !plan.contains("Seq Scan on likes")
                         && !plan.contains("Seq Scan on follows")

@@ -359,7 +359,9 @@ start_gateway() {
     # The slot a rolling restart's spare uses (only when every replica above refuses).
     upstreams+="        server 127.0.0.1:$(service_port "$name" $((count + 1))) backup;"$'\n'
     # Idle connections are closed by nginx before a draining replica stops (SNS_SHUTDOWN_DRAIN_MS 3000 > 2 s).
-    upstreams+="        keepalive 32; keepalive_timeout 2s;"$'\n'"    }"$'\n'
+    # keepalive_requests: nginx's default (1000) would close each upstream connection every second or so under
+    # load, and each new connection costs the service a channel set-up.
+    upstreams+="        keepalive 256; keepalive_timeout 2s; keepalive_requests 100000;"$'\n'"    }"$'\n'
     # Socket.IO routes (the catalog's socket routes): every request of a client to the same replica, which holds
     # its Engine.IO session (hashing allows no backup server).
     upstreams+="    upstream ${name}_sockets {"$'\n'"        hash \$remote_addr consistent;"$'\n'

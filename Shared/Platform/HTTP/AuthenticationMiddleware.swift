@@ -28,7 +28,7 @@ package struct AuthenticationMiddleware: RouterMiddleware {
             throw APIError.accessTokenExpired()
         case .valid(let user):
             if let isActive, try await !isActive(user) {
-                throw APIError.unauthorized("탈퇴했거나 로그아웃된 계정입니다. (account no longer active)")
+                throw Self.accountGone
             }
             var context = context
             context.user = user
@@ -36,6 +36,10 @@ package struct AuthenticationMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
     }
+
+    /// The answer to a token of an account that is no longer active (also given by reads that check the account
+    /// in their own statement).
+    package static let accountGone = APIError.unauthorized("탈퇴했거나 로그아웃된 계정입니다. (account no longer active)")
 
     /// The token from `Authorization`, with an optional `Bearer ` prefix removed. Scans the UTF-8 bytes: every
     /// request passes here, and Foundation's trimming bridges through UTF-16 (it showed in the page profile).

@@ -42,11 +42,18 @@ package struct RequestIDMiddleware: RouterMiddleware {
     }
 
     /// Only short ids of safe characters are taken over, so a client cannot inject into logs.
+    /// Checks the UTF-8 bytes: every request through the gateway carries an id, and Unicode property look-ups
+    /// per character showed in the page profile.
     static func acceptable(_ value: String?) -> String? {
         guard let value, !value.isEmpty, value.utf8.count <= 128,
-            value.unicodeScalars.allSatisfy({
-                $0.isASCII
-                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:".unicodeScalars.contains($0))
+            value.utf8.allSatisfy({ byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+                    UInt8(ascii: ":"):
+                    true
+                default: false
+                }
             })
         else { return nil }
         return value

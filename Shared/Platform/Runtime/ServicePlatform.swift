@@ -27,9 +27,14 @@ package struct ServicePlatform: Sendable {
 
     /// - Parameter migrations: the service's own migrations (versions ≥ 100); the platform's tables
     ///   (outbox, processed events) are added in front.
-    package init(configuration: PlatformConfiguration, schema: String, migrations: [Migration], logger: Logger)
-        async throws
-    {
+    /// - Parameter genericPlans: every connection plans each prepared statement once, generically
+    ///   (`plan_cache_mode = force_generic_plan`), for a service whose statements are written and tested for generic
+    ///   plans (posts, decision 0022). Otherwise PostgreSQL may re-plan a named statement on every execution when
+    ///   a plan for the bound values looks cheaper, which costs more than the execution of a page.
+    package init(
+        configuration: PlatformConfiguration, schema: String, migrations: [Migration], genericPlans: Bool = false,
+        logger: Logger
+    ) async throws {
         _ = Observability.registry
         var logger = logger
         logger[metadataKey: "service"] = .string(configuration.serviceName)
@@ -42,6 +47,9 @@ package struct ServicePlatform: Sendable {
         // the service on a schema of its own. Migrations and the platform's tables qualify names with it.
         var database = configuration.database.clientConfiguration
         database.options.additionalStartupParameters.append(("search_path", "\"\(schema.name)\", public"))
+        if genericPlans {
+            database.options.additionalStartupParameters.append(("plan_cache_mode", "force_generic_plan"))
+        }
         self.postgres = PostgresClient(configuration: database, backgroundLogger: logger)
         self.producer = try KafkaProducer(
             configuration: Self.kafkaConfiguration(configuration, role: "producer"), logger: logger)

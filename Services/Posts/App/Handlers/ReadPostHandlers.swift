@@ -15,8 +15,8 @@ struct ReadPostHandlers: Sendable {
         let format = context.wireFormat(format)
         let found =
             format == .g2
-            ? try await deps.queries.oneG2(postId: postId, logger: context.logger)
-            : try await deps.queries.one(postId: postId, logger: context.logger)
+            ? try await deps.queries.oneG2(postId: postId, reader: try reader(context), logger: context.logger)
+            : try await deps.queries.one(postId: postId, reader: try reader(context), logger: context.logger)
         guard let post = found else { throw PostsDependencies.postGone }
         return try .post(post, format)
     }
@@ -27,8 +27,7 @@ struct ReadPostHandlers: Sendable {
         if let app = context.productId {
             return try await replyG2(.all(app: app, category: category(request)), page: page, context: context)
         }
-        return try reply(
-            try await deps.queries.list(.all(productId: productId(request)), page: page, logger: context.logger))
+        return try await reply(.all(productId: productId(request)), page: page, context: context)
     }
 
     /// `GET /v1/posts/users/{user_id}?next&limit&product_id`.
@@ -39,9 +38,7 @@ struct ReadPostHandlers: Sendable {
             return try await replyG2(
                 .byUser(app: app, userId: userId, category: category(request)), page: page, context: context)
         }
-        return try reply(
-            try await deps.queries.list(
-                .byUser(userId: userId, productId: productId(request)), page: page, logger: context.logger))
+        return try await reply(.byUser(userId: userId, productId: productId(request)), page: page, context: context)
     }
 
     /// `GET /v1/posts/hashtags?hashTag&next&limit&product_id` — `hashTag` without `#` (a leading `#` is tolerated).
@@ -53,9 +50,7 @@ struct ReadPostHandlers: Sendable {
             return try await replyG2(
                 .byHashtag(app: app, tag: tag, category: category(request)), page: page, context: context)
         }
-        return try reply(
-            try await deps.queries.list(
-                .byHashtag(tag: tag, productId: productId(request)), page: page, logger: context.logger))
+        return try await reply(.byHashtag(tag: tag, productId: productId(request)), page: page, context: context)
     }
 
     /// `GET /v1/posts/likes/me` and `GET /v1/posts/likes-2/me`.
@@ -68,10 +63,8 @@ struct ReadPostHandlers: Sendable {
                     .liked(app: app, userId: user.userId, kind: kind, category: category(request)), page: page,
                     context: context)
             }
-            return try reply(
-                try await deps.queries.list(
-                    .liked(userId: user.userId, kind: kind, productId: productId(request)), page: page,
-                    logger: context.logger))
+            return try await reply(
+                .liked(userId: user.userId, kind: kind, productId: productId(request)), page: page, context: context)
         }
     }
 
@@ -84,9 +77,8 @@ struct ReadPostHandlers: Sendable {
             return try await replyG2(
                 .following(app: app, userId: user.userId, category: category(request)), page: page, context: context)
         }
-        return try reply(
-            try await deps.queries.list(
-                .following(userId: user.userId, productId: productId(request)), page: page, logger: context.logger))
+        return try await reply(
+            .following(userId: user.userId, productId: productId(request)), page: page, context: context)
     }
 
     /// G2 `GET /v1/posts/feed?next&limit&category` (G2 only: 421 without `ProductId`).
@@ -108,6 +100,9 @@ struct ReadPostHandlers: Sendable {
             .titleSearch(app: app, text: title, category: category(request)), page: page, context: context)
     }
 
+    /// The caller, whose account the page's statement checks (these routes' middleware checks only the token).
+    private func reader(_ context: APIRequestContext) throws -> String { try context.requireUser().userId }
+
     /// `category` filter of G2 lists; empty means none.
     private func category(_ request: Request) -> String? {
         guard let value = request.uri.queryParameters["category"], !value.isEmpty else { return nil }
@@ -120,12 +115,19 @@ struct ReadPostHandlers: Sendable {
         return String(value)
     }
 
-    private func reply(_ result: PostQueries.Result) throws -> Response {
-        try .postList(result.posts, nextCursor: result.nextCursor, format)
+    /// A G1 page is the posts' ready JSON joined by PostgreSQL, sent as it is; G0 re-spells each post.
+    private func reply(_ list: PostQueries.List, page: Page, context: APIRequestContext) async throws -> Response {
+        let reader = try reader(context)
+        guard format == .g1 else {
+            let result = try await deps.queries.list(list, page: page, reader: reader, logger: context.logger)
+            return try .postList(result.posts, nextCursor: result.nextCursor, format)
+        }
+        let joined = try await deps.queries.joinedList(list, page: page, reader: reader, logger: context.logger)
+        return .postList(joined)
     }
 
     private func replyG2(_ list: PostQueries.G2List, page: Page, context: APIRequestContext) async throws -> Response {
-        let result = try await deps.queries.list(list, page: page, logger: context.logger)
-        return try .postList(result.posts, nextCursor: result.nextCursor, .g2)
+        .postList(
+            try await deps.queries.joinedList(list, page: page, reader: try reader(context), logger: context.logger))
     }
 }

@@ -186,6 +186,18 @@ extension Response {
         return json(text: text)
     }
 
+    /// A page whose posts PostgreSQL joined (`PostQueries.Joined`): the bytes are copied once, into the body.
+    static func postList(_ page: PostQueries.Joined) -> Response {
+        let tail = #"],"next_cursor":"# + APIError.jsonString(page.nextCursor) + "}"
+        var body = ByteBuffer()
+        body.reserveCapacity(9 + (page.joined?.readableBytes ?? 0) + tail.utf8.count)
+        body.writeStaticString(#"{"data":["#)
+        if var joined = page.joined { body.writeBuffer(&joined) }
+        body.writeString(tail)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
+    }
+
     private static func json(text: String) -> Response {
         Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],

@@ -14,8 +14,8 @@ extension PostQueries {
     }
 
     /// One post with its G2 extras, whichever app wrote it.
-    func oneG2(postId: String, logger: Logger) async throws -> PostJSONText? {
-        try await first(G2OnePostPage.self, postId: postId, on: nil, logger: logger)
+    func oneG2(postId: String, reader: String, logger: Logger) async throws -> PostJSONText? {
+        try await run(G2OnePostPage.self, bindings: Self.bindings(postId), reader: reader, logger: logger).first?.post
     }
 
     /// A write's answer, read in its transaction: the G2 document when a G2 app asked.
@@ -25,8 +25,12 @@ extension PostQueries {
             : try await first(G2OnePostPage.self, postId: postId, on: connection, logger: caller.logger)
     }
 
-    func list(_ list: G2List, page: Page, logger: Logger) async throws -> Result {
-        try await self.page(page, logger: logger) { Self.route(list, page: page) }
+    func list(_ list: G2List, page: Page, reader: String, logger: Logger) async throws -> Result {
+        try await self.page(page, reader: reader, logger: logger) { Self.route(list, page: page) }
+    }
+
+    func joinedList(_ list: G2List, page: Page, reader: String, logger: Logger) async throws -> Joined {
+        try await joinedPage(page, reader: reader, logger: logger) { Self.route(list, page: page) }
     }
 
     static func route(_ list: G2List, page: Page) -> (any PageSQL.Type, PostgresBindings) {

@@ -7,9 +7,11 @@ import SNSPlatform
 /// kept by `MaterialisedPosts`' triggers) with its position in the list, at most `limit + 1` rows so we know
 /// whether there is a next page. Content of withdrawn users (posts, comments, likes) never appears.
 ///
-/// Every statement is a named prepared statement (`PostPage<Page>`), one per list and filter combination, so
-/// each is planned once per connection and its cached generic plan still uses the right index
-/// (`QueryPlanTests` checks the generic plans). The service passes the JSON text through: Foundation's
+/// A read is one statement (decision 0022): the page wrapped with the reader's account check, as one row of the
+/// shown posts' JSON joined by PostgreSQL for G1 and G2 (`ReaderCheckedList`) or as rows for G0
+/// (`ReaderCheckedPage`). Each is a named prepared statement, one per list and filter combination, planned once
+/// per connection as a generic plan (posts' connections force them), so each must use the right index without
+/// knowing the values (`QueryPlanTests` checks the generic plans). The service passes the JSON through: Foundation's
 /// JSONEncoder and JSONDecoder took more CPU than everything else a feed read does
 /// (bench/results/2026-11-22-posts-feed.md).
 struct PostQueries: Sendable {
@@ -29,8 +31,9 @@ struct PostQueries: Sendable {
         case following(userId: String, productId: String?)
     }
 
-    func one(postId: String, logger: Logger) async throws -> PostJSONText? {
-        try await first(OnePostPage.self, postId: postId, on: nil, logger: logger)
+    /// `reader` is the caller: their account is checked in the same statement (401 if withdrawn).
+    func one(postId: String, reader: String, logger: Logger) async throws -> PostJSONText? {
+        try await run(OnePostPage.self, bindings: Self.bindings(postId), reader: reader, logger: logger).first?.post
     }
 
     /// One post by a single-post statement, on the pool or on the caller's connection.
@@ -47,24 +50,85 @@ struct PostQueries: Sendable {
         return rows.first.map(Self.post)
     }
 
-    func list(_ list: List, page: Page, logger: Logger) async throws -> Result {
-        try await self.page(page, logger: logger) { Self.route(list, page: page) }
+    func list(_ list: List, page: Page, reader: String, logger: Logger) async throws -> Result {
+        try await self.page(page, reader: reader, logger: logger) { Self.route(list, page: page) }
     }
 
     /// One page of a list: the statement and bindings `route` picks, `limit + 1` rows, the cursor of the last shown.
-    func page(_ page: Page, logger: Logger, route: () -> (any PageSQL.Type, PostgresBindings)) async throws -> Result {
-        guard !page.isPastEnd else { return Result(posts: [], nextCursor: Cursor.end) }
+    /// The reader's account is checked in the page's own statement (`ReaderCheckedPage`): 401 if withdrawn.
+    func page(_ page: Page, reader: String, logger: Logger, route: () -> (any PageSQL.Type, PostgresBindings))
+        async throws -> Result
+    {
+        guard !page.isPastEnd else {
+            try await checkActive(reader, logger: logger)
+            return Result(posts: [], nextCursor: Cursor.end)
+        }
         let (variant, bindings) = route()
-        let rows = try await run(variant, bindings: bindings, logger: logger)
+        let rows = try await run(variant, bindings: bindings, reader: reader, logger: logger)
         let shown = rows.prefix(page.limit)
         return Result(
             posts: shown.map(Self.post),
             nextCursor: page.nextCursor(fetched: rows.count, lastPosition: shown.last?.position))
     }
 
-    func run<P: PageSQL>(_: P.Type, bindings: PostgresBindings, logger: Logger) async throws -> [PostRow] {
-        try await client.execute(PostPage<P>(bindings: bindings), logger: logger).collect()
+    /// The page's rows, in one statement with the reader's account check; throws 401 if the reader withdrew.
+    func run<P: PageSQL>(_: P.Type, bindings: PostgresBindings, reader: String, logger: Logger) async throws
+        -> [PostRow]
+    {
+        var bindings = bindings
+        bindings.append(reader)
+        var rows: [PostRow] = []
+        for try await checked in try await client.execute(ReaderCheckedPage<P>(bindings: bindings), logger: logger) {
+            guard checked.active else { throw Self.readerGone }
+            if let row = checked.row { rows.append(row) }
+        }
+        return rows
     }
+
+    /// A page as the shown posts' JSON joined by commas (G1, G2): one row from PostgreSQL (`ReaderCheckedList`).
+    struct Joined: Sendable {
+        var joined: ByteBuffer?
+        var nextCursor: String
+    }
+
+    func joinedList(_ list: List, page: Page, reader: String, logger: Logger) async throws -> Joined {
+        try await joinedPage(page, reader: reader, logger: logger) { Self.route(list, page: page) }
+    }
+
+    func joinedPage(
+        _ page: Page, reader: String, logger: Logger, route: () -> (any PageSQL.Type, PostgresBindings)
+    ) async throws -> Joined {
+        guard !page.isPastEnd else {
+            try await checkActive(reader, logger: logger)
+            return Joined(joined: nil, nextCursor: Cursor.end)
+        }
+        let (variant, bindings) = route()
+        let row = try await runList(variant, bindings: bindings, reader: reader, logger: logger)
+        guard row.active else { throw Self.readerGone }
+        return Joined(
+            joined: row.joined, nextCursor: page.nextCursor(fetched: row.fetched, lastPosition: row.lastShown))
+    }
+
+    func runList<P: PageSQL>(_: P.Type, bindings: PostgresBindings, reader: String, logger: Logger) async throws
+        -> ListRow
+    {
+        var bindings = bindings
+        bindings.append(reader)
+        for try await row in try await client.execute(ReaderCheckedList<P>(bindings: bindings), logger: logger) {
+            return row
+        }
+        throw PostgresNIOMissingRow()
+    }
+
+    /// The account check alone, for a read that runs no page statement.
+    func checkActive(_ reader: String, logger: Logger) async throws {
+        for try await active in try await client.execute(ActiveUserCheck(userId: reader), logger: logger)
+        where !active {
+            throw Self.readerGone
+        }
+    }
+
+    static var readerGone: APIError { AuthenticationMiddleware.accountGone }
 
     /// The page statement for a list and its bindings: `$1` position bound, `$2` row count, then the filters.
     static func route(_ list: List, page: Page) -> (any PageSQL.Type, PostgresBindings) {
@@ -125,6 +189,9 @@ struct PostQueries: Sendable {
     }
 }
 
+/// A statement that always returns a row returned none.
+struct PostgresNIOMissingRow: Error {}
+
 /// A post's JSON, with its position in the list's order (for the cursor).
 struct PostRow: Sendable {
     var post: PostJSONText
@@ -140,7 +207,7 @@ protocol PageSQL: Sendable {
 /// One list's page statement, prepared once per connection.
 struct PostPage<Page: PageSQL>: PostgresPreparedStatement {
     typealias Row = PostRow
-    static var name: String { "posts_doc_\(Page.self)" }
+    static var name: String { PageStatementTexts.of(Page.self).name }
     static var sql: String { Page.sql }
 
     let bindings: PostgresBindings

@@ -22,13 +22,20 @@ struct PostStore: Sendable {
     /// Returns whether the user is withdrawn. The row stays share-locked until the caller commits, so a
     /// `user-withdrawn` being applied meanwhile waits for this transaction, and then sees (and hides) what it
     /// wrote: a post can never slip in after its author's withdrawal.
+    /// One statement when the user is known (the common case), three the first time.
     func ensureUser(_ userId: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        if let withdrawn = try await lockUser(userId, on: connection, logger: logger) { return withdrawn }
         try await connection.query(
             "INSERT INTO users (user_id) VALUES (\(userId)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
+        return try await lockUser(userId, on: connection, logger: logger) ?? false
+    }
+
+    /// Whether the user's read-model row says withdrawn, share-locked; nil without a row.
+    private func lockUser(_ userId: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool? {
         let rows = try await connection.query(
             "SELECT withdrawn_at IS NOT NULL FROM users WHERE user_id = \(userId) FOR SHARE", logger: logger)
         for try await withdrawn in rows.decode(Bool.self) { return withdrawn }
-        return false
+        return nil
     }
 
     func insert(_ post: PostRecord, authorWithdrawn: Bool, on connection: PostgresConnection, logger: Logger)
