@@ -117,7 +117,7 @@ struct PostQueries: Sendable {
         for try await row in try await client.execute(ReaderCheckedList<P>(bindings: bindings), logger: logger) {
             return row
         }
-        throw PostgresNIOMissingRow()
+        throw PageStatementReturnedNoRow()
     }
 
     /// The account check alone, for a read that runs no page statement.
@@ -190,7 +190,7 @@ struct PostQueries: Sendable {
 }
 
 /// A statement that always returns a row returned none.
-struct PostgresNIOMissingRow: Error {}
+struct PageStatementReturnedNoRow: Error {}
 
 /// A post's JSON, with its position in the list's order (for the cursor).
 struct PostRow: Sendable {
