@@ -6,7 +6,7 @@ import Synchronization
 /// withdrawn by this service's read model; unknown = yes, as `ActiveUserCheck`); the page's rows follow only if so:
 ///
 ///     SELECT r.active, p.doc, p.position
-///     FROM (SELECT NOT EXISTS (…withdrawn reader…) AS active) r
+///     FROM (SELECT NOT EXISTS (…withdrawn reader…) AS active OFFSET 0) r
 ///     LEFT JOIN LATERAL (<the page's statement>) AS p (doc, position) ON r.active
 ///
 /// There is always at least one row: `(false, NULL, NULL)` for a withdrawn reader, `(true, NULL, NULL)` for an empty
@@ -28,10 +28,10 @@ struct ReaderCheckedPage<Page: PageSQL>: PostgresPreparedStatement {
 }
 
 /// A list's page as one row, for the generations that send the posts' ready JSON as it is (G1, G2): the reader's
-/// check as in `ReaderCheckedPage` (`bool_or` of its one row), how many rows the page's statement fetched (`limit + 1` at most), the shown
-/// posts' JSON joined by commas in the page's order (the extra row that only says "there is more" left out), and the
-/// last shown post's position (every list is newest first: `position` descending). One row instead of 21 saves the
-/// service a row decode and a copy per post; PostgreSQL joins the texts.
+/// check as in `ReaderCheckedPage` (`bool_or` of its one row), how many rows the page's statement fetched
+/// (`limit + 1` at most), the shown posts' JSON joined by commas in the page's order (the extra row that only says
+/// "there is more" left out), and the last shown post's position (every list is newest first: `position`
+/// descending). One row instead of 21 saves the service a row decode and a copy per post; PostgreSQL joins the texts.
 struct ReaderCheckedList<Page: PageSQL>: PostgresPreparedStatement {
     typealias Row = ListRow
     static var name: String { PageStatementTexts.of(Page.self).listName }
