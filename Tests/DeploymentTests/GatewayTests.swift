@@ -35,9 +35,13 @@ struct GatewayTests {
         for target in targets {
             let service = try #require(compose[target], "routes.conf routes to \(target), which compose does not run")
             let port = try #require(service.environment["SNS_HTTP_PORT"])
+            #expect(nginx.contains("set $sns_upstream_\(target) \(target);"), "no variable names the group \(target)")
+            // Its replicas re-resolved, and connections to them kept (idle ones closed before a drain ends).
             #expect(
-                nginx.contains("set $sns_upstream_\(target) \(target):\(port);"),
-                "nginx.conf does not resolve \(target):\(port)")
+                nginx.contains(
+                    "upstream \(target) { zone \(target) 64k; server \(target):\(port) resolve; keepalive 64; keepalive_timeout 2s; }"
+                ),
+                "nginx.conf has no re-resolved upstream group for \(target):\(port)")
         }
     }
 

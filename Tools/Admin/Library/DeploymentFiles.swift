@@ -65,13 +65,21 @@ package enum DeploymentFiles {
                 lines: services.flatMap { service in
                     ["# \(service.name)"] + service.routes.map { $0.nginxLocation(upstream: service.name) } + [""]
                 }.dropLast()),
-            // Compose resolves each service's Docker DNS name at request time (every replica; see nginx.conf).
+            // Each route's variable names the service's upstream group (below).
             Region(
                 file: "deploy/nginx/compose/nginx.conf", name: "upstreams",
-                lines: names.map { "set $sns_upstream_\($0) \($0):8080;" }
+                lines: names.map { "set $sns_upstream_\($0) \($0);" }
                     + socketServices.map {
                         "set $sns_upstream_\(GatewayRoute.socketUpstream(of: $0)) \(GatewayRoute.socketUpstream(of: $0));"
                     }),
+            // One group per service: its replicas found through Docker's DNS and re-resolved (`resolve`, nginx ≥
+            // 1.27.3), connections kept between requests (idle ones closed after 2 s, before a draining replica
+            // stops: SNS_SHUTDOWN_DRAIN_MS is 3 s).
+            Region(
+                file: "deploy/nginx/compose/nginx.conf", name: "service-upstreams",
+                lines: names.map {
+                    "upstream \($0) { zone \($0) 64k; server \($0):8080 resolve; keepalive 64; keepalive_timeout 2s; }"
+                }),
             // Socket.IO: every request of a client to the replica that holds its session (hashed by address); the
             // replicas are found through Docker's DNS and re-resolved (`resolve`, nginx ≥ 1.27.3).
             Region(
