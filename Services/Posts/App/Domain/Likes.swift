@@ -22,10 +22,8 @@ struct Likes: Sendable {
         let (userId, logger) = (caller.userId, caller.logger)
         let ticket = deps.outbox.readYourWrites()
         let state = try await deps.postgres.transaction(logger: logger) { connection -> Bool in
-            // The account check of this route (its middleware checks only the token): before anything else.
-            guard try await !deps.store.ensureUser(userId, on: connection, logger: logger) else {
-                throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)")
-            }
+            // The account check of this route (its middleware checks only the token): 401 if withdrawn.
+            try await deps.store.ensureUser(userId, on: connection, logger: logger)
             guard
                 let (post, _) = try await deps.store.lock(postId: postId, shared: true, on: connection, logger: logger)
             else {

@@ -57,10 +57,8 @@ struct PostWrites: Sendable {
         // The answer is read inside the transaction: a committed post is always answered with 200.
         let ticket = deps.outbox.readYourWrites()
         let created = try await deps.postgres.transaction(logger: caller.logger) { connection -> PostJSONText? in
-            // The account check of this route (its middleware checks only the token).
-            guard try await !deps.store.ensureUser(caller.userId, on: connection, logger: caller.logger) else {
-                throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)")
-            }
+            // The account check of this route (its middleware checks only the token): 401 if withdrawn.
+            try await deps.store.ensureUser(caller.userId, on: connection, logger: caller.logger)
             try await deps.store.insert(post, authorWithdrawn: false, on: connection, logger: caller.logger)
             try await deps.outbox.append(
                 PostCreated(post: post.snapshot), aggregateId: post.postId,

@@ -18,16 +18,20 @@ struct PostStore: Sendable {
         return true
     }
 
-    /// Makes sure the read model has a row for a user who acts before their registration event arrived.
-    /// Returns whether the user is withdrawn. The row stays share-locked until the caller commits, so a
-    /// `user-withdrawn` being applied meanwhile waits for this transaction, and then sees (and hides) what it
-    /// wrote: a post can never slip in after its author's withdrawal.
-    /// One statement when the user is known (the common case), three the first time.
-    func ensureUser(_ userId: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        if let withdrawn = try await lockUser(userId, on: connection, logger: logger) { return withdrawn }
-        try await connection.query(
-            "INSERT INTO users (user_id) VALUES (\(userId)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
-        return try await lockUser(userId, on: connection, logger: logger) ?? false
+    /// Makes sure the read model has a row for a user who acts before their registration event arrived, and is
+    /// the account check of the writes that run it first (their routes check only the token, decision 0022):
+    /// 401 if the user withdrew. The row stays share-locked until the caller commits, so a `user-withdrawn` being
+    /// applied meanwhile waits for this transaction, and then sees (and hides) what it wrote: a post can never
+    /// slip in after its author's withdrawal. One statement when the user is known (the common case), three the
+    /// first time.
+    func ensureUser(_ userId: String, on connection: PostgresConnection, logger: Logger) async throws {
+        var withdrawn = try await lockUser(userId, on: connection, logger: logger)
+        if withdrawn == nil {
+            try await connection.query(
+                "INSERT INTO users (user_id) VALUES (\(userId)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
+            withdrawn = try await lockUser(userId, on: connection, logger: logger)
+        }
+        guard withdrawn != true else { throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)") }
     }
 
     /// Whether the user's read-model row says withdrawn, share-locked; nil without a row.
