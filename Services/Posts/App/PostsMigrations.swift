@@ -109,8 +109,16 @@ enum PostsMigrations {
                     CREATE INDEX posts_product_idx ON \(s).posts (product_id, seq DESC);
                     """),
             Migration(version: 103, name: "g2_apps_places_and_title_search", sql: g2(s)),
+            Migration(
+                version: 104, name: "documents_and_title_grams_in_plpgsql", sql: MaterialisedPosts.plpgsqlMigration(s)),
         ]
     }
+
+    /// A title's distinct lower-cased character pairs (`title_grams`' body; PL/pgSQL since migration 104).
+    static let titleGramsBody = """
+        SELECT coalesce(array_agg(DISTINCT substr(t.text, i, 2)), '{}')
+        FROM (SELECT lower(coalesce(title, '')) AS text) t, generate_series(1, length(t.text) - 1) i
+        """
 
     /// G2 (decision 0021): the app a post was written in (`ProductId`; NULL for G0/G1), `value6…value10` (`value1…5`
     /// are `content1…5`), the place (`latitude`, `longitude`, and `earth`, the point earthdistance indexes), and the
@@ -143,8 +151,7 @@ enum PostsMigrations {
 
         CREATE FUNCTION \(s).title_grams(title text) RETURNS text[]
         LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-            SELECT coalesce(array_agg(DISTINCT substr(t.text, i, 2)), '{}')
-            FROM (SELECT lower(coalesce(title, '')) AS text) t, generate_series(1, length(t.text) - 1) i
+            \(titleGramsBody)
         $$;
         CREATE INDEX posts_title_grams_idx ON \(s).posts USING gin (\(s).title_grams(title));
 

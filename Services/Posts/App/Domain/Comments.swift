@@ -18,7 +18,7 @@ struct Comments: Sendable {
             // The account check of this route (its middleware checks only the token): 401 if withdrawn.
             try await deps.store.ensureUser(userId, on: connection, logger: logger)
             guard
-                let (post, _) = try await deps.store.lock(postId: postId, shared: true, on: connection, logger: logger)
+                let post = try await deps.store.lockForReaction(postId: postId, on: connection, logger: logger)
             else {
                 throw PostsDependencies.postGone
             }
@@ -39,7 +39,7 @@ struct Comments: Sendable {
         let (userId, logger) = (caller.userId, caller.logger)
         let content = try deps.rules.checkComment(content)
         let (comment, creator) = try await deps.postgres.transaction(logger: logger) { connection in
-            guard try await deps.store.lock(postId: postId, shared: true, on: connection, logger: logger) != nil else {
+            guard try await deps.store.lockForReaction(postId: postId, on: connection, logger: logger) != nil else {
                 throw PostsDependencies.postGone
             }
             guard
@@ -62,7 +62,7 @@ struct Comments: Sendable {
         let ticket = deps.outbox.readYourWrites()
         try await deps.postgres.transaction(logger: logger) { connection in
             guard
-                let (post, _) = try await deps.store.lock(postId: postId, shared: true, on: connection, logger: logger)
+                let post = try await deps.store.lockForReaction(postId: postId, on: connection, logger: logger)
             else {
                 throw PostsDependencies.postGone
             }

@@ -25,7 +25,7 @@ struct Likes: Sendable {
             // The account check of this route (its middleware checks only the token): 401 if withdrawn.
             try await deps.store.ensureUser(userId, on: connection, logger: logger)
             guard
-                let (post, _) = try await deps.store.lock(postId: postId, shared: true, on: connection, logger: logger)
+                let post = try await deps.store.lockForReaction(postId: postId, on: connection, logger: logger)
             else {
                 throw PostsDependencies.postGone
             }

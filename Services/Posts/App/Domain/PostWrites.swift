@@ -56,17 +56,18 @@ struct PostWrites: Sendable {
             hashTags: Hashtags.extract(from: body.content.value), createdAt: now, updatedAt: now)
         // The answer is read inside the transaction: a committed post is always answered with 200.
         let ticket = deps.outbox.readYourWrites()
-        let created = try await deps.postgres.transaction(logger: caller.logger) { connection -> PostJSONText? in
+        let created = try await deps.postgres.transaction(logger: caller.logger) { connection -> PostJSONText in
             // The account check of this route (its middleware checks only the token): 401 if withdrawn.
             try await deps.store.ensureUser(caller.userId, on: connection, logger: caller.logger)
-            try await deps.store.insert(post, authorWithdrawn: false, on: connection, logger: caller.logger)
+            let stored = try await deps.store.insert(
+                post, authorWithdrawn: false, on: connection, logger: caller.logger)
             try await deps.outbox.append(
                 PostCreated(post: post.snapshot), aggregateId: post.postId,
                 trace: caller.trace, awaitedBy: ticket, on: connection, logger: caller.logger)
-            return try await deps.queries.answer(postId: post.postId, for: caller, on: connection)
+            // What a read of the post answers (`PostQueries.answer`): G1's JSON, or G2's for a G2 app.
+            return caller.productId == nil ? stored.doc : stored.docG2
         }
         await ticket.wait(logger: caller.logger)
-        guard let created else { throw PostsDependencies.postGone }
         caller.logger.info("post created", metadata: ["post_id": "\(post.postId)"])
         return created
     }

@@ -184,6 +184,26 @@ enum MaterialisedPosts {
         $$;
         CREATE FUNCTION \(s).g2_document(doc text, p \(s).posts) RETURNS text
         LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        \(g2DocumentBody(s))
+        $$;
+
+        ALTER TABLE \(s).posts ADD COLUMN doc_g2 text;
+        CREATE OR REPLACE FUNCTION \(s).set_post_document() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            NEW.doc := \(s).post_document(NEW);
+            NEW.doc_g2 := \(s).g2_document(NEW.doc, NEW);
+            RETURN NEW;
+        END $$;
+        UPDATE \(s).posts SET doc = NULL;
+        ALTER TABLE \(s).posts ALTER COLUMN doc_g2 SET NOT NULL;
+        CREATE OR REPLACE VIEW \(s).post_documents AS SELECT post_id, doc, doc_g2 FROM \(s).posts;
+        """
+    }
+
+    /// The G2 document's query (`g2_document`'s body since migration 103).
+    private static func g2DocumentBody(_ s: String) -> String {
+        """
             SELECT json_strip_nulls(json_build_object(
                 'post_id', p.post_id, 'category', coalesce(p.product_id, ''), 'title', coalesce(p.title, ''),
                 'price', p.price, 'content', coalesce(p.content, ''),
@@ -204,19 +224,27 @@ enum MaterialisedPosts {
                 'geolocation', json_build_object('longitude', coalesce(p.longitude, 0), 'latitude', coalesce(p.latitude, 0))
             ))::text
             FROM (SELECT doc::json AS d) x
-        $$;
+        """
+    }
 
-        ALTER TABLE \(s).posts ADD COLUMN doc_g2 text;
-        CREATE OR REPLACE FUNCTION \(s).set_post_document() RETURNS trigger
-        LANGUAGE plpgsql AS $$
+    /// Migration 104: `g2_document` and `title_grams` in PL/pgSQL, same bodies. PostgreSQL parses and plans a SQL
+    /// function that it cannot inline (these have a `FROM`) on every call, inside the statement that calls it: every
+    /// new post, edit, like and comment re-parsed both (16 % of PostgreSQL's CPU while posts were being created,
+    /// `perf` 2026-11-26). A PL/pgSQL function's statement is planned once per connection.
+    static func plpgsqlMigration(_ s: String) -> String {
+        """
+        CREATE OR REPLACE FUNCTION \(s).g2_document(doc text, p \(s).posts) RETURNS text
+        LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
         BEGIN
-            NEW.doc := \(s).post_document(NEW);
-            NEW.doc_g2 := \(s).g2_document(NEW.doc, NEW);
-            RETURN NEW;
+            RETURN (
+        \(g2DocumentBody(s))
+            );
         END $$;
-        UPDATE \(s).posts SET doc = NULL;
-        ALTER TABLE \(s).posts ALTER COLUMN doc_g2 SET NOT NULL;
-        CREATE OR REPLACE VIEW \(s).post_documents AS SELECT post_id, doc, doc_g2 FROM \(s).posts;
+        CREATE OR REPLACE FUNCTION \(s).title_grams(title text) RETURNS text[]
+        LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+        BEGIN
+            RETURN (\(PostsMigrations.titleGramsBody));
+        END $$;
         """
     }
 }

@@ -36,40 +36,38 @@ struct PostStore: Sendable {
 
     /// Whether the user's read-model row says withdrawn, share-locked; nil without a row.
     private func lockUser(_ userId: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool? {
-        let rows = try await connection.query(
-            "SELECT withdrawn_at IS NOT NULL FROM users WHERE user_id = \(userId) FOR SHARE", logger: logger)
-        for try await withdrawn in rows.decode(Bool.self) { return withdrawn }
+        for try await withdrawn in try await connection.execute(LockUser(userId: userId), logger: logger) {
+            return withdrawn
+        }
         return nil
     }
 
+    /// Inserts a new post and its hashtags (`InsertPost`) → its G1 and G2 JSON as stored.
     func insert(_ post: PostRecord, authorWithdrawn: Bool, on connection: PostgresConnection, logger: Logger)
-        async throws
+        async throws -> (doc: PostJSONText, docG2: PostJSONText)
     {
-        let rows = try await connection.query(
-            """
-            INSERT INTO posts (post_id, user_id, product_id, title, content, content1, content2, content3, content4,
-                               content5, price, files, hash_tags, author_withdrawn, created_at, updated_at,
-                               app_id, value6, value7, value8, value9, value10, latitude, longitude)
-            VALUES (\(post.postId), \(post.userId), \(post.productId), \(post.title), \(post.content), \(post.content1),
-                    \(post.content2), \(post.content3), \(post.content4), \(post.content5), \(post.price), \(post.files),
-                    \(post.hashTags), \(authorWithdrawn), \(post.createdAt), \(post.updatedAt), \(post.appId),
-                    \(post.value6), \(post.value7), \(post.value8), \(post.value9), \(post.value10), \(post.latitude),
-                    \(post.longitude))
-            RETURNING seq
-            """, logger: logger)
-        var seq: Int64 = 0
-        for try await value in rows.decode(Int64.self) { seq = value }
-        try await replaceHashtags(
-            postId: post.postId, tags: post.hashTags, seq: seq, productId: post.productId, on: connection,
-            logger: logger)
+        let statement = InsertPost(post: post, authorWithdrawn: authorWithdrawn)
+        for try await (doc, docG2) in try await connection.execute(statement, logger: logger) {
+            return (PostJSONText(text: doc), PostJSONText(text: docG2))
+        }
+        throw APIError.internalError()  // an INSERT … RETURNING without its row
     }
 
-    /// The visible post, locked for the rest of the transaction; `nil` if it does not exist or its author withdrew.
-    /// Likes and comments (`shared`) take `FOR NO KEY UPDATE`: their triggers rewrite the post's JSON, so two of
-    /// them on one post run one after the other (a share lock upgraded by both would deadlock), while foreign-key
-    /// checks still pass. Edits and deletions take `FOR UPDATE`. Callers run `ensureUser` first: a user's row,
-    /// then the post row, the order in which the user events' triggers lock them too (`MaterialisedPosts`).
-    func lock(postId: String, shared: Bool = false, on connection: PostgresConnection, logger: Logger) async throws -> (
+    /// The visible post's author and product, locked for a like or a comment (`LockReactedPost`); `nil` if it
+    /// does not exist or its author withdrew.
+    func lockForReaction(postId: String, on connection: PostgresConnection, logger: Logger) async throws -> (
+        userId: String, productId: String?
+    )? {
+        for try await row in try await connection.execute(LockReactedPost(postId: postId), logger: logger) {
+            return row
+        }
+        return nil
+    }
+
+    /// The visible post, locked for an edit or a deletion (`FOR UPDATE`) for the rest of the transaction; `nil` if
+    /// it does not exist or its author withdrew. Callers that change the post's rows run `ensureUser` first: a user's
+    /// row, then the post row, the order in which the user events' triggers lock them too (`MaterialisedPosts`).
+    func lock(postId: String, on connection: PostgresConnection, logger: Logger) async throws -> (
         record: PostRecord, seq: Int64
     )? {
         let rows = try await connection.query(
@@ -77,7 +75,7 @@ struct PostStore: Sendable {
             SELECT post_id, user_id, product_id, title, content, content1, content2, content3, content4, content5,
                    price, files, hash_tags, created_at, updated_at, seq,
                    app_id, value6, value7, value8, value9, value10, latitude, longitude
-            FROM posts WHERE post_id = \(postId) AND NOT author_withdrawn \(unescaped: shared ? "FOR NO KEY UPDATE" : "FOR UPDATE")
+            FROM posts WHERE post_id = \(postId) AND NOT author_withdrawn FOR UPDATE
             """, logger: logger)
         for try await row in rows.decode(
             (
@@ -137,11 +135,8 @@ struct PostStore: Sendable {
     func likes(postId: String, kind: LikeKind, userId: String, on connection: PostgresConnection, logger: Logger)
         async throws -> Bool
     {
-        let code = kind.code
-        let rows = try await connection.query(
-            "SELECT 1 FROM likes WHERE post_id = \(postId) AND kind = \(code) AND user_id = \(userId)",
-            logger: logger)
-        for try await _ in rows.decode(Int.self) { return true }
+        let statement = LikeStatement.Exists(like: .init(postId: postId, kind: kind.code, userId: userId))
+        for try await _ in try await connection.execute(statement, logger: logger) { return true }
         return false
     }
 
@@ -150,21 +145,16 @@ struct PostStore: Sendable {
         postId: String, kind: LikeKind, userId: String, desired: Bool, at: Date,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
-        let code = kind.code
-        let rows: PostgresRowSequence
+        let like = LikeStatement.Key(postId: postId, kind: kind.code, userId: userId)
         if desired {
-            rows = try await connection.query(
-                """
-                INSERT INTO likes (post_id, kind, user_id, created_at) VALUES (\(postId), \(code), \(userId), \(at))
-                ON CONFLICT DO NOTHING RETURNING 1
-                """, logger: logger)
+            for try await _ in try await connection.execute(LikeStatement.Insert(like: like, at: at), logger: logger) {
+                return true
+            }
         } else {
-            rows = try await connection.query(
-                """
-                DELETE FROM likes WHERE post_id = \(postId) AND kind = \(code) AND user_id = \(userId) RETURNING 1
-                """, logger: logger)
+            for try await _ in try await connection.execute(LikeStatement.Delete(like: like), logger: logger) {
+                return true
+            }
         }
-        for try await _ in rows.decode(Int.self) { return true }
         return false
     }
 

@@ -1,0 +1,171 @@
+import Foundation
+import PostgresNIO
+
+// The write side's statements that run on every like, comment or new post, prepared once per connection (named
+// statements; with posts' generic plans, planned once too). The other writes' statements are sent unnamed.
+
+/// A new post in one statement, prepared once per connection: the row (whose `BEFORE` trigger writes its G1 and G2
+/// JSON, whose `AFTER` trigger fans it out to followers' feeds), its hashtags, and both documents back, which are
+/// the answer to the request (the same text a read of the post returns: nothing else in the statement changes them).
+/// It replaced four round trips, each parsed and planned on every call (insert, hashtags' delete and insert, and a
+/// read of the post).
+///
+/// `post_hashtags` references `posts`: its rows are checked at the end of the statement, when the post exists.
+struct InsertPost: PostgresPreparedStatement {
+    typealias Row = (doc: String, docG2: String)
+    static let name = "posts_insert_post"
+    static let sql = """
+        WITH inserted AS (
+            INSERT INTO posts (post_id, user_id, product_id, title, content, content1, content2, content3, content4,
+                               content5, price, files, hash_tags, author_withdrawn, created_at, updated_at,
+                               app_id, value6, value7, value8, value9, value10, latitude, longitude)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+                    $22, $23, $24)
+            RETURNING seq, doc, doc_g2
+        ), tags AS (
+            INSERT INTO post_hashtags (tag, post_id, seq, product_id)
+            SELECT tag, $1, i.seq, $3 FROM inserted i, unnest($25::text[]) AS tag
+            ON CONFLICT DO NOTHING
+        )
+        SELECT doc, doc_g2 FROM inserted
+        """
+    /// Given, not inferred: a statement is prepared with the types of its first call's values, and a `NULL` (an
+    /// absent price, say) has none; PostgreSQL would then infer `integer` for the price, and a later call's 8-byte
+    /// value would not fit.
+    static let bindingDataTypes: [PostgresDataType] =
+        Array(repeating: .text, count: 10) + [.int8, .textArray, .textArray, .bool, .timestamptz, .timestamptz]
+        + Array(repeating: .text, count: 6) + [.float8, .float8, .textArray]
+
+    let post: PostRecord
+    let authorWithdrawn: Bool
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 25)
+        bindings.append(post.postId)
+        bindings.append(post.userId)
+        bindings.append(post.productId)
+        bindings.append(post.title)
+        bindings.append(post.content)
+        bindings.append(post.content1)
+        bindings.append(post.content2)
+        bindings.append(post.content3)
+        bindings.append(post.content4)
+        bindings.append(post.content5)
+        bindings.append(post.price)
+        bindings.append(post.files)
+        bindings.append(post.hashTags)
+        bindings.append(authorWithdrawn)
+        bindings.append(post.createdAt)
+        bindings.append(post.updatedAt)
+        bindings.append(post.appId)
+        bindings.append(post.value6)
+        bindings.append(post.value7)
+        bindings.append(post.value8)
+        bindings.append(post.value9)
+        bindings.append(post.value10)
+        bindings.append(post.latitude)
+        bindings.append(post.longitude)
+        bindings.append(Array(Set(post.hashTags.map(Hashtags.key))))
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (doc, docG2) = try row.decode((String, String).self)
+        return (doc, docG2)
+    }
+}
+
+/// `ensureUser`'s lock: whether the user's read-model row says withdrawn, share-locked; no row without one.
+struct LockUser: PostgresPreparedStatement {
+    typealias Row = Bool
+    static let name = "posts_lock_user"
+    static let sql = "SELECT withdrawn_at IS NOT NULL FROM users WHERE user_id = $1 FOR SHARE"
+
+    let userId: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(userId)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
+}
+
+/// The post a like or a comment is about: its author and product (what their events carry), `FOR NO KEY UPDATE`:
+/// the likes' and comments' triggers rewrite the post's JSON, so two of them on one post run one after the other (a
+/// share lock upgraded by both would deadlock), while foreign-key checks still pass. Callers run `ensureUser` first:
+/// a user's row, then the post row, the order in which the user events' triggers lock them too.
+struct LockReactedPost: PostgresPreparedStatement {
+    typealias Row = (userId: String, productId: String?)
+    static let name = "posts_lock_reacted_post"
+    static let sql = """
+        SELECT user_id, product_id FROM posts WHERE post_id = $1 AND NOT author_withdrawn FOR NO KEY UPDATE
+        """
+
+    let postId: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(postId)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (userId, productId) = try row.decode((String, String?).self)
+        return (userId, productId)
+    }
+}
+
+/// One user's like of one kind on one post: whether it exists, and setting it (each returns a row only when it
+/// exists / changed something).
+enum LikeStatement {
+    struct Key: Sendable {
+        var postId: String
+        var kind: Int16
+        var userId: String
+
+        func bindings(capacity: Int) -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: capacity)
+            bindings.append(postId)
+            bindings.append(kind)
+            bindings.append(userId)
+            return bindings
+        }
+    }
+
+    struct Exists: PostgresPreparedStatement {
+        typealias Row = Int32
+        static let name = "posts_like_exists"
+        static let sql = "SELECT 1 FROM likes WHERE post_id = $1 AND kind = $2 AND user_id = $3"
+        let like: Key
+        func makeBindings() throws -> PostgresBindings { like.bindings(capacity: 3) }
+        func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
+    }
+
+    struct Insert: PostgresPreparedStatement {
+        typealias Row = Int32
+        static let name = "posts_like_insert"
+        static let sql = """
+            INSERT INTO likes (post_id, kind, user_id, created_at) VALUES ($1, $2, $3, $4)
+            ON CONFLICT DO NOTHING RETURNING 1
+            """
+        let like: Key
+        let at: Date
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = like.bindings(capacity: 4)
+            bindings.append(at)
+            return bindings
+        }
+        func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
+    }
+
+    struct Delete: PostgresPreparedStatement {
+        typealias Row = Int32
+        static let name = "posts_like_delete"
+        static let sql = "DELETE FROM likes WHERE post_id = $1 AND kind = $2 AND user_id = $3 RETURNING 1"
+        let like: Key
+        func makeBindings() throws -> PostgresBindings { like.bindings(capacity: 3) }
+        func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
+    }
+}
