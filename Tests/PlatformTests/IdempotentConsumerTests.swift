@@ -91,6 +91,46 @@ struct IdempotentConsumerTests {
         }
     }
 
+    /// A handler that acts on `Probe`s only (`handles`), recording them like `recordingHandler`.
+    struct ProbesOnly: EventHandler {
+        let recording: ClosureEventHandler
+        func handles(_ type: EventType) -> Bool { type == Probe.eventType }
+        func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
+            try await recording.handle(event, connection: connection, logger: logger)
+        }
+    }
+
+    /// Events of a type the handler does not act on are neither handed to it nor recorded as processed, alone or
+    /// in a batch, and they do not hold back the events it does act on.
+    @Test func eventsOfTypesTheHandlerLeavesAloneAreNeitherHandledNorRecorded() async throws {
+        try await TestPlatform.with { platform in
+            try await createEffectTable(platform)
+            let name = TestEnvironment.unique("ignore-")
+            let consumer = try makeConsumer(
+                platform, name: name, handler: ProbesOnly(recording: recordingHandler(platform)))
+            func other(_ sequence: Int) -> EventEnvelope<Probe> {
+                EventEnvelope(
+                    type: EventType.chatMessageSent.rawValue, aggregateId: "a", producer: "test", requestId: nil,
+                    payload: Probe(sequence: sequence, run: "ignore"))
+            }
+            #expect(try await consumer.process(try message(for: other(1), offset: 1)) == .ignored)
+            let mixed = try await consumer.applyAll([
+                try message(for: other(2), offset: 2), try message(for: probe(3, run: "ignore"), offset: 3),
+            ])
+            #expect(mixed == [.ignored, .applied])
+            let ignoredOnly = try await consumer.applyAll([
+                try message(for: other(4), offset: 4), try message(for: other(5), offset: 5),
+            ])
+            #expect(ignoredOnly == [.ignored, .ignored])
+            #expect(try await effectCount(platform) == 1)
+            let rows = try await platform.postgres.query(
+                "SELECT count(*)::int FROM \(table: platform.schema, "processed_events") WHERE consumer = \(name)",
+                logger: TestEnvironment.logger)
+            for try await count in rows.decode(Int.self) { #expect(count == 1, "only the probe is recorded") }
+            await consumer.consumer.shutdown()
+        }
+    }
+
     /// A serialization conflict (like a deadlock or a lost connection) is the infrastructure's fault, not the
     /// event's: it is waited out and never counts toward dead-lettering (here even with a single allowed attempt).
     /// (Killing the backend with pg_terminate_backend was tried first: PostgresNIO 1.33.2 can then hang a query

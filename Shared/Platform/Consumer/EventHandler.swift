@@ -11,9 +11,18 @@ package protocol EventHandler: Sendable {
     /// calls `handle` for each. A handler may apply a run of similar events with one statement, provided the result
     /// is the same as applying them one by one (the consumer falls back to one by one if this throws).
     func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws
+
+    /// Whether an event of `type` can change anything here. An event whose type this says no to is not handed to
+    /// the handler and not recorded as processed: the consumer commits its offset (and announces it if a writer
+    /// waits for it) without opening a transaction, so a service pays nothing for the other events of a topic it
+    /// reads (media and market read every like and comment of `sns.posts`). Default: every type. Implementations
+    /// switch over every `EventType` without a `default`, so a new type must be decided on.
+    func handles(_ type: EventType) -> Bool
 }
 
 extension EventHandler {
+    package func handles(_ type: EventType) -> Bool { true }
+
     package func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws {
         for event in events {
             var logger = logger

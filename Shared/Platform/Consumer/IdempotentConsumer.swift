@@ -43,6 +43,8 @@ package final class IdempotentConsumer: Service, Sendable {
         case deadLettered(reason: String)
         /// An event type this build does not know: skipped (counted in `sns_consumer_skipped_total`).
         case skipped(type: String)
+        /// A type the handler has nothing to do with (`EventHandler.handles`): neither handled nor recorded.
+        case ignored
     }
 
     package let name: String
@@ -132,6 +134,7 @@ package final class IdempotentConsumer: Service, Sendable {
         case .deadLettered: deadLetterCounter.increment()
         case .skipped(let type):
             Counter(label: "sns_consumer_skipped_total", dimensions: [("consumer", name), ("type", type)]).increment()
+        case .ignored: break
         }
     }
 
@@ -163,15 +166,25 @@ package final class IdempotentConsumer: Service, Sendable {
             guard let event = try? IncomingEvent(message: message) else { return nil }
             events.append(event)
         }
-        let known = events.filter { $0.eventType != nil }
         let name = self.name, schema = self.schema, handler = self.handler, logger = self.logger
+        let known = events.filter { $0.eventType != nil }
+        // Writers wait for these events (read-your-writes): announced when this transaction commits.
+        let announcements = known.filter(\.isAwaited).map {
+            ReadYourWrites.announcement(group: name, eventId: $0.metadata.eventId)
+        }
+        let relevant = known.filter { $0.eventType.map(handler.handles) ?? false }
+        if relevant.isEmpty {
+            // Nothing to apply: no transaction, no processed-event rows.
+            if !announcements.isEmpty { try await announce(announcements) }
+            return events.map { $0.eventType == nil ? skip($0) : .ignored }
+        }
         var applied = try await client.transaction(logger: logger) { connection -> Set<UUID> in
             let inserted = try await connection.query(
                 """
                 INSERT INTO \(table: schema, "processed_events") (consumer, event_id, topic, kafka_partition, kafka_offset)
                 SELECT \(name), e.event_id, e.topic, e.kafka_partition, e.kafka_offset
-                FROM unnest(\(known.map(\.metadata.eventId))::uuid[], \(known.map(\.message.topic))::text[],
-                            \(known.map { Int($0.message.partition) })::int[], \(known.map(\.message.offset))::bigint[])
+                FROM unnest(\(relevant.map(\.metadata.eventId))::uuid[], \(relevant.map(\.message.topic))::text[],
+                            \(relevant.map { Int($0.message.partition) })::int[], \(relevant.map(\.message.offset))::bigint[])
                      AS e(event_id, topic, kafka_partition, kafka_offset)
                 ON CONFLICT DO NOTHING
                 RETURNING event_id
@@ -180,14 +193,10 @@ package final class IdempotentConsumer: Service, Sendable {
             for try await id in inserted.decode(UUID.self) { fresh.insert(id) }
             var applied = Set<UUID>()
             // New events in partition order; the same event twice in one batch is applied once.
-            let toApply = known.filter {
+            let toApply = relevant.filter {
                 fresh.contains($0.metadata.eventId) && applied.insert($0.metadata.eventId).inserted
             }
             if !toApply.isEmpty { try await handler.handle(batch: toApply, connection: connection, logger: logger) }
-            // Writers wait for these events (read-your-writes): announced when this transaction commits.
-            let announcements = known.filter(\.isAwaited).map {
-                ReadYourWrites.announcement(group: name, eventId: $0.metadata.eventId)
-            }
             if !announcements.isEmpty {
                 try await connection.query(
                     "SELECT pg_notify(\(ReadYourWrites.channel), a) FROM unnest(\(announcements)::text[]) AS a",
@@ -196,13 +205,23 @@ package final class IdempotentConsumer: Service, Sendable {
             return applied
         }
         return events.map { event in
-            guard event.eventType != nil else {
-                logger.warning(
-                    "skipping an event of a type this build does not know", metadata: ["event_type": "\(event.type)"])
-                return .skipped(type: String(event.type.prefix(64)))
-            }
+            guard let type = event.eventType else { return skip(event) }
+            guard handler.handles(type) else { return .ignored }
             return applied.remove(event.metadata.eventId) != nil ? .applied : .duplicate
         }
+    }
+
+    /// An event of a type this build does not know.
+    private func skip(_ event: IncomingEvent) -> Outcome {
+        logger.warning(
+            "skipping an event of a type this build does not know", metadata: ["event_type": "\(event.type)"])
+        return .skipped(type: String(event.type.prefix(64)))
+    }
+
+    /// Announces applied (or ignored) awaited events outside a transaction: delivered at once.
+    private func announce(_ announcements: [String]) async throws {
+        try await client.query(
+            "SELECT pg_notify(\(ReadYourWrites.channel), a) FROM unnest(\(announcements)::text[]) AS a", logger: logger)
     }
 
     /// Applies one message (with retries and dead-lettering). Does not commit the Kafka offset.
@@ -268,6 +287,12 @@ package final class IdempotentConsumer: Service, Sendable {
         let schema = self.schema
         let handler = self.handler
         let message = event.message
+        if let type = event.eventType, !handler.handles(type) {
+            if event.isAwaited {
+                try await announce([ReadYourWrites.announcement(group: name, eventId: event.metadata.eventId)])
+            }
+            return .ignored
+        }
         return try await client.transaction(logger: logger) { connection -> Outcome in
             let inserted = try await connection.query(
                 """

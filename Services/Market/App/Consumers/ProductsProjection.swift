@@ -9,6 +9,16 @@ import SNSPlatform
 struct ProductsProjection: EventHandler {
     let schema: SQLIdentifier
 
+    /// The types `handle` acts on; the others are left alone, without a transaction (`EventHandler.handles`).
+    func handles(_ type: EventType) -> Bool {
+        switch type {
+        case .userWithdrawn, .postCreated, .postUpdated, .postDeleted: true
+        case .userRegistered, .userUpdated, .commentCreated, .commentDeleted, .postLiked, .postUnliked,
+            .userFollowed, .userUnfollowed, .purchaseCompleted, .mediaStored, .chatMessageSent:
+            false
+        }
+    }
+
     func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
         let s = schema
         switch event.eventType {

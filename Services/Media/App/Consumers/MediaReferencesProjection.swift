@@ -22,6 +22,18 @@ package struct MediaReferencesProjection: EventHandler {
         self.catalog = catalog
     }
 
+    /// The types `handle` acts on; the others are left alone, without a transaction (`EventHandler.handles`).
+    package func handles(_ type: EventType) -> Bool {
+        switch type {
+        case .userRegistered, .userUpdated, .userWithdrawn, .postCreated, .postUpdated, .postDeleted,
+            .chatMessageSent:
+            true
+        case .commentCreated, .commentDeleted, .postLiked, .postUnliked, .userFollowed, .userUnfollowed,
+            .purchaseCompleted, .mediaStored:
+            false
+        }
+    }
+
     package func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
         switch event.eventType {
         case .postCreated:

@@ -9,6 +9,19 @@ import SNSPlatform
 /// - purchases (`sns.payments`): a post's `buyers`.
 /// Every effect is an upsert or a delete, so applying an event again (replay) changes nothing.
 struct PostsReadModelsProjection: EventHandler {
+
+    /// The types `handle` acts on; the others are left alone, without a transaction (`EventHandler.handles`).
+    func handles(_ type: EventType) -> Bool {
+        switch type {
+        case .userRegistered, .userUpdated, .userWithdrawn, .userFollowed, .userUnfollowed,
+            .purchaseCompleted:
+            true
+        case .postCreated, .postUpdated, .postDeleted, .commentCreated, .commentDeleted, .postLiked,
+            .postUnliked, .mediaStored, .chatMessageSent:
+            false
+        }
+    }
+
     func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
         switch event.eventType {
         case .userRegistered:

@@ -9,6 +9,16 @@ import SNSPlatform
 struct SocialProjection: EventHandler {
     let schema: SQLIdentifier
 
+    /// The types `handle` acts on; the others are left alone, without a transaction (`EventHandler.handles`).
+    func handles(_ type: EventType) -> Bool {
+        switch type {
+        case .userRegistered, .userUpdated, .userWithdrawn, .postCreated, .postUpdated, .postDeleted,
+            .commentCreated, .commentDeleted, .postLiked, .postUnliked:
+            true
+        case .userFollowed, .userUnfollowed, .purchaseCompleted, .mediaStored, .chatMessageSent: false
+        }
+    }
+
     func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
         let s = schema
         switch event.eventType {
