@@ -14,7 +14,8 @@ import ServiceLifecycle
 /// `maxAttempts` the message goes to the dead-letter topic with the failure in headers, and the partition
 /// moves on. A message that is not an event envelope at all is dead-lettered at once. An envelope of an event
 /// type this build does not know (a newer producer) is skipped and counted, not applied and not recorded, so a
-/// later replay applies it once the consumer understands it (compatibility rules: decision 0001).
+/// later replay applies it once the consumer understands it (compatibility rules: decision 0001). An event of a type
+/// the handler leaves alone (`EventHandler.handles`) costs no transaction and is not recorded.
 package final class IdempotentConsumer: Service, Sendable {
     package struct Options: Sendable {
         package var maxAttempts: Int

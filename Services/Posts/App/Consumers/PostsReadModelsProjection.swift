@@ -9,7 +9,6 @@ import SNSPlatform
 /// - purchases (`sns.payments`): a post's `buyers`.
 /// Every effect is an upsert or a delete, so applying an event again (replay) changes nothing.
 struct PostsReadModelsProjection: EventHandler {
-
     /// The types `handle` acts on; the others are left alone, without a transaction (`EventHandler.handles`).
     func handles(_ type: EventType) -> Bool {
         switch type {
