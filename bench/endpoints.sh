@@ -62,27 +62,8 @@ LUA
 cat >"$WORK/reader.lua" <<LUA
 wrk.headers["SesacKey"] = "$KEY"; wrk.headers["Authorization"] = "$READER_TOKEN"
 LUA
-cat >"$WORK/create.lua" <<LUA
-wrk.method = "POST"; wrk.headers["SesacKey"] = "$KEY"; wrk.headers["Authorization"] = "$TOKEN"
-wrk.headers["Content-Type"] = "application/json"
-local n = 0
-request = function()
-  n = n + 1
-  return wrk.format(nil, nil, nil, '{"product_id":"$PRODUCT","title":"bench","content":"created by wrk ' .. n .. ' #bench #tag' .. (n % 50) .. ' @$NICK"}')
-end
-LUA
-{
-  echo "wrk.method = \"POST\"; wrk.headers[\"SesacKey\"] = \"$KEY\"; wrk.headers[\"Authorization\"] = \"$TOKEN\""
-  echo "wrk.headers[\"Content-Type\"] = \"application/json\""
-  printf 'local ids = {'; printf '"%s",' "${POST_IDS[@]}"; echo '}'
-  cat <<'LUA'
-math.randomseed(os.time())
-request = function()
-  local state = (math.random(2) == 1) and "true" or "false"
-  return wrk.format(nil, "/v1/posts/" .. ids[math.random(#ids)] .. "/like", nil, '{"like_status":' .. state .. '}')
-end
-LUA
-} >"$WORK/like.lua"
+create_lua "$TOKEN" "$PRODUCT" " @$NICK" >"$WORK/create.lua"
+like_lua "$TOKEN" "${POST_IDS[@]}" >"$WORK/like.lua"
 cat >"$WORK/upload.lua" <<LUA
 local file = io.open("$WORK/1mb.png", "rb"); local png = file:read("*a"); file:close()
 local boundary = "snsbenchboundary$RUN"

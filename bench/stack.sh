@@ -29,3 +29,31 @@ PY
   done
   echo "the machine did not become quiet (idle ${idle} %); measuring anyway" >&2
 }
+
+# wrk scripts for the write benchmarks (endpoints.sh, write-cost.sh), on stdout. Every request carries SesacKey and
+# the token. create_lua TOKEN PRODUCT [SUFFIX]: new posts with two hashtags (and SUFFIX, e.g. a mention, appended to
+# the content). like_lua TOKEN POST_ID…: a like of a random one of the posts, in a random state.
+create_lua() {
+  cat <<LUA
+wrk.method = "POST"; wrk.headers["SesacKey"] = "$KEY"; wrk.headers["Authorization"] = "$1"
+wrk.headers["Content-Type"] = "application/json"
+local n = 0
+request = function()
+  n = n + 1
+  return wrk.format(nil, nil, nil, '{"product_id":"$2","title":"bench","content":"created by wrk ' .. n .. ' #bench #tag' .. (n % 50) .. '${3:-}"}')
+end
+LUA
+}
+like_lua() {
+  echo "wrk.method = \"POST\"; wrk.headers[\"SesacKey\"] = \"$KEY\"; wrk.headers[\"Authorization\"] = \"$1\""
+  echo "wrk.headers[\"Content-Type\"] = \"application/json\""
+  shift
+  printf 'local ids = {'; printf '"%s",' "$@"; echo '}'
+  cat <<'LUA'
+math.randomseed(os.time())
+request = function()
+  local state = (math.random(2) == 1) and "true" or "false"
+  return wrk.format(nil, "/v1/posts/" .. ids[math.random(#ids)] .. "/like", nil, '{"like_status":' .. state .. '}')
+end
+LUA
+}

@@ -18,20 +18,8 @@ curl -fsS "$BASE/v1/users/join" -H "SesacKey: $KEY" -H 'Content-Type: applicatio
   -d "{\"email\":\"$NICK@example.com\",\"password\":\"password123\",\"nick\":\"$NICK\"}" >/dev/null
 TOKEN="$(curl -fsS "$BASE/v1/users/login" -H "SesacKey: $KEY" -H 'Content-Type: application/json' \
   -d "{\"email\":\"$NICK@example.com\",\"password\":\"password123\"}" | json "['accessToken']")"
-{
-  echo "wrk.method = \"POST\"; wrk.headers[\"SesacKey\"] = \"$KEY\"; wrk.headers[\"Authorization\"] = \"$TOKEN\""
-  echo "wrk.headers[\"Content-Type\"] = \"application/json\""
-} >"$WORK/write.lua"
 case "$KIND" in
-  create)
-    cat >>"$WORK/write.lua" <<LUA
-local n = 0
-request = function()
-  n = n + 1
-  return wrk.format(nil, nil, nil, '{"product_id":"$PRODUCT","title":"bench","content":"created by wrk ' .. n .. ' #bench #tag' .. (n % 50) .. '"}')
-end
-LUA
-    ;;
+  create) create_lua "$TOKEN" "$PRODUCT" >"$WORK/write.lua" ;;
   like)
     echo "preparing 200 posts …" >&2
     ids=()
@@ -39,16 +27,7 @@ LUA
       ids+=("$(curl -fsS "$BASE/v1/posts" -H "SesacKey: $KEY" -H "Authorization: $TOKEN" -H 'Content-Type: application/json' \
         -d "{\"product_id\":\"$PRODUCT\",\"title\":\"post $i\",\"content\":\"like bench $i #bench\"}" | json "['post_id']")")
     done
-    {
-      printf 'local ids = {'; printf '"%s",' "${ids[@]}"; echo '}'
-      cat <<'LUA'
-math.randomseed(os.time())
-request = function()
-  local state = (math.random(2) == 1) and "true" or "false"
-  return wrk.format(nil, "/v1/posts/" .. ids[math.random(#ids)] .. "/like", nil, '{"like_status":' .. state .. '}')
-end
-LUA
-    } >>"$WORK/write.lua"
+    like_lua "$TOKEN" "${ids[@]}" >"$WORK/write.lua"
     ;;
   *) echo "usage: $0 [create|like] [seconds] [connections]" >&2; exit 2 ;;
 esac
