@@ -8,7 +8,8 @@ import ServiceLifecycle
 /// (every replica needs every message, and a group would share them out), and hands each `chat-message-sent` to
 /// the hub as the apps' Chat JSON. A message posted to any replica reaches the sockets every replica holds.
 /// Messages sent while the replica was down are not replayed to sockets: the apps load the history over REST when
-/// they open a room. Also runs the hub's heartbeat.
+/// they open a room. A message read twice (the topic is at-least-once) goes out once (`RecentMessageIds`). Also runs
+/// the hub's heartbeat.
 struct ChatFanOut: Service {
     let hub: RealtimeHub
     let kafka: KafkaConfiguration
@@ -50,6 +51,7 @@ struct ChatFanOut: Service {
     private func deliver(from reader: KafkaPartitionReader) async throws {
         let decoder = EventCoding.decoder()
         let encoder = APIJSON.encoder()
+        var delivered = RecentMessageIds(capacity: 4096)
         while true {
             guard let record = try await reader.next(timeout: .seconds(1)) else {
                 if Task.isCancelled || isShuttingDown { return }
@@ -60,6 +62,7 @@ struct ChatFanOut: Service {
                 envelope.type == EventType.chatMessageSent.rawValue
             else { continue }
             let message = envelope.payload
+            guard delivered.insert(message.chatId) else { continue }  // read twice from the topic
             let chat = ChatJSON(
                 chatId: message.chatId, roomId: message.roomId, content: message.content, createdAt: message.createdAt,
                 sender: ChatUserJSON(
