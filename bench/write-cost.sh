@@ -38,7 +38,7 @@ settle   # the seed's events applied
   >"$WORK/share.md"
 REQUESTS="$(awk '/requests in/ { print $1 }' "$WORK/wrk.txt")"
 NON_2XX="$(awk '/Non-2xx/ { print $5 }' "$WORK/wrk.txt")"
-echo "$KIND: $REQUESTS requests in ${SECONDS_PER_RUN} s ($(awk '/Requests\/sec/ { print $2 }' "$WORK/wrk.txt") req/s, wrk -t1 -c$CONNECTIONS), ${NON_2XX:-0} non-2xx, p50 $(awk '/50%/ { print $2 }' "$WORK/wrk.txt")"
+echo "$KIND: $REQUESTS requests in ${SECONDS_PER_RUN} s ($(awk '/Requests\/sec/ { print $2 }' "$WORK/wrk.txt") req/s, wrk -t1 -c$CONNECTIONS), ${NON_2XX:-0} non-2xx, p50 $(awk '$1 == "50%" { print $2 }' "$WORK/wrk.txt")"
 echo
 echo "| process group | CPU per request |"
 echo "|---|---:|"
