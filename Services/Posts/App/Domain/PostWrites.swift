@@ -59,8 +59,7 @@ struct PostWrites: Sendable {
         let created = try await deps.postgres.transaction(logger: caller.logger) { connection -> PostJSONText in
             // The account check of this route (its middleware checks only the token): 401 if withdrawn.
             try await deps.store.ensureUser(caller.userId, on: connection, logger: caller.logger)
-            let stored = try await deps.store.insert(
-                post, authorWithdrawn: false, on: connection, logger: caller.logger)
+            let stored = try await deps.store.insert(post, on: connection, logger: caller.logger)
             try await deps.outbox.append(
                 PostCreated(post: post.snapshot), aggregateId: post.postId,
                 trace: caller.trace, awaitedBy: ticket, on: connection, logger: caller.logger)

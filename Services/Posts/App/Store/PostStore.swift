@@ -43,10 +43,10 @@ struct PostStore: Sendable {
     }
 
     /// Inserts a new post and its hashtags (`InsertPost`) → its G1 and G2 JSON as stored.
-    func insert(_ post: PostRecord, authorWithdrawn: Bool, on connection: PostgresConnection, logger: Logger)
+    func insert(_ post: PostRecord, on connection: PostgresConnection, logger: Logger)
         async throws -> (doc: PostJSONText, docG2: PostJSONText)
     {
-        let statement = InsertPost(post: post, authorWithdrawn: authorWithdrawn)
+        let statement = InsertPost(post: post)
         for try await (doc, docG2) in try await connection.execute(statement, logger: logger) {
             return (PostJSONText(text: doc), PostJSONText(text: docG2))
         }

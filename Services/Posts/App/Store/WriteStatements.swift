@@ -10,6 +10,8 @@ import PostgresNIO
 /// It replaced four round trips, each parsed and planned on every call (insert, hashtags' delete and insert, and a
 /// read of the post).
 ///
+/// Its author is not withdrawn: `ensureUser` checked that first, in the same transaction, and holds their row.
+///
 /// `post_hashtags` references `posts`: its rows are checked at the end of the statement, when the post exists.
 struct InsertPost: PostgresPreparedStatement {
     typealias Row = (doc: String, docG2: String)
@@ -19,12 +21,12 @@ struct InsertPost: PostgresPreparedStatement {
             INSERT INTO posts (post_id, user_id, product_id, title, content, content1, content2, content3, content4,
                                content5, price, files, hash_tags, author_withdrawn, created_at, updated_at,
                                app_id, value6, value7, value8, value9, value10, latitude, longitude)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-                    $22, $23, $24)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, false, $14, $15, $16, $17, $18, $19, $20,
+                    $21, $22, $23)
             RETURNING seq, doc, doc_g2
         ), tags AS (
             INSERT INTO post_hashtags (tag, post_id, seq, product_id)
-            SELECT tag, $1, i.seq, $3 FROM inserted i, unnest($25::text[]) AS tag
+            SELECT tag, $1, i.seq, $3 FROM inserted i, unnest($24::text[]) AS tag
             ON CONFLICT DO NOTHING
         )
         SELECT doc, doc_g2 FROM inserted
@@ -33,14 +35,13 @@ struct InsertPost: PostgresPreparedStatement {
     /// absent price, say) has none; PostgreSQL would then infer `integer` for the price, and a later call's 8-byte
     /// value would not fit.
     static let bindingDataTypes: [PostgresDataType] =
-        Array(repeating: .text, count: 10) + [.int8, .textArray, .textArray, .bool, .timestamptz, .timestamptz]
+        Array(repeating: .text, count: 10) + [.int8, .textArray, .textArray, .timestamptz, .timestamptz]
         + Array(repeating: .text, count: 6) + [.float8, .float8, .textArray]
 
     let post: PostRecord
-    let authorWithdrawn: Bool
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 25)
+        var bindings = PostgresBindings(capacity: 24)
         bindings.append(post.postId)
         bindings.append(post.userId)
         bindings.append(post.productId)
@@ -54,7 +55,6 @@ struct InsertPost: PostgresPreparedStatement {
         bindings.append(post.price)
         bindings.append(post.files)
         bindings.append(post.hashTags)
-        bindings.append(authorWithdrawn)
         bindings.append(post.createdAt)
         bindings.append(post.updatedAt)
         bindings.append(post.appId)
