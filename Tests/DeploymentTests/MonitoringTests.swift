@@ -44,8 +44,8 @@ struct MonitoringTests {
         #expect(dashboard.datasourceUIDs == ["sns-prometheus"])
     }
 
-    /// Every metric the dashboard queries is one the code exports (same sanitised name), Hummingbird's request
-    /// metrics, Prometheus' own `up`, or the Kafka exporter's consumer lag.
+    /// Every metric the dashboard queries is one the code exports (same sanitised name), Prometheus' own `up`, or the
+    /// Kafka exporter's consumer lag.
     @Test func dashboardQueriesOnlyExportedMetrics() throws {
         let exported = try ExportedMetrics.names()
         #expect(
@@ -115,14 +115,12 @@ struct Dashboard {
     }
 }
 
-/// Metric names the processes export: swift-metrics labels in our sources and in Hummingbird's
-/// MetricsMiddleware (from the package checkout), sanitised like `Observability` does for Prometheus.
+/// Metric names the processes export: swift-metrics labels in our sources (the request metrics keep the names of
+/// Hummingbird's MetricsMiddleware, `RequestMetrics`), sanitised like `Observability` does for Prometheus.
 enum ExportedMetrics {
     static func names() throws -> Set<String> {
-        var sources =
+        let sources =
             Repository.files(under: "Shared", suffix: ".swift") + Repository.files(under: "Services", suffix: ".swift")
-        let middleware = try hummingbirdMetricsMiddleware()
-        sources.append(middleware)
         var labels: Set<String> = []
         for file in sources {
             let text = try Repository.text(file)
@@ -136,15 +134,5 @@ enum ExportedMetrics {
     /// Observability.sanitize: anything but letters, digits, `_` and `:` becomes `_`.
     static func sanitised(_ name: String) -> String {
         String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ":") ? $0 : "_" })
-    }
-
-    /// Repository-relative path of Hummingbird's MetricsMiddleware.swift in a SwiftPM checkout (.build*/checkouts).
-    static func hummingbirdMetricsMiddleware() throws -> String {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: Repository.root.path)) ?? []
-        for folder in entries.filter({ $0.hasPrefix(".build") }).sorted() {
-            let path = "\(folder)/checkouts/hummingbird/Sources/Hummingbird/Middleware/MetricsMiddleware.swift"
-            if Repository.exists(path) { return path }
-        }
-        throw ComposeFile.LoadError("no Hummingbird checkout under .build*/checkouts (run swift build first)")
     }
 }

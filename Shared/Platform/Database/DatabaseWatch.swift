@@ -18,7 +18,7 @@ package final class DatabaseWatch: Service, Sendable {
     let interval: Duration
     let logger: Logger
     private let state = Mutex<(down: Bool, failures: Int, probes: Int)>((false, 0, 0))
-    /// `state.down`, for the check on every request (`DatabaseWatchMiddleware`) without taking the lock.
+    /// `state.down`, for the check on every request (`check`) without taking the lock.
     private let down = Atomic<Bool>(false)
     private let slot = ConnectionSlot()
 
@@ -132,20 +132,12 @@ package final class DatabaseWatch: Service, Sendable {
     }
 }
 
-/// Answers 503 at once while `DatabaseWatch` knows the database is down (operational routes excepted: `/ready`
-/// reports the outage itself).
-package struct DatabaseWatchMiddleware: RouterMiddleware {
-    package typealias Context = APIRequestContext
-    let watch: DatabaseWatch
-
-    package init(watch: DatabaseWatch) { self.watch = watch }
-
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
-        async throws -> Response
-    {
-        if watch.isDown && !SesacKeyMiddleware.operationalPaths.contains(request.uri.path) {
+extension DatabaseWatch {
+    /// Throws 503 at once while the watch knows the database is down (operational routes excepted: `/ready` reports
+    /// the outage itself). `EdgeMiddleware` runs it before every route.
+    func check(_ request: Request) throws {
+        if isDown && !SesacKeyCheck.operationalPaths.contains(request.uri.path) {
             throw APIError.unavailable("데이터베이스에 연결할 수 없습니다. 잠시 후 다시 시도해주세요. (database unavailable)")
         }
-        return try await next(request, context)
     }
 }

@@ -13,13 +13,13 @@ package struct AuthenticatedUser: Sendable, Equatable {
 /// Request context shared by every service: request id and authenticated user travel with the request.
 package struct APIRequestContext: RequestContext {
     package var coreContext: CoreRequestContextStorage
-    /// Set by `RequestIDMiddleware` from `X-Request-ID` (set by the gateway) or generated.
+    /// Set by `EdgeMiddleware` from `X-Request-ID` (set by the gateway) or generated.
     package var requestId: String = ""
     /// W3C `traceparent` of the incoming request, if it carried a well-formed one.
     package var traceparent: String?
     /// Set by `AuthenticationMiddleware` on authenticated routes.
     package var user: AuthenticatedUser?
-    /// Set by `ProductIdMiddleware` when a G2 app named itself (decision 0021).
+    /// Set by `EdgeMiddleware` (`ProductIdCheck`) when a G2 app named itself (decision 0021).
     package var productId: String?
 
     package init(source: ApplicationRequestContextSource) {

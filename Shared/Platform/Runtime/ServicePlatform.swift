@@ -75,23 +75,21 @@ package struct ServicePlatform: Sendable {
         )
     }
 
-    /// A router with the standard chain: drain (`Connection: close` while leaving) → request id → metrics → access log (after error mapping, so it sees the final status) → error mapping → `SesacKey` → `ProductId` → database watch (503 while it is down),
-    /// plus `/health`, `/ready`, `/metrics`. Add routes after this call (middleware applies to later routes).
+    /// A router with the standard front (`EdgeMiddleware`: request id, `SesacKey`, `ProductId`, database watch, error
+    /// mapping, drain, metrics, access log), plus `/health`, `/ready`, `/metrics`. Add routes after this call
+    /// (middleware applies to later routes).
     /// - Parameter sesacKeyExemptPaths: routes called by third parties that cannot send `SesacKey` (the payment
     ///   gateway's webhook), on top of the operational endpoints.
     package func makeRouter(sesacKeyExemptPaths: Set<String> = []) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
-        router.add(middleware: DrainMiddleware(drain: drain))
-        router.add(middleware: RequestIDMiddleware())
-        router.add(middleware: MetricsMiddleware())
-        router.add(middleware: AccessLogMiddleware())
-        router.add(middleware: ErrorMiddleware())
         router.add(
-            middleware: SesacKeyMiddleware(
-                apiKey: configuration.apiKey,
-                exemptPaths: SesacKeyMiddleware.operationalPaths.union(sesacKeyExemptPaths)))
-        router.add(middleware: ProductIdMiddleware(registered: configuration.productIds))
-        if let databaseWatch { router.add(middleware: DatabaseWatchMiddleware(watch: databaseWatch)) }
+            middleware: EdgeMiddleware(
+                drain: drain,
+                sesacKey: SesacKeyCheck(
+                    apiKey: configuration.apiKey,
+                    exemptPaths: SesacKeyCheck.operationalPaths.union(sesacKeyExemptPaths)),
+                productId: ProductIdCheck(registered: configuration.productIds),
+                databaseWatch: databaseWatch))
         router.addOperationalRoutes(
             readiness: ReadinessCheck(
                 startGate: startGate, drain: drain, postgres: postgres, producer: producer, logger: logger))

@@ -24,7 +24,7 @@ package final class ShutdownDrain: Service, Sendable {
     package let duration: Duration
     package let limit: Duration
     private let state = Mutex<(listener: (any Channel)?, keeper: IdleConnection?)>((nil, nil))
-    /// Read on every request (`DrainMiddleware`, `/ready`): an atomic, not the lock.
+    /// Read on every request (`EdgeMiddleware`, `/ready`): an atomic, not the lock.
     private let draining = Atomic<Bool>(false)
     private let actions = Mutex<[@Sendable () async -> Void]>([])
 

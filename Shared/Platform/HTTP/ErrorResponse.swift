@@ -1,31 +1,26 @@
 import HTTPTypes
 import Hummingbird
+import Logging
 import Metrics
 import NIOCore
 import NIOHTTP1
 import PostgresNIO
 
-/// Turns every error into the contract's shape: `{"message": "..."}` with the contract's status code.
+/// Turns every error into the contract's shape: `{"message": "..."}` with the contract's status code (used by
+/// `EdgeMiddleware` for whatever a route or check threw).
 /// Unknown routes (and known paths with an unsupported method) become 444; an unreachable or stalled database
 /// becomes 503 (the app may retry); other unexpected errors become a 500
 /// whose details go to the log (with the request id), never to the client.
-package struct ErrorMiddleware: RouterMiddleware {
-    package typealias Context = APIRequestContext
-
-    package init() {}
-
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
-        async throws -> Response
-    {
-        do {
-            return try await next(request, context)
-        } catch let error as APIError {
+package enum ErrorResponse {
+    package static func response(for error: any Error, logger: Logger) -> Response {
+        switch error {
+        case let error as APIError:
             if error.status.code >= 500 {
-                context.logger.error(
+                logger.error(
                     "request failed", metadata: ["status": "\(error.status.code)", "error": "\(error.message)"])
             }
             return APIError.response(status: error.status, message: error.message)
-        } catch let error as HTTPError {
+        case let error as HTTPError:
             switch error.status {
             case .notFound, .methodNotAllowed:
                 let unknown = APIError.unknownRoute()
@@ -34,32 +29,32 @@ package struct ErrorMiddleware: RouterMiddleware {
                 return APIError.response(status: .badRequest, message: "요청 본문이 너무 큽니다. (request body too large)")
             default:
                 if error.status.code >= 500 {
-                    context.logger.error("request failed", metadata: ["error": "\(error)"])
+                    logger.error("request failed", metadata: ["error": "\(error)"])
                 }
                 return APIError.response(status: error.status, message: error.body ?? error.status.reasonPhrase)
             }
-        } catch let error as PSQLError where Self.isDataException(error) {
+        case let error as PSQLError where isDataException(error):
             // Class 22 (data exception): the input cannot be stored as given, e.g. a U+0000 in a JSON string or
             // a query value (PostgreSQL text cannot hold NUL) — the client's fault, never a 500.
-            context.logger.notice(
+            logger.notice(
                 "rejected by the database as invalid data",
                 metadata: ["sqlstate": "\(error.serverInfo?[.sqlState] ?? "")"])
             let invalid = APIError.badRequest("잘못된 값입니다. (a value cannot be stored, e.g. it contains a NUL character)")
             return APIError.response(status: invalid.status, message: invalid.message)
-        } catch  where Self.clientWentAway(error) {
+        case _ where clientWentAway(error):
             // The client closed the connection before its request was complete (phones abort uploads all the
             // time): its doing, not ours. Counted apart, answered 499 (nginx's "client closed request"; nobody
             // reads it), never a 5xx.
-            context.logger.warning("client went away mid-request", metadata: ["error": "\(error)"])
+            logger.warning("client went away mid-request", metadata: ["error": "\(error)"])
             Self.clientAborts.increment()
             return APIError.response(
                 status: .init(code: 499), message: "요청이 중단되었습니다. (client closed the request)")
-        } catch  where InfrastructureFailure.isTransient(error) {
-            context.logger.error("database unavailable", metadata: ["error": "\(String(reflecting: error))"])
+        case _ where InfrastructureFailure.isTransient(error):
+            logger.error("database unavailable", metadata: ["error": "\(String(reflecting: error))"])
             let failure = APIError.unavailable()
             return APIError.response(status: failure.status, message: failure.message)
-        } catch {
-            context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
+        default:
+            logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
             let failure = APIError.internalError()
             return APIError.response(status: failure.status, message: failure.message)
         }

@@ -11,24 +11,12 @@ extension HTTPField.Name {
     package static let traceparent = HTTPField.Name("traceparent")!
 }
 
-/// Takes the request id the gateway set (`X-Request-ID`) or makes one, puts it on the logger and the context
-/// (so outbox rows and Kafka headers carry it) and echoes it on the response, errors included.
-package struct RequestIDMiddleware: RouterMiddleware {
-    package typealias Context = APIRequestContext
-
-    package init() {}
-
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
-        async throws -> Response
-    {
-        var context = context
-        let requestId = Self.acceptable(request.headers[.requestID]) ?? UUID().uuidString.lowercased()
-        context.requestId = requestId
-        context.logger[metadataKey: "request_id"] = .string(requestId)
-        context.traceparent = Self.validTraceparent(request.headers[.traceparent])
-        var response = try await next(request, context)
-        response.headers[.requestID] = requestId
-        return response
+/// The request id the gateway set (`X-Request-ID`), checked, or a new one; `EdgeMiddleware` puts it on the logger
+/// and the context (so outbox rows and Kafka headers carry it) and echoes it on the response, errors included.
+package enum RequestID {
+    /// The caller's id if acceptable, else a new one.
+    static func of(_ request: Request) -> String {
+        acceptable(request.headers[.requestID]) ?? UUID().uuidString.lowercased()
     }
 
     /// `version-traceid-parentid-flags` in lower-case hex (W3C Trace Context), else nil.

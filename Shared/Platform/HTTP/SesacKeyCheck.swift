@@ -1,11 +1,10 @@
 import HTTPTypes
 import Hummingbird
 
-/// Rejects requests without the right `SesacKey` header with 420, before anything else runs (API conventions §10.2),
+/// Requests without the right `SesacKey` header are rejected with 420 before any route runs (`EdgeMiddleware`),
 /// image downloads and unknown routes included. Operational endpoints (`/health`, `/ready`, `/metrics`,
 /// `/.well-known/jwks.json`) are exempt; the gateway does not expose the first three.
-package struct SesacKeyMiddleware: RouterMiddleware {
-    package typealias Context = APIRequestContext
+package struct SesacKeyCheck: Sendable {
     let expected: [UInt8]
     let exemptPaths: Set<String>
 
@@ -16,16 +15,12 @@ package struct SesacKeyMiddleware: RouterMiddleware {
         self.exemptPaths = exemptPaths
     }
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
-        async throws -> Response
-    {
-        if exemptPaths.contains(request.uri.path) {
-            return try await next(request, context)
-        }
+    /// Throws 420 unless the request carries the key or its path is exempt.
+    func check(_ request: Request) throws {
+        if exemptPaths.contains(request.uri.path) { return }
         guard let given = request.headers[.sesacKey], Self.constantTimeEquals(Array(given.utf8), expected) else {
             throw APIError.invalidAPIKey()
         }
-        return try await next(request, context)
     }
 
     static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
