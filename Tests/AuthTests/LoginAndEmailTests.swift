@@ -111,8 +111,17 @@ struct GatekeepingTests {
             #expect(ready.status == 200, "\(ready.text)")
             #expect(try ready.json.bool("database") == true)
             #expect(try ready.json.bool("broker") == true)
+            #expect(try await client.send(.get, "/v1/nowhere").status == 444)
             let metrics = try await client.send(.get, "/metrics", apiKey: .some(nil))
             #expect(metrics.status == 200)
+            // Every answer is counted and timed by route, method and status (Hummingbird's metric names, which the
+            // dashboard reads), errors with the status they were answered with.
+            let lines = metrics.text.split(separator: "\n")
+            let health = #"{http_route="/health",http_request_method="GET",http_response_status_code="200"}"#
+            #expect(lines.contains { $0.hasPrefix("hb_requests" + health + " ") })
+            #expect(lines.contains { $0.hasPrefix("http_server_request_duration_count" + health + " ") })
+            #expect(lines.contains { $0.hasPrefix("hb_requests{") && $0.contains(#"http_response_status_code="444""#) })
+            #expect(lines.contains { $0.hasPrefix(#"http_server_active_requests{http_request_method="GET"} "#) })
             let jwks = try await client.send(.get, "/.well-known/jwks.json", apiKey: .some(nil))
             #expect(jwks.status == 200)
             let keys = try #require(try jwks.json["keys"] as? [[String: Any]])
