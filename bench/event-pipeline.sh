@@ -8,6 +8,8 @@
 #     NOTIFY), and for each one, commit (outbox row) → applied by social's projection consumer (its
 #     processed_events row), both read from PostgreSQL, so no clocks differ: p50/p99/max. The events name posts
 #     that exist only in social's and market's read models (product "bench-pipeline"): measure a bench stack.
+#     Split at the outbox's `published_at` (when the relay recorded the broker's acknowledgement): commit → published
+#     (the relay: wake-up, read, send, acknowledgement) and published → applied (the consumer: fetch, poll, apply).
 # Usage: bench/event-pipeline.sh [burst=20000] [rate=1000] [seconds=20]
 # Measured with the settings the stack ships (deploy/local/lib.sh): nothing to set.
 set -euo pipefail
@@ -84,5 +86,14 @@ sql "SELECT format('end to end (commit → applied by social-projections) over %
             round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1),
             round(max(ms)::numeric, 1))
      FROM (SELECT extract(epoch FROM p.processed_at - o.created_at) * 1000 AS ms
+           FROM posts.outbox o JOIN social.processed_events p ON p.event_id = o.event_id AND p.consumer = 'social-projections'
+           WHERE o.id > $from AND o.event_type = 'post-created') t"
+sql "SELECT format('split: commit → published by the relay (acknowledged) p50 %s / p99 %s ms; published → applied p50 %s / p99 %s ms',
+            round(percentile_cont(0.5) WITHIN GROUP (ORDER BY relay_ms)::numeric, 1),
+            round(percentile_cont(0.99) WITHIN GROUP (ORDER BY relay_ms)::numeric, 1),
+            round(percentile_cont(0.5) WITHIN GROUP (ORDER BY consume_ms)::numeric, 1),
+            round(percentile_cont(0.99) WITHIN GROUP (ORDER BY consume_ms)::numeric, 1))
+     FROM (SELECT extract(epoch FROM o.published_at - o.created_at) * 1000 AS relay_ms,
+                  extract(epoch FROM p.processed_at - o.published_at) * 1000 AS consume_ms
            FROM posts.outbox o JOIN social.processed_events p ON p.event_id = o.event_id AND p.consumer = 'social-projections'
            WHERE o.id > $from AND o.event_type = 'post-created') t"

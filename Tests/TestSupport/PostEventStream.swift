@@ -7,18 +7,36 @@ import SNSPlatform
 /// runs repeat posts, and every kind of snapshot event — creations, updates older and newer than what is stored,
 /// deletions, absent product ids, titles and prices, Hangul hashtags.
 package enum PostEventStream {
-    package static func events(seed: UInt64, count: Int, posts: UInt64 = 6) throws -> [IncomingEvent] {
+    /// - Parameters:
+    ///   - paths: when given, each snapshot shows up to three of them (repeats included) and sometimes a path that
+    ///     is not a media path; otherwise snapshots show no files.
+    ///   - withdrawals: when true, about one event in twelve of the even-numbered posts is the withdrawal of
+    ///     their author (`user-withdrawn`); the odd-numbered posts' authors stay.
+    package static func events(
+        seed: UInt64, count: Int, posts: UInt64 = 6, paths: [String] = [], withdrawals: Bool = false
+    ) throws -> [IncomingEvent] {
         var random = SeededRandom(seed: seed)
         let start = Date(timeIntervalSince1970: 1_750_000_000.123)
         var events: [IncomingEvent] = []
         for index in 0..<count {
-            let post = "p\(random.next() % posts)"
+            let number = random.next() % posts
+            let post = "p\(number)"
             let at = start.addingTimeInterval(Double(random.next() % 1_000) / 7)  // out of order on purpose
+            if withdrawals, number % 2 == 0, random.next() % 12 == 0 {
+                events.append(
+                    try event(UserWithdrawn(userId: "u\(post)", withdrawnAt: at), key: "u\(post)", offset: index))
+                continue
+            }
+            var files: [String] = []
+            if !paths.isEmpty {
+                for _ in 0..<(random.next() % 4) { files.append(paths[Int(random.next() % UInt64(paths.count))]) }
+                if random.next() % 5 == 0 { files.append("not/a/media/path.jpg") }
+            }
             let snapshot = PostSnapshot(
                 postId: post, userId: "u\(post)", productId: random.next() % 4 == 0 ? nil : "prod\(random.next() % 2)",
                 title: random.next() % 3 == 0 ? nil : "제목 \(index)",
                 price: random.next() % 3 == 0 ? nil : Int(random.next() % 50_000),
-                files: [], hashTags: random.next() % 2 == 0 ? ["태그\(index % 3)", "Tag"] : [],
+                files: files, hashTags: random.next() % 2 == 0 ? ["태그\(index % 3)", "Tag"] : [],
                 createdAt: start, updatedAt: at)
             switch random.next() % 10 {
             case 0...4: events.append(try event(PostCreated(post: snapshot), key: post, offset: index))
@@ -27,7 +45,8 @@ package enum PostEventStream {
                 events.append(
                     try event(
                         PostDeleted(
-                            postId: post, userId: "u\(post)", productId: snapshot.productId, files: [], deletedAt: at),
+                            postId: post, userId: "u\(post)", productId: snapshot.productId, files: files, deletedAt: at
+                        ),
                         key: post, offset: index))
             }
         }

@@ -256,11 +256,12 @@ service_env() {
     SNS_DATABASE_URL="$DATABASE_URL" SNS_KAFKA_BROKERS="$(cat "$STATE/broker.addr")" \
     SNS_API_KEY="$API_KEY" SNS_PRODUCT_IDS="${SNS_PRODUCT_IDS:-sns-g2-test}" SNS_JWT_PUBLIC_KEY_FILE="$STATE/keys/jwt-public.pem" \
     SNS_LOG_LEVEL="${SNS_LOG_LEVEL:-info}" \
-    SNS_KAFKA_PROPERTIES="fetch.wait.max.ms=10;${SNS_KAFKA_PROPERTIES:-}" \
+    SNS_KAFKA_PROPERTIES="fetch.wait.max.ms=5;${SNS_KAFKA_PROPERTIES:-}" \
     SNS_READ_YOUR_WRITES_TIMEOUT_MS="$READ_YOUR_WRITES_TIMEOUT_MS"
   # fetch.wait.max.ms: the dev broker (librdkafka's mock cluster) answers a fetch only after this wait when it had
   # no data at the time, even if data arrives meanwhile (a real broker answers at once), and a write's answer waits
-  # for the projections of its event (read-your-writes, decision 0013). 10 ms costs ~1 % CPU per idle consumer.
+  # for the projections of its event (read-your-writes, decision 0013). 5 ms: an event waits 2.5 ms on average for
+  # the parked fetch to come back; an idle stack costs ~0.15 cores either way (bench/results/2026-11-27-event-path.md).
   case "$name" in
     auth) echo SNS_JWT_PRIVATE_KEY_FILE="$STATE/keys/jwt-private.pem" SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" \
                SNS_ACCESS_TOKEN_TTL="${SNS_ACCESS_TOKEN_TTL:-600}" SNS_REFRESH_TOKEN_TTL="${SNS_REFRESH_TOKEN_TTL:-1209600}" \

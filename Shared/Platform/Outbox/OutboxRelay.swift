@@ -118,38 +118,49 @@ package final class OutboxRelay: Service, Sendable {
         let lagGauge = self.lagGauge
         // The deadline exceeds the producer's message timeout (30 s), so a slow broker fails the send first.
         let result = try await client.transaction(logger: logger, timeout: .seconds(90)) { connection -> BatchResult in
-            let lockRows = try await connection.query(
-                "SELECT pg_try_advisory_xact_lock(\(Self.relayLockClass), hashtext(\(schema.name)))", logger: logger)
-            var locked = false
-            for try await value in lockRows.decode(Bool.self) { locked = value }
-            guard locked else {
-                lagGauge.record(0)
-                return .standby
-            }
-
+            // The relay lock and the pending rows in one statement (one round trip): the rows are read only when the
+            // lock was taken (`l.locked` gates the lateral scan); a replica that is refused gets one row with no id.
+            // The statement's snapshot predates its lock, so in a rare race a replica that takes over the instant
+            // another committed may send that batch again: a duplicate, which consumers drop (at-least-once, as
+            // after any crash between send and commit); first deliveries keep their order.
             let rows = try await connection.query(
                 """
-                SELECT id, topic, partition_key, payload::text, headers::text,
-                       extract(epoch FROM clock_timestamp() - created_at)::float8
-                FROM \(table: schema, "outbox") WHERE published_at IS NULL ORDER BY id LIMIT \(batchSize)
+                WITH relay_lock AS MATERIALIZED (
+                    SELECT pg_try_advisory_xact_lock(\(Self.relayLockClass), hashtext(\(schema.name))) AS locked)
+                SELECT l.locked, o.id, o.topic, o.partition_key, o.payload::text, o.headers::text,
+                       extract(epoch FROM clock_timestamp() - o.created_at)::float8
+                FROM relay_lock l
+                LEFT JOIN LATERAL (
+                    SELECT id, topic, partition_key, payload, headers, created_at
+                    FROM \(table: schema, "outbox")
+                    WHERE l.locked AND published_at IS NULL ORDER BY id LIMIT \(batchSize)) o ON true
+                ORDER BY o.id
                 """, logger: logger)
+            var locked = false
             var ids: [Int64] = []
             var messages: [KafkaOutgoingMessage] = []
             var oldestAge = 0.0
-            for try await (id, topic, key, payload, headersJSON, age) in rows.decode(
-                (Int64, String, String, String, String, Double).self)
+            for try await (lockTaken, id, topic, key, payload, headersJSON, age) in rows.decode(
+                (Bool, Int64?, String?, String?, String?, String?, Double?).self)
             {
+                locked = lockTaken
+                guard let id, let topic, let key, let payload, let headersJSON, let age else { continue }
                 ids.append(id)
                 messages.append(
                     Outbox.message(topic: topic, partitionKey: key, payload: payload, headersJSON: headersJSON))
                 oldestAge = max(oldestAge, age)
+            }
+            guard locked else {
+                lagGauge.record(0)
+                return .standby
             }
             lagGauge.record(oldestAge)
             guard !ids.isEmpty else { return .idle }
             _ = try await producer.send(messages)
             try await afterSend?()
             try await connection.query(
-                "UPDATE \(table: schema, "outbox") SET published_at = now() WHERE id = ANY(\(ids))", logger: logger)
+                "UPDATE \(table: schema, "outbox") SET published_at = clock_timestamp() WHERE id = ANY(\(ids))",
+                logger: logger)
             return .published(ids.count)
         }
         if case .published(let count) = result {

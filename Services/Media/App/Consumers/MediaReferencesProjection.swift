@@ -38,10 +38,10 @@ package struct MediaReferencesProjection: EventHandler {
         switch event.eventType {
         case .postCreated:
             try await reference(
-                post: try event.payload(as: PostCreated.self).post, connection: connection, logger: logger)
+                posts: [try event.payload(as: PostCreated.self).post], connection: connection, logger: logger)
         case .postUpdated:
             try await reference(
-                post: try event.payload(as: PostUpdated.self).post, connection: connection, logger: logger)
+                posts: [try event.payload(as: PostUpdated.self).post], connection: connection, logger: logger)
         case .postDeleted:
             let deleted = try event.payload(as: PostDeleted.self)
             try await catalog.removeReferences(holder: .post, id: deleted.postId, on: connection, logger: logger)
@@ -69,14 +69,20 @@ package struct MediaReferencesProjection: EventHandler {
         }
     }
 
-    private func reference(post: PostSnapshot, connection: PostgresConnection, logger: Logger) async throws {
-        if try await catalog.isWithdrawn(userId: post.userId, on: connection, logger: logger) {
-            try await catalog.removeReferences(holder: .post, id: post.postId, on: connection, logger: logger)
-            return
-        }
-        try await catalog.replaceReferences(
-            holder: .post, id: post.postId, owner: post.userId,
-            paths: Self.mediaPaths(post.files), on: connection, logger: logger)
+    /// A batch: runs of distinct posts' snapshots (`PostSnapshotRuns`) in one statement each, every other event one by
+    /// one, in order: the same references as applying them one by one.
+    package func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws {
+        try await PostSnapshotRuns.apply(
+            events,
+            run: { try await reference(posts: $0, connection: connection, logger: logger) },
+            other: { try await handle($0, connection: connection, logger: logger) })
+    }
+
+    /// Distinct posts' snapshots: each post references exactly its files, or nothing if its owner withdrew.
+    private func reference(posts: [PostSnapshot], connection: PostgresConnection, logger: Logger) async throws {
+        try await catalog.replacePostReferences(
+            posts.map { .init(postId: $0.postId, ownerId: $0.userId, paths: Self.mediaPaths($0.files)) },
+            on: connection, logger: logger)
     }
 
     private func reference(profileOf userId: String, image: String?, connection: PostgresConnection, logger: Logger)

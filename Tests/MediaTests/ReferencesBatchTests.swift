@@ -1,0 +1,71 @@
+import Foundation
+import PostgresNIO
+import SNSPlatform
+import SNSTestSupport
+import Testing
+
+@testable import MediaService
+
+/// Media applies runs of post snapshots with one statement per run (decision 0015), and single snapshots with the same
+/// statement: the references that keep files alive, applied in one batch and one by one, must both be what the rules
+/// say — repeated and malformed paths, deletions and authors who withdrew (whose later snapshots reference nothing)
+/// included.
+@Suite("Media's references in batches")
+struct ReferencesBatchTests {
+    static let paths = (0..<5).map { "uploads/posts/" + String(repeating: "\($0)a", count: 20) + ".jpg" }
+
+    /// The references the rules say the stream leaves (the projection's doc comment), worked out without SQL: a
+    /// post references exactly the media paths of its newest snapshot, nothing once deleted, nothing when its author
+    /// withdrew (before or after the snapshot).
+    static func expectedRows(_ stream: [IncomingEvent]) throws -> [String] {
+        var withdrawn = Set<String>()
+        var posts: [String: (owner: String, paths: Set<String>)] = [:]
+        for event in stream {
+            switch event.eventType {
+            case .postCreated, .postUpdated:
+                let post =
+                    event.eventType == .postCreated
+                    ? try event.payload(as: PostCreated.self).post : try event.payload(as: PostUpdated.self).post
+                posts[post.postId] =
+                    withdrawn.contains(post.userId)
+                    ? nil : (post.userId, Set(post.files.compactMap { MediaPath($0)?.string }))
+            case .postDeleted:
+                posts[try event.payload(as: PostDeleted.self).postId] = nil
+            case .userWithdrawn:
+                let user = try event.payload(as: UserWithdrawn.self).userId
+                withdrawn.insert(user)
+                posts = posts.filter { $0.value.owner != user }
+            default:
+                Issue.record("unexpected event \(event.type)")
+            }
+        }
+        let references = posts.flatMap { post in post.value.paths.map { "post|\(post.key)|\($0)|\(post.value.owner)" } }
+        return (references + withdrawn.map { "withdrawn|\($0)" }).sorted()
+    }
+
+    @Test func batchedAndOneByOneEndInTheReferencesTheRulesSay() async throws {
+        try await TestPlatform.with { platform in
+            for seed in 1...5 as ClosedRange<UInt64> {
+                let stream = try PostEventStream.events(seed: seed, count: 80, paths: Self.paths, withdrawals: true)
+                let (batched, single) = try await PostEventStream.applyBothWays(
+                    stream,
+                    platform: platform, migrations: { MediaMigrations.all(schema: $0) },
+                    handler: {
+                        MediaReferencesProjection(catalog: MediaCatalog(schema: $0, client: platform.postgres))
+                    },
+                    rows: { schema in
+                        """
+                        SELECT concat_ws('|', holder_kind, holder_id, path, owner_id) FROM \(table: schema, "references")
+                        UNION ALL
+                        SELECT concat_ws('|', 'withdrawn', user_id) FROM \(table: schema, "withdrawn_users")
+                        ORDER BY 1
+                        """
+                    })
+                let expected = try Self.expectedRows(stream)
+                #expect(expected.contains { $0.hasPrefix("post|") } && expected.contains { $0.hasPrefix("withdrawn|") })
+                #expect(single.sorted() == expected, "seed \(seed): one by one")
+                #expect(batched.sorted() == expected, "seed \(seed): batched")
+            }
+        }
+    }
+}
