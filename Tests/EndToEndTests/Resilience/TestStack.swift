@@ -63,7 +63,17 @@ enum TestStack {
         return pid
     }
 
-    static func isAlive(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 }
+    /// Whether the process still runs. A process that has exited but that its parent has not reaped yet (a zombie)
+    /// has ended: the services are started detached, so their parent is the machine's init, which may reap late (on
+    /// the development VMs ~2 s after the exit was seen).
+    static func isAlive(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        // /proc/<pid>/stat: "pid (comm) state …"; the command name may hold spaces and parentheses.
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.range(of: ") ", options: .backwards)
+        else { return true }
+        return stat[close.upperBound...].first != "Z"
+    }
 
     /// Runs `./sns <arguments>` on this profile (the test run already holds the profile's lock) and waits for it.
     static func sns(_ arguments: [String]) async throws {
