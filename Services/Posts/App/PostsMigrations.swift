@@ -111,6 +111,9 @@ enum PostsMigrations {
             Migration(version: 103, name: "g2_apps_places_and_title_search", sql: g2(s)),
             Migration(
                 version: 104, name: "documents_and_title_grams_in_plpgsql", sql: MaterialisedPosts.plpgsqlMigration(s)),
+            Migration(
+                version: 105, name: "feed_entries_without_foreign_key",
+                sql: MaterialisedPosts.feedEntriesWithoutForeignKeyMigration(s)),
         ]
     }
 
