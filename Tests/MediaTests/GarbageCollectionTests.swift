@@ -125,14 +125,40 @@ struct GarbageCollectionTests {
                 PostCreated(post: snapshot(postId: bobPost, userId: bob.userId, files: bobFiles)), aggregateId: bobPost)
 
             try await media.apply(UserWithdrawn(userId: alice.userId, withdrawnAt: Date()), aggregateId: alice.userId)
-            // A late update of Alice's post (another topic, so it may arrive after) does not bring them back.
+            // Late events of Alice's (other topics, so they may arrive after) do not bring them back: her post's
+            // update, her profile showing the file, a chat message carrying it.
             try await media.apply(
                 PostUpdated(post: snapshot(postId: alicePost, userId: alice.userId, files: aliceFiles)),
                 aggregateId: alicePost)
+            try await media.apply(
+                UserUpdated(
+                    userId: alice.userId, nick: "a", phoneNum: nil, birthDay: nil, profileImage: aliceFiles[0],
+                    updatedAt: Date()), aggregateId: alice.userId)
+            let chatId = ObjectID.generate()
+            try await media.apply(
+                ChatMessageSent(
+                    chatId: chatId, roomId: ObjectID.generate(), content: "", files: aliceFiles,
+                    sender: .init(userId: alice.userId, nick: "a", profileImage: nil),
+                    participants: [alice.userId, bob.userId], createdAt: Date()), aggregateId: chatId)
 
             #expect(try await media.collect(grace: .zero).collected == 1)
             #expect(try !exists(media, aliceFiles[0]))
             #expect(try exists(media, bobFiles[0]), "other users' files are untouched")
+        }
+    }
+
+    @Test func filesSentInAChatMessageAreKept() async throws {
+        try await withMediaService { media in
+            let user = try await testUser()
+            let files = try await upload(media, token: user.token)
+            let chatId = ObjectID.generate()
+            try await media.apply(
+                ChatMessageSent(
+                    chatId: chatId, roomId: ObjectID.generate(), content: "", files: files,
+                    sender: .init(userId: user.userId, nick: "n", profileImage: nil), participants: [user.userId],
+                    createdAt: Date()), aggregateId: chatId)
+            #expect(try await media.collect(grace: .zero).collected == 0)
+            #expect(try exists(media, files[0]))
         }
     }
 

@@ -10,8 +10,11 @@ import SNSPlatform
 /// - `post-deleted`: the post references nothing.
 /// - `user-registered` / `user-updated`: the user's profile references exactly its `profileImage`.
 /// - `chat-message-sent`: the message references its `files` (messages are never edited or deleted).
-/// - `user-withdrawn`: every reference of the user's posts and profile goes; later post events of that user
-///   (they travel on another topic, so may arrive after) add nothing.
+/// - `user-withdrawn`: every reference of the user's posts, profile and messages goes; later events of that user
+///   (they travel on other topics, so may arrive after) add nothing.
+///
+/// Every kind of holder is written by one statement (`MediaCatalog.replaceReferences`); a batch's run of distinct
+/// posts' snapshots is one statement too.
 /// - anything else: ignored.
 ///
 /// Paths that are not well-formed media paths are dropped (they cannot name a stored file).
@@ -55,10 +58,9 @@ package struct MediaReferencesProjection: EventHandler {
                 profileOf: user.userId, image: user.profileImage, connection: connection, logger: logger)
         case .chatMessageSent:
             let message = try event.payload(as: ChatMessageSent.self)
-            let sender = message.sender.userId
-            if try await catalog.isWithdrawn(userId: sender, on: connection, logger: logger) { return }
             try await catalog.replaceReferences(
-                holder: .chat, id: message.chatId, owner: sender, paths: Self.mediaPaths(message.files),
+                holder: .chat,
+                [.init(id: message.chatId, ownerId: message.sender.userId, paths: Self.mediaPaths(message.files))],
                 on: connection, logger: logger)
         case .userWithdrawn:
             let withdrawn = try event.payload(as: UserWithdrawn.self)
@@ -80,18 +82,17 @@ package struct MediaReferencesProjection: EventHandler {
 
     /// Distinct posts' snapshots: each post references exactly its files, or nothing if its owner withdrew.
     private func reference(posts: [PostSnapshot], connection: PostgresConnection, logger: Logger) async throws {
-        try await catalog.replacePostReferences(
-            posts.map { .init(postId: $0.postId, ownerId: $0.userId, paths: Self.mediaPaths($0.files)) },
+        try await catalog.replaceReferences(
+            holder: .post, posts.map { .init(id: $0.postId, ownerId: $0.userId, paths: Self.mediaPaths($0.files)) },
             on: connection, logger: logger)
     }
 
     private func reference(profileOf userId: String, image: String?, connection: PostgresConnection, logger: Logger)
         async throws
     {
-        if try await catalog.isWithdrawn(userId: userId, on: connection, logger: logger) { return }
         try await catalog.replaceReferences(
-            holder: .profile, id: userId, owner: userId,
-            paths: Self.mediaPaths(image.map { [$0] } ?? []), on: connection, logger: logger)
+            holder: .profile, [.init(id: userId, ownerId: userId, paths: Self.mediaPaths(image.map { [$0] } ?? []))],
+            on: connection, logger: logger)
     }
 
     /// The well-formed media paths among `files`, in their canonical string form.

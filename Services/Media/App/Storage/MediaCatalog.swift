@@ -97,51 +97,25 @@ package struct MediaCatalog: Sendable {
 
     // MARK: References
 
-    /// Makes `paths` exactly the files `holder` references. Takes a share lock on the stored files among them
-    /// first, so a garbage collection running at the same moment either already deleted them or skips them.
-    func replaceReferences(
-        holder: Holder, id: String, owner: String, paths: [String],
-        on connection: PostgresConnection, logger: Logger
-    ) async throws {
-        let unique = Array(Set(paths)).sorted()
-        if !unique.isEmpty {
-            try await connection.query(
-                """
-                SELECT 1 FROM \(table: schema, "files") WHERE path = ANY(\(unique)) ORDER BY path FOR SHARE
-                """, logger: logger)
-        }
-        try await connection.query(
-            """
-            DELETE FROM \(table: schema, "references")
-            WHERE holder_kind = \(holder.rawValue) AND holder_id = \(id) AND NOT (path = ANY(\(unique)))
-            """, logger: logger)
-        if !unique.isEmpty {
-            try await connection.query(
-                """
-                INSERT INTO \(table: schema, "references") (holder_kind, holder_id, path, owner_id)
-                SELECT \(holder.rawValue), \(id), p, \(owner) FROM unnest(\(unique)::text[]) AS p
-                ON CONFLICT (holder_kind, holder_id, path) DO UPDATE SET owner_id = EXCLUDED.owner_id
-                """, logger: logger)
-        }
-    }
-
-    /// What one post snapshot says its post shows.
-    struct PostFiles: Sendable, Equatable {
-        var postId: String
+    /// What one holder (a post, a profile, a chat message) shows, as its event says.
+    struct HeldFiles: Sendable, Equatable {
+        var id: String
         var ownerId: String
         var paths: [String]
     }
 
-    /// `replaceReferences(holder: .post, …)` for several **distinct** posts in one statement, with the withdrawal
-    /// check of the one-by-one path (a withdrawn owner's post references nothing): the same rows and the same share
-    /// locks on the stored files (taken, in path order, before the references are written), one round trip instead
-    /// of two to four per post.
-    func replacePostReferences(_ posts: [PostFiles], on connection: PostgresConnection, logger: Logger) async throws {
-        var pairPosts: [String] = []
+    /// Makes each holder's `paths` exactly the files it references, for several **distinct** holders of one kind in one
+    /// statement. A holder whose owner withdrew references nothing (a late event of a withdrawn user brings nothing
+    /// back). Share locks on the stored files among the paths are taken first, in path order, so a garbage collection
+    /// running at the same moment either already deleted them or skips them.
+    func replaceReferences(
+        holder: Holder, _ holders: [HeldFiles], on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        var pairIds: [String] = []
         var pairPaths: [String] = []
-        for post in posts {
-            for path in Set(post.paths).sorted() {
-                pairPosts.append(post.postId)
+        for held in holders {
+            for path in Set(held.paths).sorted() {
+                pairIds.append(held.id)
                 pairPaths.append(path)
             }
         }
@@ -149,22 +123,22 @@ package struct MediaCatalog: Sendable {
         try await connection.query(
             """
             WITH input AS (
-                SELECT * FROM unnest(\(posts.map(\.postId))::text[], \(posts.map(\.ownerId))::text[]) AS i(post_id, owner_id)
+                SELECT * FROM unnest(\(holders.map(\.id))::text[], \(holders.map(\.ownerId))::text[]) AS i(id, owner_id)
             ), wanted AS (
-                SELECT i.post_id, i.owner_id, p.path
-                FROM unnest(\(pairPosts)::text[], \(pairPaths)::text[]) AS p(post_id, path)
-                JOIN input i USING (post_id)
+                SELECT i.id, i.owner_id, p.path
+                FROM unnest(\(pairIds)::text[], \(pairPaths)::text[]) AS p(id, path)
+                JOIN input i USING (id)
                 WHERE NOT EXISTS (SELECT 1 FROM \(table: s, "withdrawn_users") w WHERE w.user_id = i.owner_id)
             ), locked AS (
                 SELECT f.path FROM \(table: s, "files") f WHERE f.path IN (SELECT path FROM wanted)
                 ORDER BY f.path FOR SHARE
             ), removed AS (
                 DELETE FROM \(table: s, "references") r USING input i
-                WHERE r.holder_kind = \(Holder.post.rawValue) AND r.holder_id = i.post_id
-                  AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.post_id = r.holder_id AND w.path = r.path)
+                WHERE r.holder_kind = \(holder.rawValue) AND r.holder_id = i.id
+                  AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.id = r.holder_id AND w.path = r.path)
             )
             INSERT INTO \(table: s, "references") (holder_kind, holder_id, path, owner_id)
-            SELECT \(Holder.post.rawValue), w.post_id, w.path, w.owner_id FROM wanted w
+            SELECT \(holder.rawValue), w.id, w.path, w.owner_id FROM wanted w
             WHERE (SELECT count(*) FROM locked) >= 0
             ON CONFLICT (holder_kind, holder_id, path) DO UPDATE SET owner_id = EXCLUDED.owner_id
             """, logger: logger)
@@ -191,13 +165,6 @@ package struct MediaCatalog: Sendable {
     /// Whether the user withdrew (outside a transaction: the authentication check of every request).
     func isWithdrawn(userId: String, logger: Logger) async throws -> Bool {
         let rows = try await client.query(
-            "SELECT 1 FROM \(table: schema, "withdrawn_users") WHERE user_id = \(userId)", logger: logger)
-        for try await _ in rows.decode(Int.self) { return true }
-        return false
-    }
-
-    func isWithdrawn(userId: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        let rows = try await connection.query(
             "SELECT 1 FROM \(table: schema, "withdrawn_users") WHERE user_id = \(userId)", logger: logger)
         for try await _ in rows.decode(Int.self) { return true }
         return false

@@ -141,18 +141,7 @@ enum MaterialisedPosts {
             FOR EACH ROW EXECUTE FUNCTION \(s).fan_out_post();
 
         CREATE FUNCTION \(s).fan_out_follow() RETURNS trigger
-        LANGUAGE plpgsql AS $$
-        BEGIN
-            IF TG_OP = 'INSERT' THEN
-                INSERT INTO \(s).feed_entries (follower_id, seq, post_id, author_id, product_id)
-                SELECT NEW.follower_id, p.seq, p.post_id, p.user_id, p.product_id
-                FROM \(s).posts p WHERE p.user_id = NEW.followee_id
-                ON CONFLICT DO NOTHING;
-            ELSE
-                DELETE FROM \(s).feed_entries WHERE follower_id = OLD.follower_id AND author_id = OLD.followee_id;
-            END IF;
-            RETURN NULL;
-        END $$;
+        \(fanOutFollowBody(s, lockingPosts: false))
         CREATE TRIGGER follows_fan_out AFTER INSERT OR DELETE ON \(s).follows
             FOR EACH ROW EXECUTE FUNCTION \(s).fan_out_follow();
 
@@ -248,6 +237,26 @@ enum MaterialisedPosts {
         """
     }
 
+    /// `fan_out_follow`'s language and body: a follow adds the followee's posts to the follower's feed, an unfollow takes
+    /// them out. Since migration 105 the copied posts are locked (`FOR KEY SHARE`, see there).
+    static func fanOutFollowBody(_ s: String, lockingPosts: Bool) -> String {
+        let lock = lockingPosts ? " FOR KEY SHARE OF p" : ""
+        return """
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
+                    INSERT INTO \(s).feed_entries (follower_id, seq, post_id, author_id, product_id)
+                    SELECT NEW.follower_id, p.seq, p.post_id, p.user_id, p.product_id
+                    FROM \(s).posts p WHERE p.user_id = NEW.followee_id\(lock)
+                    ON CONFLICT DO NOTHING;
+                ELSE
+                    DELETE FROM \(s).feed_entries WHERE follower_id = OLD.follower_id AND author_id = OLD.followee_id;
+                END IF;
+                RETURN NULL;
+            END $$;
+            """
+    }
+
     /// Migration 105: the following feed's rows name their post without a foreign key. The key's check ran once per
     /// fanned-out row (a post by someone with 667 followers: 667 look-ups and row locks of the post the same statement
     /// had just inserted, ~30 % of the fan-out's time, measured 2026-11-27). What it guaranteed is kept by hand:
@@ -268,19 +277,7 @@ enum MaterialisedPosts {
         CREATE TRIGGER posts_feed_entries_gone AFTER DELETE ON \(s).posts
             FOR EACH ROW EXECUTE FUNCTION \(s).drop_feed_entries_of_post();
         CREATE OR REPLACE FUNCTION \(s).fan_out_follow() RETURNS trigger
-        LANGUAGE plpgsql AS $$
-        BEGIN
-            IF TG_OP = 'INSERT' THEN
-                INSERT INTO \(s).feed_entries (follower_id, seq, post_id, author_id, product_id)
-                SELECT NEW.follower_id, p.seq, p.post_id, p.user_id, p.product_id
-                FROM \(s).posts p WHERE p.user_id = NEW.followee_id
-                FOR KEY SHARE OF p
-                ON CONFLICT DO NOTHING;
-            ELSE
-                DELETE FROM \(s).feed_entries WHERE follower_id = OLD.follower_id AND author_id = OLD.followee_id;
-            END IF;
-            RETURN NULL;
-        END $$;
+        \(fanOutFollowBody(s, lockingPosts: true))
         """
     }
 }
