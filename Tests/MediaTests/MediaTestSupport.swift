@@ -42,7 +42,11 @@ struct MediaTestContext: Sendable {
             value: Array(try EventCoding.encoder().encode(envelope)), headers: [], timestamp: nil)
         let event = try IncomingEvent(message: message)
         let handler = MediaReferencesProjection(catalog: catalog)
+        // As on the service's connections, the media schema first on the search path (its prepared statements name
+        // tables unqualified).
+        let searchPath = PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \"\(catalog.schema.name)\", public")
         try await postgres.transaction(logger: TestEnvironment.logger) { connection in
+            try await connection.query(searchPath, logger: TestEnvironment.logger)
             try await handler.handle(event, connection: connection, logger: TestEnvironment.logger)
         }
     }

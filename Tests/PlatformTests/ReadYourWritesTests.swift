@@ -122,4 +122,66 @@ struct ReadYourWritesBarrierTests {
             }
         }
     }
+
+    /// The idempotency record and the announcements are one statement (`RecordProcessedEvents`): a batch announces
+    /// every awaited event, new or seen before, including a batch in which every event is a duplicate (nothing
+    /// inserted); unmarked events are applied but not announced.
+    @Test func aBatchAnnouncesItsAwaitedEventsNewOrDuplicate() async throws {
+        try await TestPlatform.with { platform in
+            try await withBarrier(timeout: .seconds(120)) { barrier in
+                let group = TestEnvironment.unique("ryw-batch-")
+                let applied = AppliedEventIds()
+                let consumer = try IdempotentConsumer(
+                    name: group, schema: platform.schema, topics: [Topic.posts],
+                    kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: group, properties: [:]),
+                    client: platform.postgres, producer: platform.producer,
+                    handler: ClosureEventHandler { event, _, _ in await applied.add(event.metadata.eventId) },
+                    logger: TestEnvironment.logger)
+                let marker = [KafkaHeader(key: ReadYourWrites.awaitedHeader, string: "1")]
+                @Sendable func message(_ eventId: UUID, offset: Int64, awaited: Bool) throws -> KafkaConsumerMessage {
+                    let envelope = EventEnvelope(
+                        eventId: eventId, type: AwaitedProbe.eventType.rawValue, aggregateId: "b",
+                        producer: "ryw-test", requestId: nil, payload: AwaitedProbe(sequence: Int(offset)))
+                    return KafkaConsumerMessage(
+                        topic: Topic.posts, partition: 0, offset: offset, key: Array("b".utf8),
+                        value: Array(try EventCoding.encoder().encode(envelope)), headers: awaited ? marker : [],
+                        timestamp: nil)
+                }
+                let first = UUID(), second = UUID(), unmarked = UUID()
+                // Batch one: two awaited events and an unmarked one, all new.
+                barrier.expect(first, groups: [group])
+                barrier.expect(second, groups: [group])
+                let one = try [
+                    message(first, offset: 0, awaited: true), message(unmarked, offset: 1, awaited: false),
+                    message(second, offset: 2, awaited: true),
+                ]
+                let (settledOne, outcomesOne) = await consumer.settle(one)
+                #expect(settledOne.count == 3)
+                #expect(outcomesOne == [.applied, .applied, .applied])
+                #expect(await barrier.wait(for: [first, second]).isEmpty)
+                // Batch two: the same awaited events again, both duplicates: nothing inserted, both announced.
+                barrier.expect(first, groups: [group])
+                barrier.expect(second, groups: [group])
+                let (_, outcomesTwo) = await consumer.settle(
+                    try [message(first, offset: 0, awaited: true), message(second, offset: 2, awaited: true)])
+                #expect(outcomesTwo == [.duplicate, .duplicate])
+                #expect(await barrier.wait(for: [first, second]).isEmpty)
+                #expect(await applied.ids == [first, unmarked, second])
+                // The unmarked event was never announced: a short wait for it names the group as late.
+                try await withBarrier(timeout: .milliseconds(300)) { short in
+                    short.expect(unmarked, groups: [group])
+                    let (_, outcomesThree) = await consumer.settle(
+                        try [message(unmarked, offset: 1, awaited: false), message(first, offset: 0, awaited: false)])
+                    #expect(outcomesThree == [.duplicate, .duplicate])
+                    #expect(await short.wait(for: [unmarked]) == [group])
+                }
+            }
+        }
+    }
+}
+
+/// The events a test handler applied, in order.
+actor AppliedEventIds {
+    var ids: [UUID] = []
+    func add(_ id: UUID) { ids.append(id) }
 }

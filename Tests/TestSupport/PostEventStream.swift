@@ -74,13 +74,18 @@ package enum PostEventStream {
             try await Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema) + migrations(schema))
                 .migrate(client: platform.postgres, logger: TestEnvironment.logger)
             let handler = handler(schema)
+            // The handlers' prepared statements name tables unqualified, as a service's connections find its schema
+            // first on their search path: so do these transactions.
+            let searchPath = PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \"\(schema.name)\", public")
             if batched {
                 try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
+                    try await connection.query(searchPath, logger: TestEnvironment.logger)
                     try await handler.handle(batch: stream, connection: connection, logger: TestEnvironment.logger)
                 }
             } else {
                 for event in stream {
                     try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
+                        try await connection.query(searchPath, logger: TestEnvironment.logger)
                         try await handler.handle(event, connection: connection, logger: TestEnvironment.logger)
                     }
                 }

@@ -26,10 +26,12 @@ package struct TestPlatform: Sendable {
 
     package static func with<T: Sendable>(_ body: @Sendable (TestPlatform) async throws -> T) async throws -> T {
         let schema = try SQLIdentifier(TestEnvironment.unique("pt_"))
-        let postgres = PostgresClient(
-            configuration: try DatabaseConfiguration(url: try TestEnvironment.databaseURL(), maxConnections: 10)
-                .clientConfiguration,
-            backgroundLogger: TestEnvironment.logger)
+        // As a service's pool (`ServicePlatform`): the schema first on the search path, where the outbox's and the
+        // consumers' prepared statements find their tables.
+        var configuration = try DatabaseConfiguration(url: try TestEnvironment.databaseURL(), maxConnections: 10)
+            .clientConfiguration
+        configuration.options.additionalStartupParameters.append(("search_path", "\"\(schema.name)\", public"))
+        let postgres = PostgresClient(configuration: configuration, backgroundLogger: TestEnvironment.logger)
         let producer = try KafkaProducer(
             configuration: try kafkaConfiguration(clientId: "platform-test"), logger: TestEnvironment.logger)
         let platform = TestPlatform(

@@ -158,8 +158,8 @@ package final class IdempotentConsumer: Service, Sendable {
         return (batch, outcomes)
     }
 
-    /// The whole batch in one transaction: one statement records the processed events, the handlers run in order
-    /// for the events not seen before, one statement announces the awaited ones. Returns nil (nothing committed)
+    /// The whole batch in one transaction: one statement records the processed events and announces the awaited
+    /// ones (`RecordProcessedEvents`), then the handlers run in order for the events not seen before. Returns nil (nothing committed)
     /// when a record is not an event envelope, so that the caller deals with it one by one.
     func applyAll(_ batch: [KafkaConsumerMessage]) async throws -> [Outcome]? {
         var events: [IncomingEvent] = []
@@ -167,7 +167,7 @@ package final class IdempotentConsumer: Service, Sendable {
             guard let event = try? IncomingEvent(message: message) else { return nil }
             events.append(event)
         }
-        let name = self.name, schema = self.schema, handler = self.handler, logger = self.logger
+        let name = self.name, handler = self.handler, logger = self.logger
         let known = events.filter { $0.eventType != nil }
         // Writers wait for these events (read-your-writes): announced when this transaction commits.
         let announcements = known.filter(\.isAwaited).map {
@@ -180,29 +180,17 @@ package final class IdempotentConsumer: Service, Sendable {
             return events.map { $0.eventType == nil ? skip($0) : .ignored }
         }
         var applied = try await client.transaction(logger: logger) { connection -> Set<UUID> in
-            let inserted = try await connection.query(
-                """
-                INSERT INTO \(table: schema, "processed_events") (consumer, event_id, topic, kafka_partition, kafka_offset)
-                SELECT \(name), e.event_id, e.topic, e.kafka_partition, e.kafka_offset
-                FROM unnest(\(relevant.map(\.metadata.eventId))::uuid[], \(relevant.map(\.message.topic))::text[],
-                            \(relevant.map { Int($0.message.partition) })::int[], \(relevant.map(\.message.offset))::bigint[])
-                     AS e(event_id, topic, kafka_partition, kafka_offset)
-                ON CONFLICT DO NOTHING
-                RETURNING event_id
-                """, logger: logger)
+            let record = RecordProcessedEvents(consumer: name, events: relevant, announcements: announcements)
             var fresh = Set<UUID>()
-            for try await id in inserted.decode(UUID.self) { fresh.insert(id) }
+            for try await id in try await connection.execute(record, logger: logger) {
+                if let id { fresh.insert(id) }
+            }
             var applied = Set<UUID>()
             // New events in partition order; the same event twice in one batch is applied once.
             let toApply = relevant.filter {
                 fresh.contains($0.metadata.eventId) && applied.insert($0.metadata.eventId).inserted
             }
             if !toApply.isEmpty { try await handler.handle(batch: toApply, connection: connection, logger: logger) }
-            if !announcements.isEmpty {
-                try await connection.query(
-                    "SELECT pg_notify(\(ReadYourWrites.channel), a) FROM unnest(\(announcements)::text[]) AS a",
-                    logger: logger)
-            }
             return applied
         }
         return events.map { event in
@@ -285,9 +273,7 @@ package final class IdempotentConsumer: Service, Sendable {
 
     func apply(_ event: IncomingEvent, logger: Logger) async throws -> Outcome {
         let name = self.name
-        let schema = self.schema
         let handler = self.handler
-        let message = event.message
         if let type = event.eventType, !handler.handles(type) {
             if event.isAwaited {
                 try await announce([ReadYourWrites.announcement(group: name, eventId: event.metadata.eventId)])
@@ -295,23 +281,14 @@ package final class IdempotentConsumer: Service, Sendable {
             return .ignored
         }
         return try await client.transaction(logger: logger) { connection -> Outcome in
-            let inserted = try await connection.query(
-                """
-                INSERT INTO \(table: schema, "processed_events") (consumer, event_id, topic, kafka_partition, kafka_offset)
-                VALUES (\(name), \(event.metadata.eventId), \(message.topic), \(Int(message.partition)), \(message.offset))
-                ON CONFLICT DO NOTHING
-                RETURNING 1
-                """, logger: logger)
+            // A writer waits for this event (read-your-writes): announced in the same statement, delivered when
+            // this transaction commits. A duplicate is announced too: its effect is there.
+            let announcements =
+                event.isAwaited ? [ReadYourWrites.announcement(group: name, eventId: event.metadata.eventId)] : []
+            let record = RecordProcessedEvents(consumer: name, events: [event], announcements: announcements)
             var isNew = false
-            for try await _ in inserted.decode(Int.self) { isNew = true }
+            for try await id in try await connection.execute(record, logger: logger) where id != nil { isNew = true }
             if isNew { try await handler.handle(event, connection: connection, logger: logger) }
-            // A writer waits for this event (read-your-writes): announce it, delivered when this transaction
-            // commits. A duplicate is announced too: its effect is there.
-            if event.isAwaited {
-                let announcement = ReadYourWrites.announcement(group: name, eventId: event.metadata.eventId)
-                try await connection.query(
-                    "SELECT pg_notify(\(ReadYourWrites.channel), \(announcement))", logger: logger)
-            }
             return isNew ? .applied : .duplicate
         }
     }

@@ -80,16 +80,11 @@ package struct Outbox: Sendable {
         let headersJSON = String(decoding: try JSONEncoder().encode(headers), as: UTF8.self)
         let lockKey = "\(schema.name):\(envelope.aggregateId)"
         // One round trip: the lock first (the insert reads from it, so its id is drawn under the lock), then the
-        // row, then the relay's wake-up (delivered at commit).
-        try await connection.query(
-            """
-            WITH aggregate_lock AS (SELECT pg_advisory_xact_lock(\(Self.aggregateLockClass), hashtext(\(lockKey)))),
-            appended AS (
-                INSERT INTO \(table: schema, "outbox") (event_id, topic, partition_key, event_type, payload, headers)
-                SELECT \(envelope.eventId), \(topic), \(envelope.aggregateId), \(envelope.type), \(payloadJSON)::jsonb, \(headersJSON)::jsonb
-                FROM aggregate_lock
-                RETURNING 1)
-            SELECT pg_notify(\(notificationChannel), '') FROM appended
-            """, logger: logger)
+        // row, then the relay's wake-up (delivered at commit). A prepared statement (`AppendOutboxRow`).
+        let statement = AppendOutboxRow(
+            lockClass: Self.aggregateLockClass, lockKey: lockKey, eventId: envelope.eventId, topic: topic,
+            partitionKey: envelope.aggregateId, eventType: envelope.type, payload: payloadJSON, headers: headersJSON,
+            channel: notificationChannel)
+        for try await _ in try await connection.execute(statement, logger: logger) {}
     }
 }

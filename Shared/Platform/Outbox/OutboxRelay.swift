@@ -123,32 +123,21 @@ package final class OutboxRelay: Service, Sendable {
             // The statement's snapshot predates its lock, so in a rare race a replica that takes over the instant
             // another committed may send that batch again: a duplicate, which consumers drop (at-least-once, as
             // after any crash between send and commit); first deliveries keep their order.
-            let rows = try await connection.query(
-                """
-                WITH relay_lock AS MATERIALIZED (
-                    SELECT pg_try_advisory_xact_lock(\(Self.relayLockClass), hashtext(\(schema.name))) AS locked)
-                SELECT l.locked, o.id, o.topic, o.partition_key, o.payload::text, o.headers::text,
-                       extract(epoch FROM clock_timestamp() - o.created_at)::float8
-                FROM relay_lock l
-                LEFT JOIN LATERAL (
-                    SELECT id, topic, partition_key, payload, headers, created_at
-                    FROM \(table: schema, "outbox")
-                    WHERE l.locked AND published_at IS NULL ORDER BY id LIMIT \(batchSize)) o ON true
-                ORDER BY o.id
-                """, logger: logger)
+            let statement = ReadPendingOutbox(
+                lockClass: Self.relayLockClass, lockKey: schema.name, limit: Int64(batchSize))
             var locked = false
             var ids: [Int64] = []
             var messages: [KafkaOutgoingMessage] = []
             var oldestAge = 0.0
-            for try await (lockTaken, id, topic, key, payload, headersJSON, age) in rows.decode(
-                (Bool, Int64?, String?, String?, String?, String?, Double?).self)
-            {
+            for try await (lockTaken, pending) in try await connection.execute(statement, logger: logger) {
                 locked = lockTaken
-                guard let id, let topic, let key, let payload, let headersJSON, let age else { continue }
-                ids.append(id)
+                guard let pending else { continue }
+                ids.append(pending.id)
                 messages.append(
-                    Outbox.message(topic: topic, partitionKey: key, payload: payload, headersJSON: headersJSON))
-                oldestAge = max(oldestAge, age)
+                    Outbox.message(
+                        topic: pending.topic, partitionKey: pending.partitionKey, payload: pending.payload,
+                        headersJSON: pending.headers))
+                oldestAge = max(oldestAge, pending.age)
             }
             guard locked else {
                 lagGauge.record(0)
@@ -158,9 +147,7 @@ package final class OutboxRelay: Service, Sendable {
             guard !ids.isEmpty else { return .idle }
             _ = try await producer.send(messages)
             try await afterSend?()
-            try await connection.query(
-                "UPDATE \(table: schema, "outbox") SET published_at = clock_timestamp() WHERE id = ANY(\(ids))",
-                logger: logger)
+            for try await _ in try await connection.execute(MarkOutboxPublished(ids: ids), logger: logger) {}
             return .published(ids.count)
         }
         if case .published(let count) = result {

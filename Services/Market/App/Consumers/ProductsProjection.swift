@@ -55,42 +55,13 @@ struct ProductsProjection: EventHandler {
             other: { try await handle($0, connection: connection, logger: logger) })
     }
 
-    /// Snapshots of distinct posts in one statement (optional columns travel as a value and an "is null" flag).
+    /// Snapshots of distinct posts (one or a run) in one statement.
     private func upsert(_ posts: [PostSnapshot], connection: PostgresConnection, logger: Logger) async throws {
-        guard posts.count > 1 else {
-            if let only = posts.first { try await upsert(only, connection: connection, logger: logger) }
-            return
-        }
-        let s = schema
-        try await connection.query(
-            """
-            INSERT INTO \(table: s, "products") (post_id, seller_id, product_id, title, price, updated_at)
-            SELECT p.post_id, p.seller_id, CASE WHEN p.no_product THEN NULL ELSE p.product_id END,
-                   CASE WHEN p.no_title THEN NULL ELSE p.title END, CASE WHEN p.no_price THEN NULL ELSE p.price END,
-                   p.updated_at
-            FROM unnest(\(posts.map(\.postId))::text[], \(posts.map(\.userId))::text[],
-                        \(posts.map { $0.productId ?? "" })::text[], \(posts.map { $0.productId == nil })::bool[],
-                        \(posts.map { $0.title ?? "" })::text[], \(posts.map { $0.title == nil })::bool[],
-                        \(posts.map { $0.price ?? 0 })::bigint[], \(posts.map { $0.price == nil })::bool[],
-                        \(posts.map(\.updatedAt))::timestamptz[])
-                 AS p(post_id, seller_id, product_id, no_product, title, no_title, price, no_price, updated_at)
-            ON CONFLICT (post_id) DO UPDATE
-            SET seller_id = EXCLUDED.seller_id, product_id = EXCLUDED.product_id, title = EXCLUDED.title,
-                price = EXCLUDED.price, updated_at = EXCLUDED.updated_at
-            WHERE \(table: s, "products").deleted_at IS NULL AND \(table: s, "products").updated_at <= EXCLUDED.updated_at
-            """, logger: logger)
+        guard !posts.isEmpty else { return }
+        for try await _ in try await connection.execute(UpsertProducts(posts: posts), logger: logger) {}
     }
 
     private func upsert(_ post: PostSnapshot, connection: PostgresConnection, logger: Logger) async throws {
-        let s = schema
-        try await connection.query(
-            """
-            INSERT INTO \(table: s, "products") (post_id, seller_id, product_id, title, price, updated_at)
-            VALUES (\(post.postId), \(post.userId), \(post.productId), \(post.title), \(post.price), \(post.updatedAt))
-            ON CONFLICT (post_id) DO UPDATE
-            SET seller_id = EXCLUDED.seller_id, product_id = EXCLUDED.product_id, title = EXCLUDED.title,
-                price = EXCLUDED.price, updated_at = EXCLUDED.updated_at
-            WHERE \(table: s, "products").deleted_at IS NULL AND \(table: s, "products").updated_at <= EXCLUDED.updated_at
-            """, logger: logger)
+        try await upsert([post], connection: connection, logger: logger)
     }
 }

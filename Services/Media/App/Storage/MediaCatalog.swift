@@ -119,29 +119,10 @@ package struct MediaCatalog: Sendable {
                 pairPaths.append(path)
             }
         }
-        let s = schema
-        try await connection.query(
-            """
-            WITH input AS (
-                SELECT * FROM unnest(\(holders.map(\.id))::text[], \(holders.map(\.ownerId))::text[]) AS i(id, owner_id)
-            ), wanted AS (
-                SELECT i.id, i.owner_id, p.path
-                FROM unnest(\(pairIds)::text[], \(pairPaths)::text[]) AS p(id, path)
-                JOIN input i USING (id)
-                WHERE NOT EXISTS (SELECT 1 FROM \(table: s, "withdrawn_users") w WHERE w.user_id = i.owner_id)
-            ), locked AS (
-                SELECT f.path FROM \(table: s, "files") f WHERE f.path IN (SELECT path FROM wanted)
-                ORDER BY f.path FOR SHARE
-            ), removed AS (
-                DELETE FROM \(table: s, "references") r USING input i
-                WHERE r.holder_kind = \(holder.rawValue) AND r.holder_id = i.id
-                  AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.id = r.holder_id AND w.path = r.path)
-            )
-            INSERT INTO \(table: s, "references") (holder_kind, holder_id, path, owner_id)
-            SELECT \(holder.rawValue), w.id, w.path, w.owner_id FROM wanted w
-            WHERE (SELECT count(*) FROM locked) >= 0
-            ON CONFLICT (holder_kind, holder_id, path) DO UPDATE SET owner_id = EXCLUDED.owner_id
-            """, logger: logger)
+        let statement = ReplaceReferences(
+            holderIds: holders.map(\.id), ownerIds: holders.map(\.ownerId), pairIds: pairIds, pairPaths: pairPaths,
+            holderKind: holder.rawValue)
+        for try await _ in try await connection.execute(statement, logger: logger) {}
     }
 
     func removeReferences(holder: Holder, id: String, on connection: PostgresConnection, logger: Logger) async throws {

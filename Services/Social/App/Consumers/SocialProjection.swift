@@ -104,55 +104,20 @@ struct SocialProjection: EventHandler {
             other: { try await handle($0, connection: connection, logger: logger) })
     }
 
-    /// Snapshots of distinct posts, in one statement.
+    /// Snapshots of distinct posts (one or a run), in one statement.
     private func upsertPosts(_ posts: [PostSnapshot], connection: PostgresConnection, logger: Logger) async throws {
-        guard posts.count > 1 else {
-            if let only = posts.first { try await upsertPost(only, connection: connection, logger: logger) }
-            return
-        }
-        let tags = try posts.map { String(decoding: try JSONEncoder().encode($0.hashTags), as: UTF8.self) }
-        let s = schema
-        try await connection.query(
-            """
-            INSERT INTO \(table: s, "posts") (post_id, user_id, product_id, hash_tags, created_at, updated_at)
-            SELECT p.post_id, p.user_id, CASE WHEN p.no_product THEN NULL ELSE p.product_id END,
-                   ARRAY(SELECT jsonb_array_elements_text(p.tags::jsonb)), p.created_at, p.updated_at
-            FROM unnest(\(posts.map(\.postId))::text[], \(posts.map(\.userId))::text[],
-                        \(posts.map { $0.productId ?? "" })::text[], \(posts.map { $0.productId == nil })::bool[],
-                        \(tags)::text[], \(posts.map(\.createdAt))::timestamptz[], \(posts.map(\.updatedAt))::timestamptz[])
-                 AS p(post_id, user_id, product_id, no_product, tags, created_at, updated_at)
-            ON CONFLICT (post_id) DO UPDATE SET
-                product_id = EXCLUDED.product_id, hash_tags = EXCLUDED.hash_tags, created_at = EXCLUDED.created_at,
-                updated_at = EXCLUDED.updated_at
-            WHERE \(table: s, "posts").deleted_at IS NOT NULL OR \(table: s, "posts").updated_at <= EXCLUDED.updated_at
-            """, logger: logger)
+        guard !posts.isEmpty else { return }
+        for try await _ in try await connection.execute(UpsertSocialPosts(posts: posts), logger: logger) {}
     }
 
-    /// Creation or newer update wins; a deletion (tombstone) stays whatever arrives after it.
     private func upsertPost(_ post: PostSnapshot, connection: PostgresConnection, logger: Logger) async throws {
-        let s = schema
-        try await connection.query(
-            """
-            INSERT INTO \(table: s, "posts") (post_id, user_id, product_id, hash_tags, created_at, updated_at)
-            VALUES (\(post.postId), \(post.userId), \(post.productId), \(post.hashTags), \(post.createdAt), \(post.updatedAt))
-            ON CONFLICT (post_id) DO UPDATE SET
-                product_id = EXCLUDED.product_id, hash_tags = EXCLUDED.hash_tags, created_at = EXCLUDED.created_at,
-                updated_at = EXCLUDED.updated_at
-            WHERE \(table: s, "posts").deleted_at IS NOT NULL OR \(table: s, "posts").updated_at <= EXCLUDED.updated_at
-            """, logger: logger)
+        try await upsertPosts([post], connection: connection, logger: logger)
     }
 
     /// The like's state after its latest event.
     private func applyLike(_ like: LikeChange, active: Bool, connection: PostgresConnection, logger: Logger)
         async throws
     {
-        let s = schema
-        try await connection.query(
-            """
-            INSERT INTO \(table: s, "likes") (post_id, user_id, kind, post_user_id, product_id, active, at)
-            VALUES (\(like.postId), \(like.userId), \(like.kind.rawValue), \(like.postUserId), \(like.productId), \(active), \(like.at))
-            ON CONFLICT (post_id, user_id, kind) DO UPDATE SET active = EXCLUDED.active, at = EXCLUDED.at
-            WHERE \(table: s, "likes").at <= EXCLUDED.at
-            """, logger: logger)
+        for try await _ in try await connection.execute(UpsertSocialLike(like: like, active: active), logger: logger) {}
     }
 }

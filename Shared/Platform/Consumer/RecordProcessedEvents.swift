@@ -1,0 +1,49 @@
+import Foundation
+import PostgresNIO
+
+/// A consumer's idempotency record for a batch (or one event), with the read-your-writes announcements of the awaited
+/// events in the same statement: returns the ids seen for the first time (their effects are still to apply); a
+/// duplicate is announced too, as its effect is there. The announcements are delivered when the transaction commits,
+/// so nothing is announced that is not applied. One prepared statement (decision 0023): was two to three queries,
+/// each parsed and planned per execution. The table is unqualified: the consumer's connections find the service's
+/// schema first on their search path.
+///
+/// The announcements come first, as an aggregate of one row that the inserted ids are joined to, so they run even
+/// when every event is a duplicate (nothing inserted).
+struct RecordProcessedEvents: PostgresPreparedStatement {
+    typealias Row = UUID?
+    static let name = "sns_processed_events_record"
+    static let sql = """
+        WITH inserted AS (
+            INSERT INTO processed_events (consumer, event_id, topic, kafka_partition, kafka_offset)
+            SELECT $1, e.event_id, e.topic, e.kafka_partition, e.kafka_offset
+            FROM unnest($2::uuid[], $3::text[], $4::int4[], $5::int8[])
+                 AS e(event_id, topic, kafka_partition, kafka_offset)
+            ON CONFLICT DO NOTHING
+            RETURNING event_id)
+        SELECT i.event_id
+        FROM (SELECT count(pg_notify($6, a)) FROM unnest($7::text[]) AS a) AS announced
+        LEFT JOIN inserted i ON true
+        """
+    static let bindingDataTypes: [PostgresDataType] = [
+        .text, .uuidArray, .textArray, .int4Array, .int8Array, .text, .textArray,
+    ]
+
+    let consumer: String
+    let events: [IncomingEvent]
+    let announcements: [String]
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 7)
+        bindings.append(consumer)
+        bindings.append(events.map(\.metadata.eventId))
+        bindings.append(events.map(\.message.topic))
+        bindings.append(events.map { Int32($0.message.partition) })
+        bindings.append(events.map(\.message.offset))
+        bindings.append(ReadYourWrites.channel)
+        bindings.append(announcements)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> UUID? { try row.decode(UUID?.self) }
+}
