@@ -18,10 +18,13 @@ struct AwaitedProbe: EventPayload {
 /// announcement — or gives up at its bound, naming the projection that was late.
 @Suite("Read-your-writes barrier")
 struct ReadYourWritesBarrierTests {
+    /// The producer of the tests' events: the barriers listen on its channel.
+    static let writer = "ryw-test"
+
     /// Runs a barrier (its own LISTEN connection) for the duration of `body`, once it listens.
     func withBarrier(timeout: Duration, _ body: @Sendable (ProjectionBarrier) async throws -> Void) async throws {
         let barrier = ProjectionBarrier(
-            database: try DatabaseConfiguration(url: try TestEnvironment.databaseURL()),
+            database: try DatabaseConfiguration(url: try TestEnvironment.databaseURL()), writer: Self.writer,
             timeout: timeout, logger: TestEnvironment.logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await barrier.run() }
@@ -34,7 +37,7 @@ struct ReadYourWritesBarrierTests {
     func announce(_ group: String, _ eventId: UUID) async throws {
         try await TestEnvironment.withDatabase { db in
             try await db.query(
-                "SELECT pg_notify(\(ReadYourWrites.channel), \(ReadYourWrites.announcement(group: group, eventId: eventId)))",
+                "SELECT pg_notify(\(ReadYourWrites.channel(writer: Self.writer)), \(ReadYourWrites.announcement(group: group, eventId: eventId)))",
                 logger: TestEnvironment.logger)
         }
     }
@@ -48,6 +51,29 @@ struct ReadYourWritesBarrierTests {
             try await announce("unrelated", UUID())
             try await announce("g-b", eventId)
             #expect(await late.isEmpty)
+        }
+    }
+
+    /// Announcements travel on the writing service's channel: a barrier does not hear another writer's. (Notifications
+    /// reach a connection in commit order, so once the sentinel announced after them is heard, both were delivered or
+    /// dropped.)
+    @Test func aBarrierHearsOnlyItsOwnWritersAnnouncements() async throws {
+        try await withBarrier(timeout: .seconds(120)) { barrier in
+            let eventId = UUID(), sentinel = UUID()
+            barrier.expect(eventId, groups: ["g-a", "g-b"])
+            barrier.expect(sentinel, groups: ["g-s"])
+            try await TestEnvironment.withDatabase { db in
+                let other = ReadYourWrites.channel(writer: "another-service")
+                try await db.query(
+                    "SELECT pg_notify(\(other), \(ReadYourWrites.announcement(group: "g-a", eventId: eventId)))",
+                    logger: TestEnvironment.logger)
+            }
+            try await announce("g-b", eventId)
+            try await announce("g-s", sentinel)
+            #expect(await barrier.wait(for: [sentinel]).isEmpty)
+            #expect(barrier.outstanding(eventId) == ["g-a"])
+            try await announce("g-a", eventId)
+            #expect(await barrier.wait(for: [eventId]).isEmpty)
         }
     }
 

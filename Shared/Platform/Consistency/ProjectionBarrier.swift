@@ -8,8 +8,8 @@ import Synchronization
 /// Lets a writing handler wait until other services' projections have applied the events it just committed
 /// (read-your-writes, decision 0013).
 ///
-/// Consumers announce each applied *awaited* event on the `sns_applied` channel (`NOTIFY`, delivered when their
-/// transaction commits). This service holds one pooled connection in `LISTEN` and resolves the waits registered
+/// Consumers announce each applied *awaited* event on the writing service's channel (`sns_applied_<service>`,
+/// `ReadYourWrites.channel(writer:)`; `NOTIFY`, delivered when their transaction commits). This service holds one pooled connection in `LISTEN` and resolves the waits registered
 /// with `expect` — always before the write commits, so no announcement can come before its waiter. A wait ends
 /// when every expected group has announced the event, or after `timeout`: then the write is answered anyway (it is
 /// committed and will reach every projection; only the acting client may see the lag) and
@@ -27,13 +27,17 @@ package final class ProjectionBarrier: Service, Sendable {
     private let pending = Mutex<[UUID: Pending]>([:])
     private let listening = Mutex(false)
     let database: DatabaseConfiguration
+    /// The channel this service's writes are announced on (its name is the `producer` of the events it writes).
+    let channel: String
     package let timeout: Duration
     let logger: Logger
     let waitTimer = Metrics.Timer(label: "sns_read_your_writes_wait_seconds")
 
+    /// - Parameter writer: the service's name, which its outbox writes as every event's `producer`.
     /// - Parameter timeout: the longest a write's answer waits for the projections; zero disables waiting.
-    package init(database: DatabaseConfiguration, timeout: Duration, logger: Logger) {
+    package init(database: DatabaseConfiguration, writer: String, timeout: Duration, logger: Logger) {
         self.database = database
+        self.channel = ReadYourWrites.channel(writer: writer)
         self.timeout = timeout
         var logger = logger
         logger[metadataKey: "component"] = "projection-barrier"
@@ -53,6 +57,9 @@ package final class ProjectionBarrier: Service, Sendable {
         guard !groups.isEmpty else { return }
         pending.withLock { $0[eventId] = Pending(groups: Set(groups)) }
     }
+
+    /// The groups still expected to announce `eventId` (nil when it is not awaited); for tests.
+    func outstanding(_ eventId: UUID) -> Set<String>? { pending.withLock { $0[eventId]?.groups } }
 
     func forget(_ eventIds: [UUID]) {
         let waiters = pending.withLock { pending in eventIds.compactMap { pending.removeValue(forKey: $0)?.waiter } }
@@ -145,7 +152,7 @@ package final class ProjectionBarrier: Service, Sendable {
                 let connection = try await PostgresConnection.connect(
                     configuration: try database.connectionConfiguration(), id: 0, logger: logger)
                 do {
-                    try await connection.listen(on: ReadYourWrites.channel) { notifications in
+                    try await connection.listen(on: channel) { notifications in
                         failures = 0
                         self.listening.withLock { $0 = true }
                         for try await notification in notifications {

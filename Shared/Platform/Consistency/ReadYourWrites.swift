@@ -9,8 +9,12 @@ import Foundation
 /// groups the writing handler waits for.
 package enum ReadYourWrites {
     /// PostgreSQL `NOTIFY` channel on which consumers announce `"<group> <event id>"` after applying (committing)
-    /// an awaited event. Channels are per database, shared by the services' schemas.
-    package static let channel = "sns_applied"
+    /// an awaited event: one per writing service (the event's `producer`), so that only the writer's replicas
+    /// receive the announcement, not every service's barrier. (PostgreSQL still wakes every listening backend of
+    /// the database for each `NOTIFY`; the services are spared.) A channel name is at most 63 bytes.
+    package static func channel(writer: String) -> String {
+        String(decoding: ("sns_applied_" + writer).utf8.prefix(63), as: UTF8.self)
+    }
 
     /// Kafka header marking an event that a writer is waiting for (only those are announced).
     package static let awaitedHeader = "sns-awaited"

@@ -170,9 +170,7 @@ package final class IdempotentConsumer: Service, Sendable {
         let name = self.name, handler = self.handler, logger = self.logger
         let known = events.filter { $0.eventType != nil }
         // Writers wait for these events (read-your-writes): announced when this transaction commits.
-        let announcements = known.filter(\.isAwaited).map {
-            ReadYourWrites.announcement(group: name, eventId: $0.metadata.eventId)
-        }
+        let announcements = known.filter(\.isAwaited).map { $0.announcement(group: name) }
         let relevant = known.filter { $0.eventType.map(handler.handles) ?? false }
         if relevant.isEmpty {
             // Nothing to apply: no transaction, no processed-event rows.
@@ -208,9 +206,12 @@ package final class IdempotentConsumer: Service, Sendable {
     }
 
     /// Announces applied (or ignored) awaited events outside a transaction: delivered at once.
-    private func announce(_ announcements: [String]) async throws {
+    private func announce(_ announcements: [Announcement]) async throws {
         try await client.query(
-            "SELECT pg_notify(\(ReadYourWrites.channel), a) FROM unnest(\(announcements)::text[]) AS a", logger: logger)
+            """
+            SELECT pg_notify(a.channel, a.payload)
+            FROM unnest(\(announcements.map(\.channel))::text[], \(announcements.map(\.payload))::text[]) AS a(channel, payload)
+            """, logger: logger)
     }
 
     /// Applies one message (with retries and dead-lettering). Does not commit the Kafka offset.
@@ -276,15 +277,14 @@ package final class IdempotentConsumer: Service, Sendable {
         let handler = self.handler
         if let type = event.eventType, !handler.handles(type) {
             if event.isAwaited {
-                try await announce([ReadYourWrites.announcement(group: name, eventId: event.metadata.eventId)])
+                try await announce([event.announcement(group: name)])
             }
             return .ignored
         }
         return try await client.transaction(logger: logger) { connection -> Outcome in
             // A writer waits for this event (read-your-writes): announced in the same statement, delivered when
             // this transaction commits. A duplicate is announced too: its effect is there.
-            let announcements =
-                event.isAwaited ? [ReadYourWrites.announcement(group: name, eventId: event.metadata.eventId)] : []
+            let announcements = event.isAwaited ? [event.announcement(group: name)] : []
             let record = RecordProcessedEvents(consumer: name, events: [event], announcements: announcements)
             var isNew = false
             for try await id in try await connection.execute(record, logger: logger) where id != nil { isNew = true }
@@ -296,8 +296,7 @@ package final class IdempotentConsumer: Service, Sendable {
     /// A dead-lettered awaited event will not be applied soon: its writer stops waiting for this group.
     func announceGivenUp(_ message: KafkaConsumerMessage) async {
         guard let event = try? IncomingEvent(message: message), event.isAwaited else { return }
-        let announcement = ReadYourWrites.announcement(group: name, eventId: event.metadata.eventId)
-        _ = try? await client.query("SELECT pg_notify(\(ReadYourWrites.channel), \(announcement))", logger: logger)
+        _ = try? await announce([event.announcement(group: name)])
     }
 
     /// Parks the message on the dead-letter topic. Retries until the broker acknowledged it: the offset is only

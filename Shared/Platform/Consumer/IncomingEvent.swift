@@ -18,6 +18,13 @@ package struct IncomingEvent: Sendable {
     /// A writer waits for this event to be applied (read-your-writes): consumers announce it.
     package var isAwaited: Bool { message.headers.contains { $0.key == ReadYourWrites.awaitedHeader } }
 
+    /// This consumer's announcement that it applied the event, on the writer's channel (read-your-writes).
+    package func announcement(group: String) -> Announcement {
+        Announcement(
+            channel: ReadYourWrites.channel(writer: metadata.producer),
+            payload: ReadYourWrites.announcement(group: group, eventId: metadata.eventId))
+    }
+
     /// Decodes the payload; throws if the message does not hold a `P` (a poison message for this consumer).
     package func payload<P: EventPayload>(as type: P.Type = P.self) throws -> P {
         guard metadata.schemaVersion == P.schemaVersion else {

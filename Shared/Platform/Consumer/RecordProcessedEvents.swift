@@ -22,16 +22,17 @@ struct RecordProcessedEvents: PostgresPreparedStatement {
             ON CONFLICT DO NOTHING
             RETURNING event_id)
         SELECT i.event_id
-        FROM (SELECT count(pg_notify($6, a)) FROM unnest($7::text[]) AS a) AS announced
+        FROM (SELECT count(pg_notify(a.channel, a.payload)) FROM unnest($6::text[], $7::text[]) AS a(channel, payload))
+             AS announced
         LEFT JOIN inserted i ON true
         """
     static let bindingDataTypes: [PostgresDataType] = [
-        .text, .uuidArray, .textArray, .int4Array, .int8Array, .text, .textArray,
+        .text, .uuidArray, .textArray, .int4Array, .int8Array, .textArray, .textArray,
     ]
 
     let consumer: String
     let events: [IncomingEvent]
-    let announcements: [String]
+    let announcements: [Announcement]
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 7)
@@ -40,10 +41,16 @@ struct RecordProcessedEvents: PostgresPreparedStatement {
         bindings.append(events.map(\.message.topic))
         bindings.append(events.map { Int32($0.message.partition) })
         bindings.append(events.map(\.message.offset))
-        bindings.append(ReadYourWrites.channel)
-        bindings.append(announcements)
+        bindings.append(announcements.map(\.channel))
+        bindings.append(announcements.map(\.payload))
         return bindings
     }
 
     func decodeRow(_ row: PostgresRow) throws -> UUID? { try row.decode(UUID?.self) }
+}
+
+/// A `NOTIFY` that a consumer applied an awaited event: the writer's channel and `"<group> <event id>"`.
+package struct Announcement: Sendable, Equatable {
+    package var channel: String
+    package var payload: String
 }
