@@ -54,7 +54,8 @@ package struct ServicePlatform: Sendable {
         self.producer = try KafkaProducer(
             configuration: Self.kafkaConfiguration(configuration, role: "producer"), logger: logger)
         self.barrier = ProjectionBarrier(
-            database: configuration.database, writer: configuration.serviceName, timeout: configuration.readYourWritesTimeout, logger: logger)
+            database: configuration.database, writer: configuration.serviceName,
+            timeout: configuration.readYourWritesTimeout, logger: logger)
         self.outbox = Outbox(schema: schema, producerName: configuration.serviceName, barrier: barrier)
         self.startGate = StartGate()
         self.databaseWatch = configuration.databaseWatchInterval.map {
