@@ -69,7 +69,7 @@ struct DeadLetterToolTests {
             ])
             let name = TestEnvironment.unique("dlq-tool-")
             let consumer = try IdempotentConsumer(
-                name: name, schema: schema, topics: [topic],
+                name: name, topics: [topic],
                 kafka: KafkaConfiguration(
                     bootstrapServers: platform.brokers, clientId: name, properties: TestPlatform.fastConsumerProperties),
                 client: platform.postgres, producer: platform.producer, handler: handler,

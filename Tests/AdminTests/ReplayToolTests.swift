@@ -32,7 +32,7 @@ struct ReplayToolTests {
     ) async throws {
         let schema = platform.schema
         let consumer = try IdempotentConsumer(
-            name: group, schema: schema, topics: [topic],
+            name: group, topics: [topic],
             kafka: KafkaConfiguration(
                 bootstrapServers: platform.brokers, clientId: group, properties: TestPlatform.fastConsumerProperties),
             client: platform.postgres, producer: platform.producer,

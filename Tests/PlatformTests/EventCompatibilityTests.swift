@@ -16,7 +16,7 @@ struct EventCompatibilityTests {
     func consumer(_ platform: TestPlatform, applied: AppliedLog) throws -> IdempotentConsumer {
         let name = TestEnvironment.unique("compat-")
         return try IdempotentConsumer(
-            name: name, schema: platform.schema, topics: [Topic.media],
+            name: name, topics: [Topic.media],
             kafka: KafkaConfiguration(
                 bootstrapServers: platform.brokers, clientId: name, properties: TestPlatform.fastConsumerProperties),
             client: platform.postgres, producer: platform.producer,

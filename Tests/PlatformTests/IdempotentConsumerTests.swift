@@ -51,7 +51,7 @@ struct IdempotentConsumerTests {
         -> IdempotentConsumer
     {
         try IdempotentConsumer(
-            name: name, schema: platform.schema, topics: [Topic.media],
+            name: name, topics: [Topic.media],
             kafka: KafkaConfiguration(
                 bootstrapServers: platform.brokers, clientId: name, properties: TestPlatform.fastConsumerProperties),
             client: platform.postgres, producer: platform.producer, handler: handler,

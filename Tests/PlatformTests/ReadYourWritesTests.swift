@@ -110,12 +110,14 @@ struct ReadYourWritesBarrierTests {
                         awaitedBy: ticket, on: connection, logger: TestEnvironment.logger)
                     return (awaited.eventId, plain.eventId, unawaitedType.eventId)
                 }
-                var marked: [UUID: Bool] = [:]
+                // The mark names the groups the writer waits for (so that only they announce it).
+                var marked: [UUID: String] = [:]
                 let rows = try await platform.postgres.query(
-                    "SELECT event_id, headers ? \(ReadYourWrites.awaitedHeader) FROM \(table: platform.schema, "outbox")",
+                    "SELECT event_id, headers ->> \(ReadYourWrites.awaitedHeader) FROM \(table: platform.schema, "outbox")",
                     logger: TestEnvironment.logger)
-                for try await (id, flag) in rows.decode((UUID, Bool).self) { marked[id] = flag }
-                #expect(marked == [awaited: true, plain: false, unawaitedType: false])
+                for try await (id, value) in rows.decode((UUID, String?).self) { marked[id] = value ?? "" }
+                let groups = ReadYourWrites.groups(awaiting: AwaitedProbe.eventType)
+                #expect(marked == [awaited: groups.joined(separator: ","), plain: "", unawaitedType: ""])
 
                 // A consumer applying the marked event announces it under its group name; the writer's wait for
                 // that group then ends. (The table says social; here the group is the test consumer's.) The
@@ -123,7 +125,7 @@ struct ReadYourWritesBarrierTests {
                 // for it, reports the group as late.
                 let group = TestEnvironment.unique("ryw-consumer-")
                 let consumer = try IdempotentConsumer(
-                    name: group, schema: platform.schema, topics: [Topic.posts],
+                    name: group, topics: [Topic.posts],
                     kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: group, properties: [:]),
                     client: platform.postgres, producer: platform.producer,
                     handler: ClosureEventHandler { _, _, _ in }, logger: TestEnvironment.logger)
@@ -150,36 +152,40 @@ struct ReadYourWritesBarrierTests {
     }
 
     /// The idempotency record and the announcements are one statement (`RecordProcessedEvents`): a batch announces
-    /// every awaited event, new or seen before, including a batch in which every event is a duplicate (nothing
-    /// inserted); unmarked events are applied but not announced.
-    @Test func aBatchAnnouncesItsAwaitedEventsNewOrDuplicate() async throws {
+    /// every event awaited from its group, new or seen before, including a batch in which every event is a duplicate
+    /// (nothing inserted); events not marked, or awaited from other groups only, are applied but not announced.
+    @Test func aBatchAnnouncesTheEventsAwaitedFromItsGroupNewOrDuplicate() async throws {
         try await TestPlatform.with { platform in
             try await withBarrier(timeout: .seconds(120)) { barrier in
                 let group = TestEnvironment.unique("ryw-batch-")
                 let applied = AppliedEventIds()
                 let consumer = try IdempotentConsumer(
-                    name: group, schema: platform.schema, topics: [Topic.posts],
+                    name: group, topics: [Topic.posts],
                     kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: group, properties: [:]),
                     client: platform.postgres, producer: platform.producer,
                     handler: ClosureEventHandler { event, _, _ in await applied.add(event.metadata.eventId) },
                     logger: TestEnvironment.logger)
-                let marker = [KafkaHeader(key: ReadYourWrites.awaitedHeader, string: "1")]
-                @Sendable func message(_ eventId: UUID, offset: Int64, awaited: Bool) throws -> KafkaConsumerMessage {
+                // `awaitedBy`: the header's value (the awaited groups, or `1` for any), nil for no header.
+                @Sendable func message(_ eventId: UUID, offset: Int64, awaitedBy: String?) throws
+                    -> KafkaConsumerMessage
+                {
                     let envelope = EventEnvelope(
                         eventId: eventId, type: AwaitedProbe.eventType.rawValue, aggregateId: "b",
                         producer: "ryw-test", requestId: nil, payload: AwaitedProbe(sequence: Int(offset)))
                     return KafkaConsumerMessage(
                         topic: Topic.posts, partition: 0, offset: offset, key: Array("b".utf8),
-                        value: Array(try EventCoding.encoder().encode(envelope)), headers: awaited ? marker : [],
+                        value: Array(try EventCoding.encoder().encode(envelope)),
+                        headers: awaitedBy.map { [KafkaHeader(key: ReadYourWrites.awaitedHeader, string: $0)] } ?? [],
                         timestamp: nil)
                 }
-                let first = UUID(), second = UUID(), unmarked = UUID()
-                // Batch one: two awaited events and an unmarked one, all new.
+                let first = UUID(), second = UUID(), unmarked = UUID(), elsewhere = UUID()
+                // Batch one: two awaited events (one naming this group among others, one with the old "any" value)
+                // and an unmarked one, all new.
                 barrier.expect(first, groups: [group])
                 barrier.expect(second, groups: [group])
                 let one = try [
-                    message(first, offset: 0, awaited: true), message(unmarked, offset: 1, awaited: false),
-                    message(second, offset: 2, awaited: true),
+                    message(first, offset: 0, awaitedBy: "other-group,\(group)"),
+                    message(unmarked, offset: 1, awaitedBy: nil), message(second, offset: 2, awaitedBy: "1"),
                 ]
                 let (settledOne, outcomesOne) = await consumer.settle(one)
                 #expect(settledOne.count == 3)
@@ -189,17 +195,25 @@ struct ReadYourWritesBarrierTests {
                 barrier.expect(first, groups: [group])
                 barrier.expect(second, groups: [group])
                 let (_, outcomesTwo) = await consumer.settle(
-                    try [message(first, offset: 0, awaited: true), message(second, offset: 2, awaited: true)])
+                    try [
+                        message(first, offset: 0, awaitedBy: group), message(second, offset: 2, awaitedBy: group),
+                    ])
                 #expect(outcomesTwo == [.duplicate, .duplicate])
                 #expect(await barrier.wait(for: [first, second]).isEmpty)
                 #expect(await applied.ids == [first, unmarked, second])
-                // The unmarked event was never announced: a short wait for it names the group as late.
+                // Neither the unmarked event nor one awaited from another group only is announced by this group: a
+                // short wait for each names the group as late.
                 try await withBarrier(timeout: .milliseconds(300)) { short in
                     short.expect(unmarked, groups: [group])
+                    short.expect(elsewhere, groups: [group])
                     let (_, outcomesThree) = await consumer.settle(
-                        try [message(unmarked, offset: 1, awaited: false), message(first, offset: 0, awaited: false)])
-                    #expect(outcomesThree == [.duplicate, .duplicate])
+                        try [
+                            message(unmarked, offset: 1, awaitedBy: nil),
+                            message(elsewhere, offset: 3, awaitedBy: "other-group"),
+                        ])
+                    #expect(outcomesThree == [.duplicate, .applied])
                     #expect(await short.wait(for: [unmarked]) == [group])
+                    #expect(await short.wait(for: [elsewhere]) == [group])
                 }
             }
         }

@@ -192,15 +192,15 @@ package final class ReadYourWritesTicket: Sendable {
     /// A ticket that never waits (writes from workers and consumers, where no client is waiting).
     package static var inert: ReadYourWritesTicket { ReadYourWritesTicket(barrier: nil) }
 
-    /// Called by the outbox inside the transaction: returns whether the event is awaited (and must say so in its
-    /// headers, so that consumers announce it).
-    func expect(_ eventId: UUID, type: EventType) -> Bool {
-        guard let barrier else { return false }
+    /// Called by the outbox inside the transaction: returns the consumer groups the event is awaited from (none if
+    /// it is not awaited), which its headers name so that those consumers, and only those, announce it.
+    func expect(_ eventId: UUID, type: EventType) -> [String] {
+        guard let barrier else { return [] }
         let groups = ReadYourWrites.groups(awaiting: type)
-        guard !groups.isEmpty else { return false }
+        guard !groups.isEmpty else { return [] }
         barrier.expect(eventId, groups: groups)
         eventIds.withLock { $0.append(eventId) }
-        return true
+        return groups
     }
 
     /// Waits (bounded) until every projection that the acting client can observe has applied this ticket's

@@ -16,8 +16,16 @@ package enum ReadYourWrites {
         String(decoding: ("sns_applied_" + writer).utf8.prefix(63), as: UTF8.self)
     }
 
-    /// Kafka header marking an event that a writer is waiting for (only those are announced).
+    /// Kafka header marking an event that a writer is waiting for: its value names the consumer groups it waits for,
+    /// comma-separated, and only those announce it. `1` (events written before 2026-11-27) means every group.
     package static let awaitedHeader = "sns-awaited"
+
+    static func awaitedHeaderValue(_ groups: [String]) -> String { groups.joined(separator: ",") }
+
+    /// Whether a header value asks `group` to announce the event.
+    static func header(_ value: String, awaits group: String) -> Bool {
+        value == "1" || value.split(separator: ",").contains { $0 == group }
+    }
 
     package static func groups(awaiting type: EventType) -> [String] {
         switch type {

@@ -49,7 +49,6 @@ package final class IdempotentConsumer: Service, Sendable {
     }
 
     package let name: String
-    let schema: SQLIdentifier
     let consumer: KafkaConsumer
     let client: PostgresClient
     let producer: KafkaProducer
@@ -63,14 +62,13 @@ package final class IdempotentConsumer: Service, Sendable {
 
     /// - Parameter name: the consumer group id; also the key under which processed events are recorded.
     package init(
-        name: String, schema: SQLIdentifier, topics: [String], kafka: KafkaConfiguration,
+        name: String, topics: [String], kafka: KafkaConfiguration,
         client: PostgresClient, producer: KafkaProducer, handler: some EventHandler,
         options: Options = Options(), logger: Logger, startGate: StartGate? = nil
     ) throws {
         var logger = logger
         logger[metadataKey: "consumer"] = .string(name)
         self.name = name
-        self.schema = schema
         self.consumer = try KafkaConsumer(
             configuration: kafka, groupId: name, topics: topics, offsetReset: .earliest, logger: logger)
         self.client = client
@@ -170,7 +168,7 @@ package final class IdempotentConsumer: Service, Sendable {
         let name = self.name, handler = self.handler, logger = self.logger
         let known = events.filter { $0.eventType != nil }
         // Writers wait for these events (read-your-writes): announced when this transaction commits.
-        let announcements = known.filter(\.isAwaited).map { $0.announcement(group: name) }
+        let announcements = known.filter { $0.isAwaited(by: name) }.map { $0.announcement(group: name) }
         let relevant = known.filter { $0.eventType.map(handler.handles) ?? false }
         if relevant.isEmpty {
             // Nothing to apply: no transaction, no processed-event rows.
@@ -276,7 +274,7 @@ package final class IdempotentConsumer: Service, Sendable {
         let name = self.name
         let handler = self.handler
         if let type = event.eventType, !handler.handles(type) {
-            if event.isAwaited {
+            if event.isAwaited(by: name) {
                 try await announce([event.announcement(group: name)])
             }
             return .ignored
@@ -284,7 +282,7 @@ package final class IdempotentConsumer: Service, Sendable {
         return try await client.transaction(logger: logger) { connection -> Outcome in
             // A writer waits for this event (read-your-writes): announced in the same statement, delivered when
             // this transaction commits. A duplicate is announced too: its effect is there.
-            let announcements = event.isAwaited ? [event.announcement(group: name)] : []
+            let announcements = event.isAwaited(by: name) ? [event.announcement(group: name)] : []
             let record = RecordProcessedEvents(consumer: name, events: [event], announcements: announcements)
             var isNew = false
             for try await id in try await connection.execute(record, logger: logger) where id != nil { isNew = true }
@@ -295,7 +293,7 @@ package final class IdempotentConsumer: Service, Sendable {
 
     /// A dead-lettered awaited event will not be applied soon: its writer stops waiting for this group.
     func announceGivenUp(_ message: KafkaConsumerMessage) async {
-        guard let event = try? IncomingEvent(message: message), event.isAwaited else { return }
+        guard let event = try? IncomingEvent(message: message), event.isAwaited(by: name) else { return }
         _ = try? await announce([event.announcement(group: name)])
     }
 

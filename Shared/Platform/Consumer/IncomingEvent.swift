@@ -15,8 +15,14 @@ package struct IncomingEvent: Sendable {
     package var type: String { metadata.type }
     package var eventType: EventType? { EventType(rawValue: metadata.type) }
 
-    /// A writer waits for this event to be applied (read-your-writes): consumers announce it.
-    package var isAwaited: Bool { message.headers.contains { $0.key == ReadYourWrites.awaitedHeader } }
+    /// A writer waits for consumer group `group` to apply this event (read-your-writes): that group announces it.
+    /// Other groups do not (each announcement wakes the writer's barrier and every listening database backend).
+    package func isAwaited(by group: String) -> Bool {
+        message.headers.contains {
+            $0.key == ReadYourWrites.awaitedHeader
+                && ReadYourWrites.header(String(decoding: $0.value, as: UTF8.self), awaits: group)
+        }
+    }
 
     /// This consumer's announcement that it applied the event, on the writer's channel (read-your-writes).
     package func announcement(group: String) -> Announcement {

@@ -55,16 +55,16 @@ package struct Outbox: Sendable {
             type: P.eventType.rawValue, schemaVersion: P.schemaVersion,
             aggregateId: aggregateId, producer: producerName, requestId: trace.requestId, payload: payload
         )
-        let awaited = ticket?.expect(envelope.eventId, type: P.eventType) ?? false
+        let awaitedBy = ticket?.expect(envelope.eventId, type: P.eventType) ?? []
         try await append(
-            envelope, topic: P.eventType.topic, traceparent: trace.traceparent, awaited: awaited,
+            envelope, topic: P.eventType.topic, traceparent: trace.traceparent, awaitedBy: awaitedBy,
             on: connection, logger: logger)
         return envelope
     }
 
     /// Appends a prepared envelope (any payload) to `topic`. `awaited` marks it for consumers to announce.
     package func append<P>(
-        _ envelope: EventEnvelope<P>, topic: String, traceparent: String? = nil, awaited: Bool = false,
+        _ envelope: EventEnvelope<P>, topic: String, traceparent: String? = nil, awaitedBy groups: [String] = [],
         on connection: PostgresConnection, logger: Logger
     ) async throws {
         let payloadJSON = String(decoding: try EventCoding.encoder().encode(envelope), as: UTF8.self)
@@ -76,7 +76,7 @@ package struct Outbox: Sendable {
         ]
         if let requestId = envelope.requestId { headers[EventHeader.requestId] = requestId }
         if let traceparent { headers[EventHeader.traceparent] = traceparent }
-        if awaited { headers[ReadYourWrites.awaitedHeader] = "1" }
+        if !groups.isEmpty { headers[ReadYourWrites.awaitedHeader] = ReadYourWrites.awaitedHeaderValue(groups) }
         let headersJSON = String(decoding: try JSONEncoder().encode(headers), as: UTF8.self)
         let lockKey = "\(schema.name):\(envelope.aggregateId)"
         // One round trip: the lock first (the insert reads from it, so its id is drawn under the lock), then the

@@ -104,7 +104,7 @@ package struct ServicePlatform: Sendable {
         var kafka = Self.kafkaConfiguration(configuration, role: name)
         kafka.properties.merge(properties) { _, new in new }
         return try IdempotentConsumer(
-            name: name, schema: schema, topics: topics, kafka: kafka, client: postgres, producer: producer,
+            name: name, topics: topics, kafka: kafka, client: postgres, producer: producer,
             handler: handler,
             options: .init(
                 maxAttempts: configuration.consumerMaxAttempts, retryBase: configuration.consumerRetryBase,

@@ -12,10 +12,10 @@ import SNSPlatform
 /// - `chat-message-sent`: the message references its `files` (messages are never edited or deleted).
 /// - `user-withdrawn`: every reference of the user's posts, profile and messages goes; later events of that user
 ///   (they travel on other topics, so may arrive after) add nothing.
+/// - anything else: ignored.
 ///
 /// Every kind of holder is written by one statement (`MediaCatalog.replaceReferences`); a batch's run of distinct
 /// posts' snapshots is one statement too.
-/// - anything else: ignored.
 ///
 /// Paths that are not well-formed media paths are dropped (they cannot name a stored file).
 package struct MediaReferencesProjection: EventHandler {
