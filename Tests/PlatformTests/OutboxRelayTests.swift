@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import SNSKafka
 import SNSTestSupport
+import Synchronization
 import Testing
 
 @testable import SNSPlatform
@@ -152,6 +153,38 @@ struct OutboxRelayTests {
                     Set((self.probes(seen, run: run)).map(\.eventId)) == committed
                 }
                 #expect(Set(probes(messages, run: run).map(\.eventId)) == committed)
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// After a partial batch the relay waits instead of reading again at once: a row committed while that batch was
+    /// being sent must still be published, by its notification (the poll interval is an hour).
+    @Test func aRowCommittedDuringAPartialBatchIsPublishedWithoutPolling() async throws {
+        try await TestPlatform.with { platform in
+            let run = TestEnvironment.unique("mid")
+            let gate = AsyncGate()
+            let firstBatch = Mutex(true)
+            let relay = OutboxRelay(
+                outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                logger: TestEnvironment.logger, pollInterval: .seconds(3600),
+                afterSend: {
+                    // Only the batch that holds the first row pauses (the start-up batch may find other tests' rows).
+                    if firstBatch.withLock({ $0 }) { try await gate.pass() }
+                })
+            let first = try await write(platform, run: run, aggregate: "agg-\(run)", range: 0..<1)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await relay.run() }
+                try await gate.waitUntilArrived()  // the batch with the first row is sent, not yet marked
+                firstBatch.withLock { $0 = false }
+                let second = try await write(platform, run: run, aggregate: "agg-\(run)-b", range: 1..<2)
+                gate.release()
+                let committed = first.union(second)
+                let messages = try await platform.collect(topic: Topic.media) { seen in
+                    Set(self.probes(seen, run: run).map(\.eventId)) == committed
+                }
+                #expect(Set(probes(messages, run: run).map(\.eventId)) == committed)
+                #expect(try await pendingCount(platform) == 0)
                 group.cancelAll()
             }
         }

@@ -88,8 +88,12 @@ package final class OutboxRelay: Service, Sendable {
         var failures = 0
         while !wakeup.isFinished && !Task.isCancelled {
             do {
+                // A full batch may have left rows behind: read again at once. After a partial one, wait: a row
+                // committed after this batch's read notifies (`Outbox.append`), and that signal is kept until the
+                // wait, so nothing is left pending; re-reading at once cost an empty transaction (three round
+                // trips) per batch when writes trickle in.
                 var result = try await publishBatch()
-                while case .published = result, !wakeup.isFinished, !Task.isCancelled {
+                while case .published(let count) = result, count >= batchSize, !wakeup.isFinished, !Task.isCancelled {
                     result = try await publishBatch()
                 }
                 failures = 0
