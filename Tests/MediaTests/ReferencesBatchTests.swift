@@ -47,7 +47,7 @@ struct ReferencesBatchTests {
         try await TestPlatform.with { platform in
             for seed in 1...5 as ClosedRange<UInt64> {
                 let stream = try PostEventStream.events(seed: seed, count: 80, paths: Self.paths, withdrawals: true)
-                let (batched, single) = try await PostEventStream.applyBothWays(
+                let rows = try await PostEventStream.applyEveryWay(
                     stream,
                     platform: platform, migrations: { MediaMigrations.all(schema: $0) },
                     handler: {
@@ -63,8 +63,9 @@ struct ReferencesBatchTests {
                     })
                 let expected = try Self.expectedRows(stream)
                 #expect(expected.contains { $0.hasPrefix("post|") } && expected.contains { $0.hasPrefix("withdrawn|") })
-                #expect(single.sorted() == expected, "seed \(seed): one by one")
-                #expect(batched.sorted() == expected, "seed \(seed): batched")
+                #expect(rows.single.sorted() == expected, "seed \(seed): one by one")
+                #expect(rows.batched.sorted() == expected, "seed \(seed): batched")
+                #expect(rows.recorded.sorted() == expected, "seed \(seed): one statement with the record")
             }
         }
     }

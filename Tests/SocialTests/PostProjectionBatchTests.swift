@@ -13,7 +13,7 @@ struct PostProjectionBatchTests {
     @Test func aBatchEndsInTheSameRowsAsOneByOne() async throws {
         try await TestPlatform.with { platform in
             for seed in 1...5 as ClosedRange<UInt64> {
-                let (batched, single) = try await PostEventStream.applyBothWays(
+                let rows = try await PostEventStream.applyEveryWay(
                     try PostEventStream.events(seed: seed, count: 60), platform: platform,
                     migrations: { SocialMigrations.all(schema: $0) }, handler: { SocialProjection(schema: $0) },
                     rows: { schema in
@@ -23,8 +23,9 @@ struct PostProjectionBatchTests {
                         FROM \(table: schema, "posts") ORDER BY post_id
                         """
                     })
-                #expect(single.count == 6)
-                #expect(batched == single, "seed \(seed)")
+                #expect(rows.single.count == 6)
+                #expect(rows.batched == rows.single, "seed \(seed)")
+                #expect(rows.recorded == rows.single, "seed \(seed): one statement with the record")
             }
         }
     }

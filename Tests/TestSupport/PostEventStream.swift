@@ -62,31 +62,54 @@ package enum PostEventStream {
                 value: Array(try EventCoding.encoder().encode(envelope)), headers: [], timestamp: nil))
     }
 
-    /// Applies `stream` to two fresh schemas of the same migrations, as one batch in one transaction and event by
-    /// event in a transaction each, and returns the rows `query` reads from each (as text), batched first.
-    package static func applyBothWays(
+    /// The rows a read model ends with, per way of applying the same stream.
+    package struct RowsByWay: Sendable {
+        /// The stream as one batch in one transaction (`handle(batch:)`).
+        package var batched: [String]
+        /// Event by event, each in a transaction (`handle`).
+        package var single: [String]
+        /// Event by event as a consumer given one event at a time applies it: the handler's one statement together
+        /// with the event's record (`RecordedEffect`) where it has one, else a transaction.
+        package var recorded: [String]
+    }
+
+    /// Applies `stream` to three fresh schemas of the same migrations, in the three ways of `RowsByWay`, and returns
+    /// the rows `query` reads from each (as text).
+    package static func applyEveryWay(
         _ stream: [IncomingEvent], platform: TestPlatform, migrations: (SQLIdentifier) -> [Migration],
         handler: (SQLIdentifier) -> any EventHandler, rows query: (SQLIdentifier) -> PostgresQuery
-    ) async throws -> (batched: [String], single: [String]) {
+    ) async throws -> RowsByWay {
         var result: [[String]] = []
-        for batched in [true, false] {
-            let schema = try SQLIdentifier(TestEnvironment.unique(batched ? "sb_" : "ss_"))
+        for way in 0..<3 {
+            let schema = try SQLIdentifier(TestEnvironment.unique(["sb_", "ss_", "sr_"][way]))
             try await Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema) + migrations(schema))
                 .migrate(client: platform.postgres, logger: TestEnvironment.logger)
             let handler = handler(schema)
             // The handlers' prepared statements name tables unqualified, as a service's connections find its schema
             // first on their search path: so do these transactions.
             let searchPath = PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \"\(schema.name)\", public")
-            if batched {
+            switch way {
+            case 0:
                 try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
                     try await connection.query(searchPath, logger: TestEnvironment.logger)
                     try await handler.handle(batch: stream, connection: connection, logger: TestEnvironment.logger)
                 }
-            } else {
+            case 1:
                 for event in stream {
                     try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
                         try await connection.query(searchPath, logger: TestEnvironment.logger)
                         try await handler.handle(event, connection: connection, logger: TestEnvironment.logger)
+                    }
+                }
+            default:
+                for event in stream {
+                    if let effect = try handler.oneStatement(for: event) {
+                        try await applyRecorded(effect, event: event, schema: schema, platform: platform)
+                    } else {
+                        try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
+                            try await connection.query(searchPath, logger: TestEnvironment.logger)
+                            try await handler.handle(event, connection: connection, logger: TestEnvironment.logger)
+                        }
                     }
                 }
             }
@@ -98,7 +121,22 @@ package enum PostEventStream {
             }
             result.append(rows)
         }
-        return (result[0], result[1])
+        return RowsByWay(batched: result[0], single: result[1], recorded: result[2])
+    }
+
+    /// One statement outside a transaction, so the search path is set for the session and reset after it.
+    static func applyRecorded<Effect: OneStatementEffect>(
+        _ effect: Effect, event: IncomingEvent, schema: SQLIdentifier, platform: TestPlatform
+    ) async throws {
+        try await platform.postgres.withConnection { connection in
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "SET search_path TO \"\(schema.name)\", public"),
+                logger: TestEnvironment.logger)
+            _ = try await RecordedEffect.apply(
+                effect, consumer: "test", event: event, announcements: [], on: connection,
+                logger: TestEnvironment.logger)
+            try await connection.query("RESET search_path", logger: TestEnvironment.logger)
+        }
     }
 }
 

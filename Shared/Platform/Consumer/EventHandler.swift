@@ -18,10 +18,17 @@ package protocol EventHandler: Sendable {
     /// reads (media and market read every like and comment of `sns.posts`). Default: every type. Implementations
     /// switch over every `EventType` without a `default`, so a new type must be decided on.
     func handles(_ type: EventType) -> Bool
+
+    /// The whole effect of `event` as one statement, when it is one (`OneStatementEffect`): a consumer given one event
+    /// at a time then records and applies it with that single statement instead of a transaction of four round trips.
+    /// It must do exactly what `handle` does for the event. Default: nil (the transaction and `handle`).
+    func oneStatement(for event: IncomingEvent) throws -> (any OneStatementEffect)?
 }
 
 extension EventHandler {
     package func handles(_ type: EventType) -> Bool { true }
+
+    package func oneStatement(for event: IncomingEvent) throws -> (any OneStatementEffect)? { nil }
 
     package func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws {
         for event in events {

@@ -279,16 +279,34 @@ package final class IdempotentConsumer: Service, Sendable {
             }
             return .ignored
         }
+        // A writer waits for this event (read-your-writes): announced in the same statement as the record, delivered
+        // when it commits. A duplicate is announced too: its effect is there.
+        let announcements = event.isAwaited(by: name) ? [event.announcement(group: name)] : []
+        if let effect = try handler.oneStatement(for: event) {
+            return try await applyInOneStatement(effect, event: event, announcements: announcements, logger: logger)
+        }
         return try await client.transaction(logger: logger) { connection -> Outcome in
-            // A writer waits for this event (read-your-writes): announced in the same statement, delivered when
-            // this transaction commits. A duplicate is announced too: its effect is there.
-            let announcements = event.isAwaited(by: name) ? [event.announcement(group: name)] : []
             let record = RecordProcessedEvents(consumer: name, events: [event], announcements: announcements)
             var isNew = false
             for try await id in try await connection.execute(record, logger: logger) where id != nil { isNew = true }
             if isNew { try await handler.handle(event, connection: connection, logger: logger) }
             return isNew ? .applied : .duplicate
         }
+    }
+
+    /// The record, the announcements and the effect in one statement (`RecordedEffect`), under the same deadline as a
+    /// transaction (`PostgresClient.transaction`).
+    private func applyInOneStatement<Effect: OneStatementEffect>(
+        _ effect: Effect, event: IncomingEvent, announcements: [Announcement], logger: Logger
+    ) async throws -> Outcome {
+        let (client, name) = (self.client, self.name)
+        let isNew = try await withDeadline(.seconds(30), logger: logger) {
+            try await client.withConnection { connection in
+                try await RecordedEffect.apply(
+                    effect, consumer: name, event: event, announcements: announcements, on: connection, logger: logger)
+            }
+        }
+        return isNew ? .applied : .duplicate
     }
 
     /// A dead-lettered awaited event will not be applied soon: its writer stops waiting for this group.

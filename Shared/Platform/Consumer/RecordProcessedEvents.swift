@@ -14,17 +14,20 @@ struct RecordProcessedEvents: PostgresPreparedStatement {
     typealias Row = UUID?
     static let name = "sns_processed_events_record"
     static let sql = """
-        WITH inserted AS (
-            INSERT INTO processed_events (consumer, event_id, topic, kafka_partition, kafka_offset)
-            SELECT $1, e.event_id, e.topic, e.kafka_partition, e.kafka_offset
-            FROM unnest($2::uuid[], $3::text[], $4::int4[], $5::int8[])
-                 AS e(event_id, topic, kafka_partition, kafka_offset)
-            ON CONFLICT DO NOTHING
-            RETURNING event_id)
-        SELECT i.event_id
-        FROM (SELECT count(pg_notify(a.channel, a.payload)) FROM unnest($6::text[], $7::text[]) AS a(channel, payload))
-             AS announced
-        LEFT JOIN inserted i ON true
+        WITH inserted AS (\(insert))
+        SELECT i.event_id FROM (\(announce)) AS announced LEFT JOIN inserted i ON true
+        """
+    /// The record ($1 … $5): returns the ids inserted, that is, seen for the first time.
+    static let insert = """
+        INSERT INTO processed_events (consumer, event_id, topic, kafka_partition, kafka_offset)
+        SELECT $1, e.event_id, e.topic, e.kafka_partition, e.kafka_offset
+        FROM unnest($2::uuid[], $3::text[], $4::int4[], $5::int8[]) AS e(event_id, topic, kafka_partition, kafka_offset)
+        ON CONFLICT DO NOTHING
+        RETURNING event_id
+        """
+    /// The announcements ($6, $7): one row, whatever their number.
+    static let announce = """
+        SELECT count(pg_notify(a.channel, a.payload)) AS notified FROM unnest($6::text[], $7::text[]) AS a(channel, payload)
         """
     static let bindingDataTypes: [PostgresDataType] = [
         .text, .uuidArray, .textArray, .int4Array, .int8Array, .textArray, .textArray,

@@ -47,6 +47,15 @@ struct ProductsProjection: EventHandler {
         }
     }
 
+    /// A post snapshot is one statement, which the consumer runs together with the event's record.
+    func oneStatement(for event: IncomingEvent) throws -> (any OneStatementEffect)? {
+        switch event.eventType {
+        case .postCreated: UpsertProducts(posts: [try event.payload(as: PostCreated.self).post])
+        case .postUpdated: UpsertProducts(posts: [try event.payload(as: PostUpdated.self).post])
+        default: nil
+        }
+    }
+
     /// A batch: runs of distinct posts' snapshots (`PostSnapshotRuns`) in one statement each, every other event one
     /// by one, in order — the same rows as one by one.
     func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws {

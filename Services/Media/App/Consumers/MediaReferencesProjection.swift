@@ -71,6 +71,15 @@ package struct MediaReferencesProjection: EventHandler {
         }
     }
 
+    /// A post snapshot is one statement, which the consumer runs together with the event's record.
+    package func oneStatement(for event: IncomingEvent) throws -> (any OneStatementEffect)? {
+        switch event.eventType {
+        case .postCreated: Self.referencing(posts: [try event.payload(as: PostCreated.self).post])
+        case .postUpdated: Self.referencing(posts: [try event.payload(as: PostUpdated.self).post])
+        default: nil
+        }
+    }
+
     /// A batch: runs of distinct posts' snapshots (`PostSnapshotRuns`) in one statement each, every other event one by
     /// one, in order: the same references as applying them one by one.
     package func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws {
@@ -82,9 +91,12 @@ package struct MediaReferencesProjection: EventHandler {
 
     /// Distinct posts' snapshots: each post references exactly its files, or nothing if its owner withdrew.
     private func reference(posts: [PostSnapshot], connection: PostgresConnection, logger: Logger) async throws {
-        try await catalog.replaceReferences(
-            holder: .post, posts.map { .init(id: $0.postId, ownerId: $0.userId, paths: Self.mediaPaths($0.files)) },
-            on: connection, logger: logger)
+        for try await _ in try await connection.execute(Self.referencing(posts: posts), logger: logger) {}
+    }
+
+    static func referencing(posts: [PostSnapshot]) -> ReplaceReferences {
+        MediaCatalog.replacingReferences(
+            holder: .post, posts.map { .init(id: $0.postId, ownerId: $0.userId, paths: mediaPaths($0.files)) })
     }
 
     private func reference(profileOf userId: String, image: String?, connection: PostgresConnection, logger: Logger)

@@ -111,6 +111,12 @@ package struct MediaCatalog: Sendable {
     func replaceReferences(
         holder: Holder, _ holders: [HeldFiles], on connection: PostgresConnection, logger: Logger
     ) async throws {
+        let statement = Self.replacingReferences(holder: holder, holders)
+        for try await _ in try await connection.execute(statement, logger: logger) {}
+    }
+
+    /// `replaceReferences`'s statement (also run by the consumer together with an event's record).
+    static func replacingReferences(holder: Holder, _ holders: [HeldFiles]) -> ReplaceReferences {
         var pairIds: [String] = []
         var pairPaths: [String] = []
         for held in holders {
@@ -119,10 +125,9 @@ package struct MediaCatalog: Sendable {
                 pairPaths.append(path)
             }
         }
-        let statement = ReplaceReferences(
+        return ReplaceReferences(
             holderIds: holders.map(\.id), ownerIds: holders.map(\.ownerId), pairIds: pairIds, pairPaths: pairPaths,
             holderKind: holder.rawValue)
-        for try await _ in try await connection.execute(statement, logger: logger) {}
     }
 
     func removeReferences(holder: Holder, id: String, on connection: PostgresConnection, logger: Logger) async throws {

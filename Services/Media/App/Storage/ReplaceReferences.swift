@@ -1,34 +1,49 @@
 import PostgresNIO
+import SNSPlatform
 
 /// `MediaCatalog.replaceReferences`'s one statement, prepared once per connection (decision 0023; sent as a query it
 /// was parsed and planned for every event). Tables are unqualified, found through the service's search path.
 ///
 /// For every holder: the owner's withdrawal checked, share locks on the stored files it names (in path order, before
 /// anything is written), its stale references out and the new ones in.
-struct ReplaceReferences: PostgresPreparedStatement {
+struct ReplaceReferences: OneStatementEffect {
     typealias Row = Bool
     static let name = "media_replace_references"
-    static let sql = """
-        WITH input AS (
-            SELECT * FROM unnest($1::text[], $2::text[]) AS i(id, owner_id)
-        ), wanted AS (
-            SELECT i.id, i.owner_id, p.path
-            FROM unnest($3::text[], $4::text[]) AS p(id, path)
-            JOIN input i USING (id)
-            WHERE NOT EXISTS (SELECT 1 FROM withdrawn_users w WHERE w.user_id = i.owner_id)
-        ), locked AS (
-            SELECT f.path FROM files f WHERE f.path IN (SELECT path FROM wanted)
-            ORDER BY f.path FOR SHARE
-        ), removed AS (
-            DELETE FROM "references" r USING input i
-            WHERE r.holder_kind = $5 AND r.holder_id = i.id
-              AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.id = r.holder_id AND w.path = r.path)
-        )
-        INSERT INTO "references" (holder_kind, holder_id, path, owner_id)
-        SELECT $5, w.id, w.path, w.owner_id FROM wanted w
-        WHERE (SELECT count(*) FROM locked) >= 0
-        ON CONFLICT (holder_kind, holder_id, path) DO UPDATE SET owner_id = EXCLUDED.owner_id
-        """
+    static let sql = parts(onlyIf: "true").standalone
+    static let recordedSQL = RecordedEffect<Self>.sql(for: parts)
+    static func parts(onlyIf condition: String) -> StatementParts {
+        StatementParts(
+            ctes: [
+                "input AS (SELECT * FROM unnest($1::text[], $2::text[]) AS i(id, owner_id))",
+                """
+                wanted AS (
+                    SELECT i.id, i.owner_id, p.path
+                    FROM unnest($3::text[], $4::text[]) AS p(id, path)
+                    JOIN input i USING (id)
+                    WHERE NOT EXISTS (SELECT 1 FROM withdrawn_users w WHERE w.user_id = i.owner_id)
+                )
+                """,
+                """
+                locked AS (
+                    SELECT f.path FROM files f WHERE f.path IN (SELECT path FROM wanted)
+                    ORDER BY f.path FOR SHARE
+                )
+                """,
+                """
+                removed AS (
+                    DELETE FROM "references" r USING input i
+                    WHERE r.holder_kind = $5 AND r.holder_id = i.id AND \(condition)
+                      AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.id = r.holder_id AND w.path = r.path)
+                )
+                """,
+            ],
+            """
+            INSERT INTO "references" (holder_kind, holder_id, path, owner_id)
+            SELECT $5, w.id, w.path, w.owner_id FROM wanted w
+            WHERE (SELECT count(*) FROM locked) >= 0 AND \(condition)
+            ON CONFLICT (holder_kind, holder_id, path) DO UPDATE SET owner_id = EXCLUDED.owner_id
+            """)
+    }
     static let bindingDataTypes: [PostgresDataType] = [.textArray, .textArray, .textArray, .textArray, .text]
 
     let holderIds: [String]
@@ -38,15 +53,11 @@ struct ReplaceReferences: PostgresPreparedStatement {
     let pairPaths: [String]
     let holderKind: String
 
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 5)
+    func appendBindings(to bindings: inout PostgresBindings) throws {
         bindings.append(holderIds)
         bindings.append(ownerIds)
         bindings.append(pairIds)
         bindings.append(pairPaths)
         bindings.append(holderKind)
-        return bindings
     }
-
-    func decodeRow(_ row: PostgresRow) throws -> Bool { true }
 }

@@ -95,6 +95,17 @@ struct SocialProjection: EventHandler {
         }
     }
 
+    /// A post snapshot or a like is one statement, which the consumer runs together with the event's record.
+    func oneStatement(for event: IncomingEvent) throws -> (any OneStatementEffect)? {
+        switch event.eventType {
+        case .postCreated: UpsertSocialPosts(posts: [try event.payload(as: PostCreated.self).post])
+        case .postUpdated: UpsertSocialPosts(posts: [try event.payload(as: PostUpdated.self).post])
+        case .postLiked: UpsertSocialLike(like: try event.payload(as: PostLiked.self).like, active: true)
+        case .postUnliked: UpsertSocialLike(like: try event.payload(as: PostUnliked.self).like, active: false)
+        default: nil
+        }
+    }
+
     /// A batch: runs of distinct posts' snapshots (`PostSnapshotRuns`) in one statement each, every other event one
     /// by one, in order: the same rows as applying them one by one (a tombstoned row takes every snapshot in
     /// arrival order, a live one the newest).
