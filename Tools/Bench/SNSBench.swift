@@ -15,6 +15,13 @@ struct SNSBench: AsyncParsableCommand {
     /// Tasks run on NIO's event loops, as in the services (SNSPlatform's `ConcurrencyExecutor`, same switch
     /// `SNS_CONCURRENCY_EXECUTOR=pool`), so the ceiling server is built the way the services are.
     static func main() async {
+        // The load generator runs on one event loop: its pacing timer, its requests' tasks and its connections share
+        // one thread, so a request crosses no thread on this side (two loops cost it about twice the CPU per request).
+        // `SNS_BENCH_LOAD_LOOPS=n` runs it on n loops instead.
+        if CommandLine.arguments.dropFirst().first == "load" {
+            NIOSingletons.groupLoopCountSuggestion =
+                ProcessInfo.processInfo.environment["SNS_BENCH_LOAD_LOOPS"].flatMap(Int.init).map { max(1, $0) } ?? 1
+        }
         if ProcessInfo.processInfo.environment["SNS_CONCURRENCY_EXECUTOR"] != "pool" {
             NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }
