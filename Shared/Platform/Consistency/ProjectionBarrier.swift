@@ -85,7 +85,7 @@ package final class ProjectionBarrier: Service, Sendable {
     private func wait(for eventId: UUID, until deadline: ContinuousClock.Instant) async -> Set<String> {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                do { try await Task.sleep(until: deadline) } catch { return }
+                do { try await EventLoopSleep.sleep(until: deadline) } catch { return }
                 self.timeOut(eventId)
             }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

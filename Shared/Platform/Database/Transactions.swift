@@ -50,7 +50,7 @@ func withDeadline<Result: Sendable>(
                     if race.settle() { continuation.resume(with: outcome) }
                 },
                 timer: Task {
-                    do { try await Task.sleep(for: timeout) } catch { return }
+                    do { try await EventLoopSleep.sleep(for: timeout) } catch { return }
                     if race.settle() {
                         if !quiet {
                             logger.error(

@@ -44,7 +44,7 @@ package final class WakeupSignal: Sendable {
         guard let generation else { return }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                try? await EventLoopSleep.sleep(for: timeout)
                 self.timeOut(generation: generation)
             }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
