@@ -159,8 +159,10 @@ struct OutboxRelayTests {
     }
 
     /// After a partial batch the relay waits instead of reading again at once: a row committed while that batch was
-    /// being sent must still be published, by its notification (the poll interval is an hour).
-    @Test func aRowCommittedDuringAPartialBatchIsPublishedWithoutPolling() async throws {
+    /// being sent must still be published, by its own notification (the poll interval is an hour). The relay starts
+    /// on an empty outbox and is idle in its wait, its LISTEN's catch-up signal consumed, before the first row is
+    /// written: nothing but the second row's notification can then wake it for the second row.
+    @Test func aRowCommittedDuringAPartialBatchIsPublishedByItsNotification() async throws {
         try await TestPlatform.with { platform in
             let run = TestEnvironment.unique("mid")
             let gate = AsyncGate()
@@ -168,14 +170,16 @@ struct OutboxRelayTests {
             let relay = OutboxRelay(
                 outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
                 logger: TestEnvironment.logger, pollInterval: .seconds(3600),
-                afterSend: {
-                    // Only the batch that holds the first row pauses (the start-up batch may find other tests' rows).
-                    if firstBatch.withLock({ $0 }) { try await gate.pass() }
-                })
-            let first = try await write(platform, run: run, aggregate: "agg-\(run)", range: 0..<1)
+                afterSend: { if firstBatch.withLock({ $0 }) { try await gate.pass() } })
+            #expect(try await pendingCount(platform) == 0)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await relay.run() }
-                try await gate.waitUntilArrived()  // the batch with the first row is sent, not yet marked
+                // LISTEN is up once its catch-up signal came; idle once it waits with nothing pending.
+                try await eventually("the relay listens and waits") {
+                    relay.wakeup.signalCount >= 1 && relay.wakeup.isWaiting
+                }
+                let first = try await write(platform, run: run, aggregate: "agg-\(run)", range: 0..<1)
+                try await gate.waitUntilArrived()  // woken by the first row's notification; sent, not yet marked
                 firstBatch.withLock { $0 = false }
                 let second = try await write(platform, run: run, aggregate: "agg-\(run)-b", range: 1..<2)
                 gate.release()
@@ -184,7 +188,7 @@ struct OutboxRelayTests {
                     Set(self.probes(seen, run: run).map(\.eventId)) == committed
                 }
                 #expect(Set(probes(messages, run: run).map(\.eventId)) == committed)
-                #expect(try await pendingCount(platform) == 0)
+                try await eventually("both rows marked published") { try await self.pendingCount(platform) == 0 }
                 group.cancelAll()
             }
         }

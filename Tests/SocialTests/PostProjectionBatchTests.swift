@@ -1,3 +1,4 @@
+import Foundation
 import PostgresNIO
 import SNSPlatform
 import SNSTestSupport
@@ -27,6 +28,39 @@ struct PostProjectionBatchTests {
                 #expect(rows.batched == rows.single, "seed \(seed)")
                 #expect(rows.recorded == rows.single, "seed \(seed): one statement with the record")
             }
+        }
+    }
+
+    /// Likes and unlikes of a few (post, user, kind), out of time order and repeated: the same rows whichever way
+    /// they are applied, redeliveries included (`UpsertSocialLike` on its own and inside the record's statement).
+    @Test func likesEndInTheSameRowsEveryWay() async throws {
+        try await TestPlatform.with { platform in
+            var random = SeededRandom(seed: 11)
+            let start = Date(timeIntervalSince1970: 1_750_000_000.123)
+            var stream: [IncomingEvent] = []
+            for index in 0..<80 {
+                let post = "p\(random.next() % 3)"
+                let like = LikeChange(
+                    postId: post, userId: "u\(random.next() % 3)", postUserId: "author", productId: "prod",
+                    kind: random.next() % 2 == 0 ? .like : .like2,
+                    at: start.addingTimeInterval(Double(random.next() % 1_000) / 7))
+                stream.append(
+                    random.next() % 3 == 0
+                        ? try PostEventStream.event(PostUnliked(like: like), key: post, offset: index)
+                        : try PostEventStream.event(PostLiked(like: like), key: post, offset: index))
+            }
+            let rows = try await PostEventStream.applyEveryWay(
+                stream, platform: platform, migrations: { SocialMigrations.all(schema: $0) },
+                handler: { SocialProjection(schema: $0) },
+                rows: { schema in
+                    """
+                    SELECT concat_ws('|', post_id, user_id, kind, post_user_id, coalesce(product_id, '<null>'), active, at)
+                    FROM \(table: schema, "likes") ORDER BY 1
+                    """
+                })
+            #expect(rows.single.count > 6)
+            #expect(rows.batched == rows.single)
+            #expect(rows.recorded == rows.single)
         }
     }
 }

@@ -69,7 +69,8 @@ package enum PostEventStream {
         /// Event by event, each in a transaction (`handle`).
         package var single: [String]
         /// Event by event as a consumer given one event at a time applies it: the handler's one statement together
-        /// with the event's record (`RecordedEffect`) where it has one, else a transaction.
+        /// with the event's record (`RecordedEffect`) where it has one, else a transaction; after each event an
+        /// earlier one is delivered again, which its record must turn into a no-op.
         package var recorded: [String]
     }
 
@@ -102,13 +103,18 @@ package enum PostEventStream {
                     }
                 }
             default:
-                for event in stream {
-                    if let effect = try handler.oneStatement(for: event) {
-                        try await applyRecorded(effect, event: event, schema: schema, platform: platform)
-                    } else {
-                        try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
-                            try await connection.query(searchPath, logger: TestEnvironment.logger)
-                            try await handler.handle(event, connection: connection, logger: TestEnvironment.logger)
+                // After each event, an earlier one is delivered again (a redelivery): its record makes it a no-op.
+                var random = SeededRandom(seed: UInt64(stream.count))
+                for (index, event) in stream.enumerated() {
+                    let again = stream[Int(random.next() % UInt64(index + 1))]
+                    for delivery in [event, again] {
+                        if let effect = try handler.oneStatement(for: delivery) {
+                            try await applyRecorded(effect, event: delivery, schema: schema, platform: platform)
+                        } else {
+                            try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
+                                try await connection.query(searchPath, logger: TestEnvironment.logger)
+                                try await recordAndHandle(delivery, handler: handler, on: connection)
+                            }
                         }
                     }
                 }
@@ -124,7 +130,8 @@ package enum PostEventStream {
         return RowsByWay(batched: result[0], single: result[1], recorded: result[2])
     }
 
-    /// One statement outside a transaction, so the search path is set for the session and reset after it.
+    /// One statement outside a transaction, so the search path is set for the session and reset after it (also when
+    /// the statement fails: the connection goes back to the pool).
     static func applyRecorded<Effect: OneStatementEffect>(
         _ effect: Effect, event: IncomingEvent, schema: SQLIdentifier, platform: TestPlatform
     ) async throws {
@@ -132,11 +139,32 @@ package enum PostEventStream {
             try await connection.query(
                 PostgresQuery(unsafeSQL: "SET search_path TO \"\(schema.name)\", public"),
                 logger: TestEnvironment.logger)
-            _ = try await RecordedEffect.apply(
-                effect, consumer: "test", event: event, announcements: [], on: connection,
-                logger: TestEnvironment.logger)
+            do {
+                _ = try await RecordedEffect.apply(
+                    effect, consumer: "test", event: event, announcements: [], on: connection,
+                    logger: TestEnvironment.logger)
+            } catch {
+                _ = try? await connection.query("RESET search_path", logger: TestEnvironment.logger)
+                throw error
+            }
             try await connection.query("RESET search_path", logger: TestEnvironment.logger)
         }
+    }
+
+    /// The transaction path's record, for redeliveries: the handler runs only for an event not seen before.
+    static func recordAndHandle(_ event: IncomingEvent, handler: any EventHandler, on connection: PostgresConnection)
+        async throws
+    {
+        let rows = try await connection.query(
+            """
+            INSERT INTO processed_events (consumer, event_id, topic, kafka_partition, kafka_offset)
+            VALUES ('test', \(event.metadata.eventId), \(event.message.topic), \(Int32(event.message.partition)),
+                    \(event.message.offset))
+            ON CONFLICT DO NOTHING RETURNING event_id
+            """, logger: TestEnvironment.logger)
+        var isNew = false
+        for try await _ in rows { isNew = true }
+        if isNew { try await handler.handle(event, connection: connection, logger: TestEnvironment.logger) }
     }
 }
 

@@ -282,7 +282,8 @@ package final class IdempotentConsumer: Service, Sendable {
         // A writer waits for this event (read-your-writes): announced in the same statement as the record, delivered
         // when it commits. A duplicate is announced too: its effect is there.
         let announcements = event.isAwaited(by: name) ? [event.announcement(group: name)] : []
-        if let effect = try handler.oneStatement(for: event) {
+        // A payload the handler cannot read takes the transaction path, which records a duplicate as such first.
+        if let effect = try? handler.oneStatement(for: event) {
             return try await applyInOneStatement(effect, event: event, announcements: announcements, logger: logger)
         }
         return try await client.transaction(logger: logger) { connection -> Outcome in

@@ -12,20 +12,25 @@ package enum EventLoopSleep {
     /// Sleeps for `duration` on the current task's event loop (any loop of NIO's singleton group if the task is not
     /// on one). Throws `CancellationError` when the task is cancelled first, as `Task.sleep` does.
     package static func sleep(for duration: Duration) async throws {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         try Task.checkCancellation()
-        guard nanoseconds > 0 else { return }
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, seconds > 0 || attoseconds > 0 else { return }
+        // At most ~31 years: beyond, nanoseconds would overflow (a timeout that long never fires anyway).
+        let nanoseconds = min(seconds, 1_000_000_000) * 1_000_000_000 + attoseconds / 1_000_000_000
+        let deadline = ContinuousClock.now + duration
         let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.any()
         let scheduled = loop.scheduleTask(in: .nanoseconds(nanoseconds)) {}
         do {
             try await withTaskCancellationHandler {
                 try await scheduled.futureResult.get()
             } onCancel: {
-                scheduled.cancel()  // fails the future unless the timer already fired
+                scheduled.cancel()  // fails the future with `cancelled` unless the timer already fired
             }
-        } catch {
+        } catch EventLoopError.cancelled {
             throw CancellationError()
+        } catch {
+            // The loop could not keep the timer (it is shutting down): a timeout must still not end early.
+            try await Task.sleep(until: deadline)
         }
     }
 

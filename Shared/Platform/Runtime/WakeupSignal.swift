@@ -8,6 +8,7 @@ package final class WakeupSignal: Sendable {
         var finished = false
         var waiter: CheckedContinuation<Void, Never>?
         var generation = 0
+        var signals = 0
     }
 
     private let state = Mutex(State())
@@ -16,8 +17,13 @@ package final class WakeupSignal: Sendable {
 
     package var isFinished: Bool { state.withLock { $0.finished } }
 
+    /// For tests: how many times `signal()` was called, and whether a task waits with nothing pending.
+    var signalCount: Int { state.withLock { $0.signals } }
+    var isWaiting: Bool { state.withLock { $0.waiter != nil && !$0.pending } }
+
     package func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.signals += 1
             guard let waiter = state.waiter else { state.pending = true; return nil }
             state.waiter = nil
             return waiter

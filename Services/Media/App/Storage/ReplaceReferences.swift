@@ -5,7 +5,9 @@ import SNSPlatform
 /// was parsed and planned for every event). Tables are unqualified, found through the service's search path.
 ///
 /// For every holder: the owner's withdrawal checked, share locks on the stored files it names (in path order, before
-/// anything is written), its stale references out and the new ones in.
+/// any reference is written), its stale references out and the new ones in. Run by a consumer together with the
+/// event's record (`RecordedEffect`), the record comes first and a duplicate takes no locks (the guard is checked
+/// before them).
 struct ReplaceReferences: OneStatementEffect {
     typealias Row = Bool
     static let name = "media_replace_references"
@@ -40,7 +42,7 @@ struct ReplaceReferences: OneStatementEffect {
             """
             INSERT INTO "references" (holder_kind, holder_id, path, owner_id)
             SELECT $5, w.id, w.path, w.owner_id FROM wanted w
-            WHERE (SELECT count(*) FROM locked) >= 0 AND \(condition)
+            WHERE \(condition) AND (SELECT count(*) FROM locked) >= 0
             ON CONFLICT (holder_kind, holder_id, path) DO UPDATE SET owner_id = EXCLUDED.owner_id
             """)
     }
