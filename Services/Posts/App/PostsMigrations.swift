@@ -114,6 +114,9 @@ enum PostsMigrations {
             Migration(
                 version: 105, name: "feed_entries_without_foreign_key",
                 sql: MaterialisedPosts.feedEntriesWithoutForeignKeyMigration(s)),
+            Migration(
+                version: 106, name: "feed_entries_without_author_index",
+                sql: MaterialisedPosts.feedEntriesWithoutAuthorIndexMigration(s)),
         ]
     }
 

@@ -239,8 +239,17 @@ enum MaterialisedPosts {
 
     /// `fan_out_follow`'s language and body: a follow adds the followee's posts to the follower's feed, an unfollow takes
     /// them out. Since migration 105 the copied posts are locked (`FOR KEY SHARE`, see there).
-    static func fanOutFollowBody(_ s: String, lockingPosts: Bool) -> String {
+    /// - Parameter throughPosts: an unfollow finds the follower's rows through the followee's posts (`posts_author_idx`,
+    ///   then the primary key `(follower_id, seq)`: one probe per post) instead of an index of its own (migration 106).
+    static func fanOutFollowBody(_ s: String, lockingPosts: Bool, throughPosts: Bool = false) -> String {
         let lock = lockingPosts ? " FOR KEY SHARE OF p" : ""
+        let unfollow =
+            throughPosts
+            ? """
+            DELETE FROM \(s).feed_entries fe USING \(s).posts p
+                WHERE p.user_id = OLD.followee_id AND fe.follower_id = OLD.follower_id AND fe.seq = p.seq;
+            """
+            : "DELETE FROM \(s).feed_entries WHERE follower_id = OLD.follower_id AND author_id = OLD.followee_id;"
         return """
             LANGUAGE plpgsql AS $$
             BEGIN
@@ -250,7 +259,7 @@ enum MaterialisedPosts {
                     FROM \(s).posts p WHERE p.user_id = NEW.followee_id\(lock)
                     ON CONFLICT DO NOTHING;
                 ELSE
-                    DELETE FROM \(s).feed_entries WHERE follower_id = OLD.follower_id AND author_id = OLD.followee_id;
+                    \(unfollow)
                 END IF;
                 RETURN NULL;
             END $$;
@@ -278,6 +287,17 @@ enum MaterialisedPosts {
             FOR EACH ROW EXECUTE FUNCTION \(s).drop_feed_entries_of_post();
         CREATE OR REPLACE FUNCTION \(s).fan_out_follow() RETURNS trigger
         \(fanOutFollowBody(s, lockingPosts: true))
+        """
+    }
+
+    /// Migration 106: `feed_entries_author_idx` served unfollows only, and cost every new post one more index entry per
+    /// follower (PostgreSQL −7 to −11 % per new post without it, bench/results/2026-11-27-one-statement-consumers.md).
+    /// An unfollow now deletes through the followee's posts: one primary-key probe per post.
+    static func feedEntriesWithoutAuthorIndexMigration(_ s: String) -> String {
+        """
+        DROP INDEX \(s).feed_entries_author_idx;
+        CREATE OR REPLACE FUNCTION \(s).fan_out_follow() RETURNS trigger
+        \(fanOutFollowBody(s, lockingPosts: true, throughPosts: true))
         """
     }
 }
