@@ -11,7 +11,6 @@ import Testing
 /// A test effect: one row per applied probe in `one_statement_effects` of the test schema (found through the pool's
 /// search path, as a service's tables are). A negative sequence breaks the table's CHECK: the statement fails.
 struct ProbeEffect: OneStatementEffect {
-    typealias Row = Bool
     static let name = "test_probe_effect"
     static let sql = parts(onlyIf: "true").standalone
     static let recordedSQL = RecordedEffect<Self>.sql(for: parts)

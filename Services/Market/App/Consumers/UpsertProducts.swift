@@ -6,7 +6,6 @@ import SNSPlatform
 /// columns travel as a value and an "is null" flag): a newer snapshot wins, a tombstone stays. Prepared once per
 /// connection (decision 0023); the table is unqualified, found through the service's search path.
 struct UpsertProducts: OneStatementEffect {
-    typealias Row = Bool
     static let name = "market_upsert_products"
     static let sql = parts(onlyIf: "true").standalone
     static let recordedSQL = RecordedEffect<Self>.sql(for: parts)

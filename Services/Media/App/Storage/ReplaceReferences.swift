@@ -9,7 +9,6 @@ import SNSPlatform
 /// event's record (`RecordedEffect`), the record comes first and a duplicate takes no locks (the guard is checked
 /// before them).
 struct ReplaceReferences: OneStatementEffect {
-    typealias Row = Bool
     static let name = "media_replace_references"
     static let sql = parts(onlyIf: "true").standalone
     static let recordedSQL = RecordedEffect<Self>.sql(for: parts)

@@ -9,7 +9,6 @@ import SNSPlatform
 /// Snapshots of distinct posts, one or a run, in one statement (hashtags travel as a JSON array per post: the posts'
 /// lists differ in length). A newer snapshot wins; a deleted row takes any snapshot, as the events arrive.
 struct UpsertSocialPosts: OneStatementEffect {
-    typealias Row = Bool
     static let name = "social_upsert_posts"
     static let sql = parts(onlyIf: "true").standalone
     static let recordedSQL = RecordedEffect<Self>.sql(for: parts)
@@ -47,7 +46,6 @@ struct UpsertSocialPosts: OneStatementEffect {
 
 /// A like's state after its latest event (an older event changes nothing).
 struct UpsertSocialLike: OneStatementEffect {
-    typealias Row = Bool
     static let name = "social_upsert_like"
     static let sql = parts(onlyIf: "true").standalone
     static let recordedSQL = RecordedEffect<Self>.sql(for: parts)
