@@ -64,7 +64,8 @@ package enum PostEventStream {
 
     /// The rows a read model ends with, per way of applying the same stream.
     package struct RowsByWay: Sendable {
-        /// The stream as one batch in one transaction (`handle(batch:)`).
+        /// The stream in batches (`handle(batch:)`), each in a transaction: of 1, 8 and 27 events, then the rest, so
+        /// that later batches meet the rows of earlier ones.
         package var batched: [String]
         /// Event by event, each in a transaction (`handle`).
         package var single: [String]
@@ -91,9 +92,14 @@ package enum PostEventStream {
             let searchPath = PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \"\(schema.name)\", public")
             switch way {
             case 0:
-                try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
-                    try await connection.query(searchPath, logger: TestEnvironment.logger)
-                    try await handler.handle(batch: stream, connection: connection, logger: TestEnvironment.logger)
+                var rest = stream[...]
+                for size in [1, 8, 27, rest.count] where !rest.isEmpty {
+                    let batch = Array(rest.prefix(size))
+                    rest = rest.dropFirst(size)
+                    try await platform.postgres.transaction(logger: TestEnvironment.logger) { connection in
+                        try await connection.query(searchPath, logger: TestEnvironment.logger)
+                        try await handler.handle(batch: batch, connection: connection, logger: TestEnvironment.logger)
+                    }
                 }
             case 1:
                 for event in stream {

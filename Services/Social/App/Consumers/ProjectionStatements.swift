@@ -44,32 +44,48 @@ struct UpsertSocialPosts: OneStatementEffect {
     }
 }
 
-/// A like's state after its latest event (an older event changes nothing).
-struct UpsertSocialLike: OneStatementEffect {
-    static let name = "social_upsert_like"
+/// Likes' states after their latest events, one like or many in one statement. Per (post, user, kind) the latest
+/// event wins — the greatest `at`, the later one of equal `at`s — and only over an older stored state; a new row
+/// takes its post's author and product from the first of its events. The same rows as applying the events one by
+/// one with `likes.at <= EXCLUDED.at` (an `INSERT … ON CONFLICT` may touch a row only once, hence the reduction).
+struct UpsertSocialLikes: OneStatementEffect {
+    static let name = "social_upsert_likes"
     static let sql = parts(onlyIf: "true").standalone
     static let recordedSQL = RecordedEffect<Self>.sql(for: parts)
     static func parts(onlyIf condition: String) -> StatementParts {
         StatementParts(
             """
             INSERT INTO likes (post_id, user_id, kind, post_user_id, product_id, active, at)
-            SELECT $1, $2, $3, $4, $5, $6, $7 WHERE \(condition)
+            SELECT latest.post_id, latest.user_id, latest.kind, first.post_user_id,
+                   CASE WHEN first.no_product THEN NULL ELSE first.product_id END, latest.active, latest.at
+            FROM (SELECT DISTINCT ON (post_id, user_id, kind) post_id, user_id, kind, active, at
+                  FROM unnest($1::text[], $2::text[], $3::text[], $6::bool[], $7::timestamptz[]) WITH ORDINALITY
+                       AS e(post_id, user_id, kind, active, at, n)
+                  ORDER BY post_id, user_id, kind, at DESC, n DESC) latest
+            JOIN (SELECT DISTINCT ON (post_id, user_id, kind) post_id, user_id, kind, post_user_id, product_id, no_product
+                  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $8::bool[]) WITH ORDINALITY
+                       AS e(post_id, user_id, kind, post_user_id, product_id, no_product, n)
+                  ORDER BY post_id, user_id, kind, n) first USING (post_id, user_id, kind)
+            WHERE \(condition)
             ON CONFLICT (post_id, user_id, kind) DO UPDATE SET active = EXCLUDED.active, at = EXCLUDED.at
             WHERE likes.at <= EXCLUDED.at
             """)
     }
-    static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text, .text, .bool, .timestamptz]
+    static let bindingDataTypes: [PostgresDataType] = [
+        .textArray, .textArray, .textArray, .textArray, .textArray, .boolArray, .timestamptzArray, .boolArray,
+    ]
 
-    let like: LikeChange
-    let active: Bool
+    /// In the order the events arrived.
+    let likes: [(like: LikeChange, active: Bool)]
 
     func appendBindings(to bindings: inout PostgresBindings) throws {
-        bindings.append(like.postId)
-        bindings.append(like.userId)
-        bindings.append(like.kind.rawValue)
-        bindings.append(like.postUserId)
-        bindings.append(like.productId)
-        bindings.append(active)
-        bindings.append(like.at)
+        bindings.append(likes.map(\.like.postId))
+        bindings.append(likes.map(\.like.userId))
+        bindings.append(likes.map(\.like.kind.rawValue))
+        bindings.append(likes.map(\.like.postUserId))
+        bindings.append(likes.map { $0.like.productId ?? "" })
+        bindings.append(likes.map(\.active))
+        bindings.append(likes.map(\.like.at))
+        bindings.append(likes.map { $0.like.productId == nil })
     }
 }

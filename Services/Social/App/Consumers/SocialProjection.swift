@@ -84,12 +84,9 @@ struct SocialProjection: EventHandler {
                 VALUES (\(comment.commentId), \(comment.postId), \(comment.userId), \(comment.productId), \(comment.deletedAt))
                 ON CONFLICT (comment_id) DO UPDATE SET deleted_at = coalesce(\(table: s, "comments").deleted_at, EXCLUDED.deleted_at)
                 """, logger: logger)
-        case .postLiked:
-            try await applyLike(
-                try event.payload(as: PostLiked.self).like, active: true, connection: connection, logger: logger)
-        case .postUnliked:
-            try await applyLike(
-                try event.payload(as: PostUnliked.self).like, active: false, connection: connection, logger: logger)
+        case .postLiked, .postUnliked:
+            try await applyLikes(
+                try Self.likeChange(event).map { [$0] } ?? [], connection: connection, logger: logger)
         default:
             return
         }
@@ -100,19 +97,34 @@ struct SocialProjection: EventHandler {
         switch event.eventType {
         case .postCreated: UpsertSocialPosts(posts: [try event.payload(as: PostCreated.self).post])
         case .postUpdated: UpsertSocialPosts(posts: [try event.payload(as: PostUpdated.self).post])
-        case .postLiked: UpsertSocialLike(like: try event.payload(as: PostLiked.self).like, active: true)
-        case .postUnliked: UpsertSocialLike(like: try event.payload(as: PostUnliked.self).like, active: false)
+        case .postLiked, .postUnliked: UpsertSocialLikes(likes: try Self.likeChange(event).map { [$0] } ?? [])
         default: nil
         }
     }
 
-    /// A batch: runs of distinct posts' snapshots (`PostSnapshotRuns`) in one statement each, every other event one
-    /// by one, in order: the same rows as applying them one by one (a tombstoned row takes every snapshot in
-    /// arrival order, a live one the newest).
+    /// A batch: every like and unlike in one statement (`likes` is written by them alone, so they commute with the
+    /// batch's other events), runs of distinct posts' snapshots (`PostSnapshotRuns`) in one statement each, every
+    /// other event one by one, in order: the same rows as applying them one by one (a tombstoned row takes every
+    /// snapshot in arrival order, a live one the newest).
     func handle(batch events: [IncomingEvent], connection: PostgresConnection, logger: Logger) async throws {
+        var likes: [(like: LikeChange, active: Bool)] = []
+        var others: [IncomingEvent] = []
+        for event in events {
+            if let like = try Self.likeChange(event) { likes.append(like) } else { others.append(event) }
+        }
         try await PostSnapshotRuns.apply(
-            events, run: { try await upsertPosts($0, connection: connection, logger: logger) },
+            others, run: { try await upsertPosts($0, connection: connection, logger: logger) },
             other: { try await handle($0, connection: connection, logger: logger) })
+        try await applyLikes(likes, connection: connection, logger: logger)
+    }
+
+    /// A like's or an unlike's change; nil for every other event.
+    static func likeChange(_ event: IncomingEvent) throws -> (like: LikeChange, active: Bool)? {
+        switch event.eventType {
+        case .postLiked: (try event.payload(as: PostLiked.self).like, true)
+        case .postUnliked: (try event.payload(as: PostUnliked.self).like, false)
+        default: nil
+        }
     }
 
     /// Snapshots of distinct posts (one or a run), in one statement.
@@ -125,10 +137,11 @@ struct SocialProjection: EventHandler {
         try await upsertPosts([post], connection: connection, logger: logger)
     }
 
-    /// The like's state after its latest event.
-    private func applyLike(_ like: LikeChange, active: Bool, connection: PostgresConnection, logger: Logger)
-        async throws
-    {
-        for try await _ in try await connection.execute(UpsertSocialLike(like: like, active: active), logger: logger) {}
+    /// Likes' states after their latest events, in one statement.
+    private func applyLikes(
+        _ likes: [(like: LikeChange, active: Bool)], connection: PostgresConnection, logger: Logger
+    ) async throws {
+        guard !likes.isEmpty else { return }
+        for try await _ in try await connection.execute(UpsertSocialLikes(likes: likes), logger: logger) {}
     }
 }
