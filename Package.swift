@@ -294,6 +294,7 @@ let package = Package(
         .executableTarget(
             name: "BenchTool",
             dependencies: [
+                "SNSPlatform",  // the services' executor switch and per-loop pools, so the ceiling is built as they are
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

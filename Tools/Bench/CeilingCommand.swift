@@ -1,11 +1,15 @@
 import ArgumentParser
+import Foundation
 import Hummingbird
 import Logging
 import PostgresNIO
+import SNSPlatform
 
 /// The machine's ceilings, measured in the same run as the endpoints they are compared with (bench/endpoints.sh):
 /// `GET /constant` is a Hummingbird 2 route returning a constant, `GET /select1` runs `SELECT 1` through a
-/// PostgresNIO `PostgresClient` pool of the services' default size. No middleware, no JSON, no authentication.
+/// PostgresNIO `PostgresClient` pool of the services' default size, split per event loop as posts' requests use it
+/// (`LoopLocalPools`; `SNS_DATABASE_POOLS=shared` for one pool, as the services). No middleware, no JSON, no
+/// authentication.
 struct CeilingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ceiling",
@@ -22,19 +26,22 @@ struct CeilingCommand: AsyncParsableCommand {
         logger.logLevel = .warning
         var configuration = try PostgresURL(databaseURL).clientConfiguration
         configuration.options.maximumConnections = poolSize
-        let postgres = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let shared = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let pools = LoopLocalPools(
+            shared: shared, configuration: configuration,
+            perLoop: ProcessInfo.processInfo.environment["SNS_DATABASE_POOLS"] != "shared", logger: logger)
 
         let router = Router()
         router.get("constant") { _, _ in "ok" }
         router.get("select1") { _, context -> String in
-            let rows = try await postgres.query("SELECT 1::int4", logger: context.logger)
+            let rows = try await pools.current.query("SELECT 1::int4", logger: context.logger)
             for try await value in rows.decode(Int32.self) { return String(value) }
             throw HTTPError(.internalServerError)
         }
         let app = Application(
             router: router,
             configuration: .init(address: .hostname("127.0.0.1", port: port)),
-            services: [postgres],
+            services: [shared] + pools.perLoopClients,
             logger: logger
         )
         try await app.runService()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NIOCore
 import NIOPosix
+import SNSPlatform
 
 /// `sns-bench`: the tools behind `bench/` (bench/README.md). It prints numbers; nothing here asserts anything.
 @main
@@ -22,9 +23,7 @@ struct SNSBench: AsyncParsableCommand {
             NIOSingletons.groupLoopCountSuggestion =
                 ProcessInfo.processInfo.environment["SNS_BENCH_LOAD_LOOPS"].flatMap(Int.init).map { max(1, $0) } ?? 1
         }
-        if ProcessInfo.processInfo.environment["SNS_CONCURRENCY_EXECUTOR"] != "pool" {
-            NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        }
+        ConcurrencyExecutor.install(from: ProcessInfo.processInfo.environment)
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

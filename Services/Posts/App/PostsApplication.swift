@@ -12,11 +12,11 @@ package func buildApplication(configuration: PostsConfiguration, logger: Logger)
         configuration: configuration.platform, schema: configuration.schema,
         migrations: PostsMigrations.all(schema: try SQLIdentifier(configuration.schema)), genericPlans: true,
         logger: logger)
-    let store = PostStore(client: platform.postgres)
+    let store = PostStore(pools: platform.requestPools)
     let deps = PostsDependencies(
-        store: store, queries: PostQueries(client: platform.postgres),
+        store: store, queries: PostQueries(pools: platform.requestPools),
         rules: PostRules(signer: try MediaPathSigner(secret: configuration.mediaSigningKey)),
-        outbox: platform.outbox, postgres: platform.postgres)
+        outbox: platform.outbox, pools: platform.requestPools)
 
     let router = platform.makeRouter()
     // One authentication for the G1 and the G0 routes: the token, and the account still active. The routes of

@@ -9,6 +9,7 @@ import Logging
 /// | `SNS_HTTP_PORT` | port to bind | per service |
 /// | `SNS_DATABASE_URL` | `postgres://user:password@host:port/database` | required |
 /// | `SNS_DATABASE_MAX_CONNECTIONS` | pool size | 10 |
+/// | `SNS_DATABASE_POOLS` | `per-event-loop`: requests' statements use a pool per event loop, sharing the pool size (decision 0025); `shared`: one pool | `per-event-loop` |
 /// | `SNS_KAFKA_BROKERS` | bootstrap servers, `host:port[,host:port]` | required |
 /// | `SNS_API_KEY` | the `SesacKey` clients must send | required |
 /// | `SNS_PRODUCT_IDS` | the G2 apps' `ProductId`s, comma-separated; any other is 421 (decision 0021) | none |
@@ -28,6 +29,8 @@ package struct PlatformConfiguration: Sendable {
     package var httpHost: String
     package var httpPort: Int
     package var database: DatabaseConfiguration
+    /// Requests' statements on a pool per event loop (`LoopLocalPools`), for the services that ask for it.
+    package var databasePoolPerEventLoop: Bool
     package var kafkaBrokers: String
     package var kafkaProperties: [String: String]
     package var apiKey: String
@@ -65,8 +68,10 @@ package struct PlatformConfiguration: Sendable {
         readYourWritesTimeout: Duration = .seconds(3),
         shutdownDrain: Duration = .zero,
         shutdownLimit: Duration? = nil,
-        databaseWatchInterval: Duration? = nil
+        databaseWatchInterval: Duration? = nil,
+        databasePoolPerEventLoop: Bool = true
     ) {
+        self.databasePoolPerEventLoop = databasePoolPerEventLoop
         self.serviceName = serviceName
         self.httpHost = httpHost
         self.httpPort = httpPort
@@ -96,6 +101,11 @@ package struct PlatformConfiguration: Sendable {
             variable: "SNS_DATABASE_URL",
             maxConnections: try env.int("SNS_DATABASE_MAX_CONNECTIONS", default: 10, range: 2...500)
         )
+        switch env.string("SNS_DATABASE_POOLS", default: "per-event-loop") {
+        case "per-event-loop": self.databasePoolPerEventLoop = true
+        case "shared": self.databasePoolPerEventLoop = false
+        default: throw ConfigurationError(variable: "SNS_DATABASE_POOLS", reason: "must be per-event-loop or shared")
+        }
         self.kafkaBrokers = try env.string("SNS_KAFKA_BROKERS")
         self.kafkaProperties = try Self.parseProperties(
             env.optionalString("SNS_KAFKA_PROPERTIES"), variable: "SNS_KAFKA_PROPERTIES")

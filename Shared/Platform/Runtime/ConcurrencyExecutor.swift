@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// Where a service's Swift tasks run.
 ///
@@ -18,7 +19,13 @@ package enum ConcurrencyExecutor {
     @discardableResult
     package static func install(from environment: [String: String]) -> String {
         if environment["SNS_CONCURRENCY_EXECUTOR"] == "pool" { return "pool" }
-        return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-            ? "event-loops" : "pool"
+        let installed = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        onEventLoops.store(installed, ordering: .relaxed)
+        return installed ? "event-loops" : "pool"
     }
+
+    /// Whether this process's tasks run on NIO's singleton event loops (`install` succeeded). False in the tests'
+    /// process, where in-process services run on Swift's default pool.
+    package static var tasksRunOnEventLoops: Bool { onEventLoops.load(ordering: .relaxed) }
+    private static let onEventLoops = Atomic<Bool>(false)
 }

@@ -13,6 +13,9 @@ package struct ServicePlatform: Sendable {
     package let logger: Logger
     package let schema: SQLIdentifier
     package let postgres: PostgresClient
+    /// The pools for requests' statements: one per event loop when configured (`LoopLocalPools.current`), else
+    /// `postgres`.
+    package let requestPools: LoopLocalPools
     package let producer: KafkaProducer
     package let outbox: Outbox
     package let barrier: ProjectionBarrier
@@ -51,6 +54,8 @@ package struct ServicePlatform: Sendable {
             database.options.additionalStartupParameters.append(("plan_cache_mode", "force_generic_plan"))
         }
         self.postgres = PostgresClient(configuration: database, backgroundLogger: logger)
+        self.requestPools = LoopLocalPools(
+            shared: postgres, configuration: database, perLoop: configuration.databasePoolPerEventLoop, logger: logger)
         self.producer = try KafkaProducer(
             configuration: Self.kafkaConfiguration(configuration, role: "producer"), logger: logger)
         self.barrier = ProjectionBarrier(
@@ -141,6 +146,9 @@ package struct ServicePlatform: Sendable {
             services: [
                 BoundedShutdownService(postgres, name: "postgres pool", logger: logger), producer, barrier, relay,
             ]
+                + requestPools.perLoopClients.map { [logger] in
+                    BoundedShutdownService($0, name: "postgres pool of an event loop", logger: logger)
+                }
                 + (databaseWatch.map { [$0] } ?? []) + consumers + extraServices,
             onServerRunning: { [drain] listener in drain.attach(listener: listener) },
             logger: logger.quietingExpectedShutdownErrors

@@ -15,7 +15,9 @@ import SNSPlatform
 /// JSONEncoder and JSONDecoder took more CPU than everything else a feed read does
 /// (bench/results/2026-11-22-posts-feed.md).
 struct PostQueries: Sendable {
-    let client: PostgresClient
+    let pools: LoopLocalPools
+    /// The pool of the request's event loop.
+    var client: PostgresClient { pools.current }
 
     struct Result: Sendable {
         var posts: [PostJSONText]

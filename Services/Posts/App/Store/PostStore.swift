@@ -6,7 +6,9 @@ import SNSPlatform
 /// The write side of `posts.*`: every statement binds its values and runs inside the caller's transaction,
 /// together with the outbox row of the event it causes.
 struct PostStore: Sendable {
-    let client: PostgresClient
+    let pools: LoopLocalPools
+    /// The pool of the request's event loop.
+    var client: PostgresClient { pools.current }
 
     /// Whether the user may act here: not withdrawn according to this service's read model (unknown = yes:
     /// their registration event may still be on its way).
