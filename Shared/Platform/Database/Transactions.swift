@@ -35,6 +35,19 @@ extension PostgresClient {
     }
 }
 
+extension PostgresClient {
+    /// One statement (or several that need no transaction) on a pooled connection, with `transaction`'s deadline. A
+    /// single statement outside `BEGIN` runs in PostgreSQL's implicit transaction: all or nothing, one round trip.
+    package func statement<Result: Sendable>(
+        logger: Logger, timeout: Duration = .seconds(30),
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await withDeadline(timeout, logger: logger) {
+            try await self.withConnection { connection in try await body(connection) }
+        }
+    }
+}
+
 /// Runs `work` in its own task and returns its result, or throws `TransactionTimeout` after `timeout` without
 /// waiting for it any longer (logged at error level unless `quiet`). Caller cancellation is passed on to the work.
 func withDeadline<Result: Sendable>(

@@ -51,11 +51,7 @@ package struct Outbox: Sendable {
         _ payload: P, aggregateId: String, trace: TraceContext, awaitedBy ticket: ReadYourWritesTicket? = nil,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> EventEnvelope<P> {
-        let envelope = EventEnvelope(
-            type: P.eventType.rawValue, schemaVersion: P.schemaVersion,
-            aggregateId: aggregateId, producer: producerName, requestId: trace.requestId, payload: payload
-        )
-        let awaitedBy = ticket?.expect(envelope.eventId, type: P.eventType) ?? []
+        let (envelope, awaitedBy) = self.envelope(payload, aggregateId: aggregateId, trace: trace, awaitedBy: ticket)
         try await append(
             envelope, topic: P.eventType.topic, traceparent: trace.traceparent, awaitedBy: awaitedBy,
             on: connection, logger: logger)
@@ -67,6 +63,18 @@ package struct Outbox: Sendable {
         _ envelope: EventEnvelope<P>, topic: String, traceparent: String? = nil, awaitedBy groups: [String] = [],
         on connection: PostgresConnection, logger: Logger
     ) async throws {
+        // One round trip: the lock first (the insert reads from it, so its id is drawn under the lock), then the
+        // row, then the relay's wake-up (delivered at commit). A prepared statement (`AppendOutboxRow`).
+        let statement = AppendOutboxRow(
+            try row(envelope, topic: topic, traceparent: traceparent, awaitedBy: groups))
+        for try await _ in try await connection.execute(statement, logger: logger) {}
+    }
+
+    /// The outbox row of `envelope` (payload and headers as JSON, the aggregate's lock), for a statement that
+    /// appends it itself (`AppendOutboxRow`, or a service's own statement that writes its change and the row at once).
+    package func row<P>(
+        _ envelope: EventEnvelope<P>, topic: String, traceparent: String? = nil, awaitedBy groups: [String] = []
+    ) throws -> OutboxRow {
         let payloadJSON = String(decoding: try EventCoding.encoder().encode(envelope), as: UTF8.self)
         var headers: [String: String] = [
             EventHeader.eventId: envelope.eventId.uuidString.lowercased(),
@@ -78,13 +86,52 @@ package struct Outbox: Sendable {
         if let traceparent { headers[EventHeader.traceparent] = traceparent }
         if !groups.isEmpty { headers[ReadYourWrites.awaitedHeader] = ReadYourWrites.awaitedHeaderValue(groups) }
         let headersJSON = String(decoding: try JSONEncoder().encode(headers), as: UTF8.self)
-        let lockKey = "\(schema.name):\(envelope.aggregateId)"
-        // One round trip: the lock first (the insert reads from it, so its id is drawn under the lock), then the
-        // row, then the relay's wake-up (delivered at commit). A prepared statement (`AppendOutboxRow`).
-        let statement = AppendOutboxRow(
-            lockClass: Self.aggregateLockClass, lockKey: lockKey, eventId: envelope.eventId, topic: topic,
-            partitionKey: envelope.aggregateId, eventType: envelope.type, payload: payloadJSON, headers: headersJSON,
-            channel: notificationChannel)
-        for try await _ in try await connection.execute(statement, logger: logger) {}
+        return OutboxRow(
+            lockClass: Self.aggregateLockClass, lockKey: "\(schema.name):\(envelope.aggregateId)",
+            eventId: envelope.eventId, topic: topic, partitionKey: envelope.aggregateId, eventType: envelope.type,
+            payload: payloadJSON, headers: headersJSON, channel: notificationChannel)
     }
+
+    /// The envelope of `payload` for `aggregateId`, marked for the projections `ticket` awaits: what `append` writes.
+    package func envelope<P: EventPayload>(
+        _ payload: P, aggregateId: String, trace: TraceContext, awaitedBy ticket: ReadYourWritesTicket? = nil
+    ) -> (envelope: EventEnvelope<P>, awaitedBy: [String]) {
+        let envelope = EventEnvelope(
+            type: P.eventType.rawValue, schemaVersion: P.schemaVersion,
+            aggregateId: aggregateId, producer: producerName, requestId: trace.requestId, payload: payload
+        )
+        return (envelope, ticket?.expect(envelope.eventId, type: P.eventType) ?? [])
+    }
+}
+
+/// One outbox row's values, in `AppendOutboxRow`'s order: the aggregate's advisory lock (class and key), the event,
+/// and the relay's notification channel.
+package struct OutboxRow: Sendable {
+    package let lockClass: Int32
+    package let lockKey: String
+    package let eventId: UUID
+    package let topic: String
+    package let partitionKey: String
+    package let eventType: String
+    package let payload: String
+    package let headers: String
+    package let channel: String
+
+    /// Appends the nine values, in this order, to a statement's bindings.
+    package func append(to bindings: inout PostgresBindings) {
+        bindings.append(lockClass)
+        bindings.append(lockKey)
+        bindings.append(eventId)
+        bindings.append(topic)
+        bindings.append(partitionKey)
+        bindings.append(eventType)
+        bindings.append(payload)
+        bindings.append(headers)
+        bindings.append(channel)
+    }
+
+    /// Their types, for a statement's `bindingDataTypes`.
+    package static let bindingDataTypes: [PostgresDataType] = [
+        .int4, .text, .uuid, .text, .text, .text, .text, .text, .text,
+    ]
 }

@@ -20,29 +20,15 @@ struct AppendOutboxRow: PostgresPreparedStatement {
             RETURNING 1)
         SELECT true FROM appended, pg_notify($9, '')
         """
-    static let bindingDataTypes: [PostgresDataType] = [.int4, .text, .uuid, .text, .text, .text, .text, .text, .text]
+    static let bindingDataTypes = OutboxRow.bindingDataTypes
 
-    let lockClass: Int32
-    let lockKey: String
-    let eventId: UUID
-    let topic: String
-    let partitionKey: String
-    let eventType: String
-    let payload: String
-    let headers: String
-    let channel: String
+    let row: OutboxRow
+
+    init(_ row: OutboxRow) { self.row = row }
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 9)
-        bindings.append(lockClass)
-        bindings.append(lockKey)
-        bindings.append(eventId)
-        bindings.append(topic)
-        bindings.append(partitionKey)
-        bindings.append(eventType)
-        bindings.append(payload)
-        bindings.append(headers)
-        bindings.append(channel)
+        row.append(to: &bindings)
         return bindings
     }
 

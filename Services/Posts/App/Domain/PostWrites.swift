@@ -41,7 +41,7 @@ struct PostWrites: Sendable {
         try rules.checkPlace(latitude: body.latitude, longitude: body.longitude)
     }
 
-    /// A new post, its hashtags and `post-created` in one transaction → the committed post as §3.1 JSON.
+    /// A new post, its hashtags and `post-created` in one statement → the committed post as §3.1 JSON.
     func create(_ body: PostBody, by caller: Caller) async throws -> PostJSONText {
         try checkNew(body, owner: caller.userId)
         let now = Date()
@@ -54,18 +54,16 @@ struct PostWrites: Sendable {
             value10: body.value10.value, latitude: body.latitude.value, longitude: body.longitude.value,
             files: body.files.value ?? [],
             hashTags: Hashtags.extract(from: body.content.value), createdAt: now, updatedAt: now)
-        // The answer is read inside the transaction: a committed post is always answered with 200.
+        // One statement writes the post and its event and returns the answer: a committed post is always answered
+        // with 200 (`CreatePost`).
         let ticket = deps.outbox.readYourWrites()
-        let created = try await deps.postgres.transaction(logger: caller.logger) { connection -> PostJSONText in
-            // The account check of this route (its middleware checks only the token): 401 if withdrawn.
-            try await deps.store.ensureUser(caller.userId, on: connection, logger: caller.logger)
-            let stored = try await deps.store.insert(post, on: connection, logger: caller.logger)
-            try await deps.outbox.append(
-                PostCreated(post: post.snapshot), aggregateId: post.postId,
-                trace: caller.trace, awaitedBy: ticket, on: connection, logger: caller.logger)
-            // What a read of the post answers (`PostQueries.answer`): G1's JSON, or G2's for a G2 app.
-            return caller.productId == nil ? stored.doc : stored.docG2
-        }
+        let (envelope, awaitedBy) = deps.outbox.envelope(
+            PostCreated(post: post.snapshot), aggregateId: post.postId, trace: caller.trace, awaitedBy: ticket)
+        let outboxRow = try deps.outbox.row(
+            envelope, topic: PostCreated.eventType.topic, traceparent: caller.trace.traceparent, awaitedBy: awaitedBy)
+        let stored = try await deps.store.create(post, outbox: outboxRow, logger: caller.logger)
+        // What a read of the post answers (`PostQueries.answer`): G1's JSON, or G2's for a G2 app.
+        let created = caller.productId == nil ? stored.doc : stored.docG2
         await ticket.wait(logger: caller.logger)
         caller.logger.info("post created", metadata: ["post_id": "\(post.postId)"])
         return created

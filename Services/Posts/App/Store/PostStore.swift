@@ -44,15 +44,30 @@ struct PostStore: Sendable {
         return nil
     }
 
-    /// Inserts a new post and its hashtags (`InsertPost`) → its G1 and G2 JSON as stored.
-    func insert(_ post: PostRecord, on connection: PostgresConnection, logger: Logger)
-        async throws -> (doc: PostJSONText, docG2: PostJSONText)
-    {
-        let statement = InsertPost(post: post)
-        for try await (doc, docG2) in try await connection.execute(statement, logger: logger) {
-            return (PostJSONText(text: doc), PostJSONText(text: docG2))
+    /// A new post with its `post-created` outbox row, in one statement (`CreatePost`), on a connection of its own →
+    /// its G1 and G2 JSON as stored. 401 when the author withdrew. An author this service has no row for yet (their
+    /// registration event is on its way) gets one, and the statement runs again.
+    func create(_ post: PostRecord, outbox: OutboxRow, logger: Logger) async throws -> (
+        doc: PostJSONText, docG2: PostJSONText
+    ) {
+        let statement = CreatePost(post: post, outbox: outbox)
+        for attempt in 1...2 {
+            let row = try await client.statement(logger: logger) { connection in
+                try await connection.execute(statement, logger: logger).collect().first
+            }
+            if let row {
+                guard !row.withdrawn, let doc = row.doc, let docG2 = row.docG2 else {
+                    throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)")
+                }
+                return (PostJSONText(text: doc), PostJSONText(text: docG2))
+            }
+            if attempt == 1 {
+                try await client.query(
+                    "INSERT INTO users (user_id) VALUES (\(post.userId)) ON CONFLICT (user_id) DO NOTHING",
+                    logger: logger)
+            }
         }
-        throw APIError.internalError()  // an INSERT … RETURNING without its row
+        throw APIError.internalError()  // the author's row was just written: the second run must find it
     }
 
     /// The visible post's author and product, locked for a like or a comment (`LockReactedPost`); `nil` if it

@@ -1,47 +1,63 @@
 import Foundation
 import PostgresNIO
+import SNSPlatform
 
 // The write side's statements that run on every like, comment or new post, prepared once per connection (named
 // statements; with posts' generic plans, planned once too). The other writes' statements are sent unnamed.
 
-/// A new post in one statement, prepared once per connection: the row (whose `BEFORE` trigger writes its G1 and G2
-/// JSON, whose `AFTER` trigger fans it out to followers' feeds), its hashtags, and both documents back, which are
-/// the answer to the request (the same text a read of the post returns: nothing else in the statement changes them).
-/// It replaced four round trips, each parsed and planned on every call (insert, hashtags' delete and insert, and a
-/// read of the post).
+/// A new post in one statement, prepared once per connection, run on its own (PostgreSQL's implicit transaction: all
+/// or nothing): the author's read-model row share-locked and checked, the post row (whose `BEFORE` trigger writes
+/// its G1 and G2 JSON, whose `AFTER` trigger fans it out to followers' feeds), its hashtags, its `post-created`
+/// outbox row under the aggregate's advisory lock with the relay's wake-up, and both documents back, which are the
+/// answer to the request (the same text a read of the post returns: nothing else in the statement changes them).
+/// It replaced a transaction of five round trips (`BEGIN`, the author's lock, the insert, the outbox row, `COMMIT`).
 ///
-/// Its author is not withdrawn: `ensureUser` checked that first, in the same transaction, and holds their row.
+/// One row when the author has a row: `withdrawn` (then nothing was written) or the documents. No row when the
+/// author is unknown here (their registration event is still on its way): nothing was written.
 ///
 /// `post_hashtags` references `posts`: its rows are checked at the end of the statement, when the post exists.
-struct InsertPost: PostgresPreparedStatement {
-    typealias Row = (doc: String, docG2: String)
-    static let name = "posts_insert_post"
+struct CreatePost: PostgresPreparedStatement {
+    typealias Row = (withdrawn: Bool, doc: String?, docG2: String?)
+    static let name = "posts_create_post"
     static let sql = """
-        WITH inserted AS (
+        WITH author AS MATERIALIZED (
+            SELECT withdrawn_at IS NOT NULL AS withdrawn FROM users WHERE user_id = $2 FOR SHARE
+        ), inserted AS (
             INSERT INTO posts (post_id, user_id, product_id, title, content, content1, content2, content3, content4,
                                content5, price, files, hash_tags, author_withdrawn, created_at, updated_at,
                                app_id, value6, value7, value8, value9, value10, latitude, longitude)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, false, $14, $15, $16, $17, $18, $19, $20,
-                    $21, $22, $23)
+            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, false, $14, $15, $16, $17, $18, $19, $20,
+                   $21, $22, $23
+            FROM author WHERE NOT author.withdrawn
             RETURNING seq, doc, doc_g2
         ), tags AS (
             INSERT INTO post_hashtags (tag, post_id, seq, product_id)
             SELECT tag, $1, i.seq, $3 FROM inserted i, unnest($24::text[]) AS tag
             ON CONFLICT DO NOTHING
+        ), aggregate_lock AS MATERIALIZED (
+            SELECT pg_advisory_xact_lock($25, hashtext($26)) FROM inserted
+        ), appended AS (
+            INSERT INTO outbox (event_id, topic, partition_key, event_type, payload, headers)
+            SELECT $27, $28, $29, $30, $31::jsonb, $32::jsonb FROM aggregate_lock
+            RETURNING 1
+        ), notified AS MATERIALIZED (
+            SELECT pg_notify($33, '') FROM appended
         )
-        SELECT doc, doc_g2 FROM inserted
+        SELECT a.withdrawn, i.doc, i.doc_g2, (SELECT count(*) FROM notified)
+        FROM author a LEFT JOIN inserted i ON true
         """
     /// Given, not inferred: a statement is prepared with the types of its first call's values, and a `NULL` (an
     /// absent price, say) has none; PostgreSQL would then infer `integer` for the price, and a later call's 8-byte
     /// value would not fit.
     static let bindingDataTypes: [PostgresDataType] =
         Array(repeating: .text, count: 10) + [.int8, .textArray, .textArray, .timestamptz, .timestamptz]
-        + Array(repeating: .text, count: 6) + [.float8, .float8, .textArray]
+        + Array(repeating: .text, count: 6) + [.float8, .float8, .textArray] + OutboxRow.bindingDataTypes
 
     let post: PostRecord
+    let outbox: OutboxRow
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 24)
+        var bindings = PostgresBindings(capacity: 33)
         bindings.append(post.postId)
         bindings.append(post.userId)
         bindings.append(post.productId)
@@ -66,12 +82,13 @@ struct InsertPost: PostgresPreparedStatement {
         bindings.append(post.latitude)
         bindings.append(post.longitude)
         bindings.append(Array(Set(post.hashTags.map(Hashtags.key))))
+        outbox.append(to: &bindings)
         return bindings
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        let (doc, docG2) = try row.decode((String, String).self)
-        return (doc, docG2)
+        let (withdrawn, doc, docG2, _) = try row.decode((Bool, String?, String?, Int64).self)
+        return (withdrawn, doc, docG2)
     }
 }
 

@@ -1,0 +1,54 @@
+import Foundation
+import PostgresNIO
+import SNSPlatform
+import SNSTestSupport
+import Testing
+
+@testable import PostsService
+
+/// A new post is one statement (`CreatePost`): the author's row checked and share-locked, the post, its hashtags and
+/// its `post-created` outbox row, or nothing at all.
+@Suite("A new post in one statement")
+struct CreatePostStatementTests {
+    @Test func anAuthorStillUnknownHereGetsARowAndThePostWithItsEvent() async throws {
+        try await withPostsService { api in
+            // Signed by auth, but `user-registered` has not reached posts yet: no row in posts' read model.
+            let userId = ObjectID.generate()
+            let stranger = TestUser(userId: userId, nick: "", token: try await api.token(for: userId))
+            #expect(
+                try await api.sql("SELECT count(*)::int FROM posts.users WHERE user_id = \(userId)", Int.self) == [0])
+            let post = try await api.createPost(as: stranger, #"{"content":"첫 글 #처음","product_id":"one-statement"}"#)
+            let postId = try #require(post.string("post_id"))
+            #expect(
+                try await api.sql("SELECT count(*)::int FROM posts.users WHERE user_id = \(userId)", Int.self) == [1])
+            #expect(
+                try await api.sql("SELECT count(*)::int FROM posts.post_hashtags WHERE post_id = \(postId)", Int.self)
+                    == [1])
+            #expect(
+                try await api.sql(
+                    """
+                    SELECT count(*)::int FROM posts.outbox
+                    WHERE partition_key = \(postId) AND event_type = 'post-created' AND topic = 'sns.posts'
+                    """, Int.self) == [1])
+            #expect(try await api.send(.get, "/v1/posts/\(postId)", as: stranger).status == 200)
+        }
+    }
+
+    @Test func aWithdrawnAuthorIs401AndNothingIsWritten() async throws {
+        try await withPostsService { api in
+            let gone = try await api.user()
+            try await api.waitProcessed(
+                try await api.publish(UserWithdrawn(userId: gone.userId, withdrawnAt: Date()), key: gone.userId))
+            let reply = try await api.send(.post, "/v1/posts", as: gone, json: #"{"content":"안녕","product_id":"x"}"#)
+            #expect(reply.status == 401)
+            #expect(
+                try await api.sql("SELECT count(*)::int FROM posts.posts WHERE user_id = \(gone.userId)", Int.self) == [
+                    0
+                ])
+            #expect(
+                try await api.sql(
+                    "SELECT count(*)::int FROM posts.outbox WHERE position(\(gone.userId) IN payload::text) > 0",
+                    Int.self) == [0])
+        }
+    }
+}
