@@ -19,6 +19,12 @@ struct ConfigurationTests {
         #expect(configuration.database.host == "127.0.0.1")
         #expect(configuration.database.password == "secret")
         #expect(configuration.database.database == "sns")
+        #expect(configuration.databasePoolPerEventLoop, "a pool per event loop unless told otherwise")
+        var shared = base
+        shared["SNS_DATABASE_POOLS"] = "shared"
+        #expect(
+            try !PlatformConfiguration(serviceName: "auth", defaultPort: 8101, environment: Environment(shared))
+                .databasePoolPerEventLoop)
     }
 
     @Test(arguments: ["SNS_DATABASE_URL", "SNS_KAFKA_BROKERS", "SNS_API_KEY", "SNS_JWT_PUBLIC_KEY"])
@@ -35,6 +41,7 @@ struct ConfigurationTests {
     @Test(arguments: [
         ("SNS_HTTP_PORT", "http"), ("SNS_HTTP_PORT", "70000"), ("SNS_DATABASE_URL", "mysql://x@y/z"),
         ("SNS_DATABASE_URL", "postgres://127.0.0.1/db"), ("SNS_LOG_LEVEL", "loud"), ("SNS_KAFKA_PROPERTIES", "novalue"),
+        ("SNS_DATABASE_POOLS", "per-loop"),
     ])
     func badValueIsNamedAndNotEchoedForSecrets(variable: String, value: String) {
         var env = base

@@ -51,4 +51,33 @@ struct CreatePostStatementTests {
                     Int.self) == [0])
         }
     }
+
+    /// The statement's `pg_notify` reaches the relay's channel (without it, the post's event would wait for the
+    /// relay's fallback poll). A private schema, so the channel carries this test's posts only.
+    @Test func theNewPostWakesTheRelay() async throws {
+        let schema = TestEnvironment.unique("posts_")
+        try await withPostsService(schema: schema) { api in
+            let userId = ObjectID.generate()
+            let author = TestUser(userId: userId, nick: "", token: try await api.token(for: userId))
+            let woken = try await api.platform.postgres.withConnection { connection in
+                try await connection.listen(on: "sns_outbox_\(schema)") { notifications in
+                    try await withThrowingTaskGroup(of: Bool.self) { group in
+                        group.addTask {
+                            for try await _ in notifications { return true }
+                            return false
+                        }
+                        group.addTask {
+                            try await Task.sleep(for: .seconds(120))  // a hang guard, not a timing condition
+                            return false
+                        }
+                        _ = try await api.createPost(as: author, #"{"content":"깨워","product_id":"wake"}"#)
+                        let first = try await group.next() ?? false
+                        group.cancelAll()
+                        return first
+                    }
+                }
+            }
+            #expect(woken, "a notification on the outbox channel")
+        }
+    }
 }

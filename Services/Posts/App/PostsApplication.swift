@@ -11,7 +11,7 @@ package func buildApplication(configuration: PostsConfiguration, logger: Logger)
     let platform = try await ServicePlatform(
         configuration: configuration.platform, schema: configuration.schema,
         migrations: PostsMigrations.all(schema: try SQLIdentifier(configuration.schema)), genericPlans: true,
-        logger: logger)
+        requestPoolsPerLoop: true, logger: logger)
     let store = PostStore(pools: platform.requestPools)
     let deps = PostsDependencies(
         store: store, queries: PostQueries(pools: platform.requestPools),

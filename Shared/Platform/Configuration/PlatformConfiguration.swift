@@ -9,7 +9,7 @@ import Logging
 /// | `SNS_HTTP_PORT` | port to bind | per service |
 /// | `SNS_DATABASE_URL` | `postgres://user:password@host:port/database` | required |
 /// | `SNS_DATABASE_MAX_CONNECTIONS` | pool size | 10 |
-/// | `SNS_DATABASE_POOLS` | `per-event-loop`: requests' statements use a pool per event loop, sharing the pool size (decision 0025); `shared`: one pool | `per-event-loop` |
+/// | `SNS_DATABASE_POOLS` | `per-event-loop`: posts' requests use a pool per event loop, each `max(2, pool size / loops)`, beside the shared pool (decision 0025); `shared`: one pool | `per-event-loop` |
 /// | `SNS_KAFKA_BROKERS` | bootstrap servers, `host:port[,host:port]` | required |
 /// | `SNS_API_KEY` | the `SesacKey` clients must send | required |
 /// | `SNS_PRODUCT_IDS` | the G2 apps' `ProductId`s, comma-separated; any other is 421 (decision 0021) | none |
@@ -29,7 +29,7 @@ package struct PlatformConfiguration: Sendable {
     package var httpHost: String
     package var httpPort: Int
     package var database: DatabaseConfiguration
-    /// Requests' statements on a pool per event loop (`LoopLocalPools`), for the services that ask for it.
+    /// Requests' statements on a pool per event loop (`LoopLocalPools`), for the services that ask for it (posts).
     package var databasePoolPerEventLoop: Bool
     package var kafkaBrokers: String
     package var kafkaProperties: [String: String]

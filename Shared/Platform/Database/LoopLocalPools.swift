@@ -9,8 +9,8 @@ import PostgresNIO
 /// loop of the query's connection. With one pool for the whole process, PostgresNIO opens its connections on whichever
 /// loop asked first, so most requests crossed loops twice: their query was written from the request's loop to the
 /// connection's, and the answer was written back from the connection's loop to the request's channel. With a pool
-/// per loop (each its share of `SNS_DATABASE_MAX_CONNECTIONS`), a request's statements use connections of its own
-/// loop (`SNS_DATABASE_POOLS=shared` keeps one pool; decision 0016).
+/// per loop (each its share of `SNS_DATABASE_MAX_CONNECTIONS`, at least 2), a request's statements use connections of
+/// its own loop (`SNS_DATABASE_POOLS=shared` keeps one pool; decision 0025).
 ///
 /// The shared pool stays for everything not tied to a request: migrations, the outbox relay, consumers, readiness.
 package struct LoopLocalPools: Sendable {

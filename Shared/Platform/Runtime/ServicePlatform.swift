@@ -13,8 +13,8 @@ package struct ServicePlatform: Sendable {
     package let logger: Logger
     package let schema: SQLIdentifier
     package let postgres: PostgresClient
-    /// The pools for requests' statements: one per event loop when configured (`LoopLocalPools.current`), else
-    /// `postgres`.
+    /// The pools for requests' statements: one per event loop when the service asked and the configuration allows
+    /// (`LoopLocalPools.current`), else `postgres`.
     package let requestPools: LoopLocalPools
     package let producer: KafkaProducer
     package let outbox: Outbox
@@ -34,9 +34,12 @@ package struct ServicePlatform: Sendable {
     ///   (`plan_cache_mode = force_generic_plan`), for a service whose statements are written and tested for generic
     ///   plans (posts, decision 0022). Otherwise PostgreSQL may re-plan a named statement on every execution when
     ///   a plan for the bound values looks cheaper, which costs more than the execution of a page.
+    /// - Parameter requestPoolsPerLoop: the service's requests use `requestPools` (posts): a pool per event loop
+    ///   is made when the configuration allows it (`SNS_DATABASE_POOLS`, decision 0025); otherwise `requestPools` is
+    ///   only the shared pool.
     package init(
         configuration: PlatformConfiguration, schema: String, migrations: [Migration], genericPlans: Bool = false,
-        logger: Logger
+        requestPoolsPerLoop: Bool = false, logger: Logger
     ) async throws {
         _ = Observability.registry
         var logger = logger
@@ -55,7 +58,8 @@ package struct ServicePlatform: Sendable {
         }
         self.postgres = PostgresClient(configuration: database, backgroundLogger: logger)
         self.requestPools = LoopLocalPools(
-            shared: postgres, configuration: database, perLoop: configuration.databasePoolPerEventLoop, logger: logger)
+            shared: postgres, configuration: database,
+            perLoop: requestPoolsPerLoop && configuration.databasePoolPerEventLoop, logger: logger)
         self.producer = try KafkaProducer(
             configuration: Self.kafkaConfiguration(configuration, role: "producer"), logger: logger)
         self.barrier = ProjectionBarrier(
