@@ -301,11 +301,9 @@ package final class IdempotentConsumer: Service, Sendable {
         _ effect: Effect, event: IncomingEvent, announcements: [Announcement], logger: Logger
     ) async throws -> Outcome {
         let (client, name) = (self.client, self.name)
-        let isNew = try await withDeadline(.seconds(30), logger: logger) {
-            try await client.withConnection { connection in
-                try await RecordedEffect.apply(
-                    effect, consumer: name, event: event, announcements: announcements, on: connection, logger: logger)
-            }
+        let isNew = try await client.statement(logger: logger) { connection in
+            try await RecordedEffect.apply(
+                effect, consumer: name, event: event, announcements: announcements, on: connection, logger: logger)
         }
         return isNew ? .applied : .duplicate
     }

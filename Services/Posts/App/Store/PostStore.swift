@@ -29,11 +29,10 @@ struct PostStore: Sendable {
     func ensureUser(_ userId: String, on connection: PostgresConnection, logger: Logger) async throws {
         var withdrawn = try await lockUser(userId, on: connection, logger: logger)
         if withdrawn == nil {
-            try await connection.query(
-                "INSERT INTO users (user_id) VALUES (\(userId)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
+            try await addUserRow(userId, on: connection, logger: logger)
             withdrawn = try await lockUser(userId, on: connection, logger: logger)
         }
-        guard withdrawn != true else { throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)") }
+        guard withdrawn != true else { throw Self.withdrawn }
     }
 
     /// Whether the user's read-model row says withdrawn, share-locked; nil without a row.
@@ -44,30 +43,36 @@ struct PostStore: Sendable {
         return nil
     }
 
+    static let withdrawn = APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)")
+
+    /// A row for a user this service has not heard of yet (their registration event is on its way).
+    private func addUserRow(_ userId: String, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            "INSERT INTO users (user_id) VALUES (\(userId)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
+    }
+
     /// A new post with its `post-created` outbox row, in one statement (`CreatePost`), on a connection of its own →
-    /// its G1 and G2 JSON as stored. 401 when the author withdrew. An author this service has no row for yet (their
-    /// registration event is on its way) gets one, and the statement runs again.
+    /// its G1 and G2 JSON as stored. 401 when the author withdrew. An author this service has no row for yet gets
+    /// one, and the statement runs again.
     func create(_ post: PostRecord, outbox: OutboxRow, logger: Logger) async throws -> (
         doc: PostJSONText, docG2: PostJSONText
     ) {
         let statement = CreatePost(post: post, outbox: outbox)
-        for attempt in 1...2 {
-            let row = try await client.statement(logger: logger) { connection in
-                try await connection.execute(statement, logger: logger).collect().first
-            }
-            if let row {
-                guard !row.withdrawn, let doc = row.doc, let docG2 = row.docG2 else {
-                    throw APIError.unauthorized("탈퇴한 계정입니다. (account withdrawn)")
-                }
-                return (PostJSONText(text: doc), PostJSONText(text: docG2))
-            }
-            if attempt == 1 {
-                try await client.query(
-                    "INSERT INTO users (user_id) VALUES (\(post.userId)) ON CONFLICT (user_id) DO NOTHING",
-                    logger: logger)
-            }
-        }
+        if let created = try await run(statement, logger: logger) { return created }
+        try await client.statement(logger: logger) { try await addUserRow(post.userId, on: $0, logger: logger) }
+        if let created = try await run(statement, logger: logger) { return created }
         throw APIError.internalError()  // the author's row was just written: the second run must find it
+    }
+
+    /// The post's documents; nil when the author has no row here (nothing was written).
+    private func run(_ statement: CreatePost, logger: Logger) async throws -> (doc: PostJSONText, docG2: PostJSONText)?
+    {
+        let row = try await client.statement(logger: logger) { connection in
+            try await connection.execute(statement, logger: logger).collect().first
+        }
+        guard let row else { return nil }
+        guard !row.withdrawn, let doc = row.doc, let docG2 = row.docG2 else { throw Self.withdrawn }
+        return (PostJSONText(text: doc), PostJSONText(text: docG2))
     }
 
     /// The visible post's author and product, locked for a like or a comment (`LockReactedPost`); `nil` if it
