@@ -67,6 +67,53 @@ struct G2PostTests {
         }
     }
 
+    /// `earth`, the indexed place, is set by the document trigger since migration 108 (it was a generated column):
+    /// it must still equal `ll_to_earth(latitude, longitude)` after a new post, a like, an edit of the place, an edit
+    /// removing it, and even a direct write of the column.
+    @Test func theIndexedPlaceFollowsTheCoordinatesThroughEveryChange() async throws {
+        try await withPostsService { api in
+            let alice = try await api.user()
+            let category = TestEnvironment.unique("place")
+            func placeIsDerivedAndPresent(_ postId: String) async throws -> Bool {
+                let derived = try await placeIsDerived(postId)
+                let present = try await hasPlace(postId)
+                return derived && present
+            }
+            func placeIsDerived(_ postId: String) async throws -> Bool {
+                try await api.sql(
+                    """
+                    SELECT (earth IS NOT DISTINCT FROM public.ll_to_earth(latitude, longitude))::int
+                    FROM posts.posts WHERE post_id = \(postId)
+                    """, Int.self) == [1]
+            }
+            func hasPlace(_ postId: String) async throws -> Bool {
+                try await api.sql(
+                    "SELECT (earth IS NOT NULL)::int FROM posts.posts WHERE post_id = \(postId)", Int.self) == [1]
+            }
+            let created = try await api.g2(
+                .post, "/v1/posts", as: alice,
+                json: #"{"category":"\#(category)","title":"t","latitude":37.5665,"longitude":126.978}"#)
+            let postId = try created.decode(APIModels.G2Post.self).postId
+            #expect(try await placeIsDerivedAndPresent(postId))
+            #expect(
+                try await api.g2(.post, "/v1/posts/\(postId)/like", as: alice, json: #"{"like_status":true}"#).status
+                    == 200)
+            #expect(try await placeIsDerivedAndPresent(postId))
+            let moved = try await api.g2(
+                .put, "/v1/posts/\(postId)", as: alice, json: #"{"latitude":-33.8688,"longitude":151.2093}"#)
+            #expect(moved.status == 200, "\(moved.text)")
+            #expect(try await placeIsDerivedAndPresent(postId))
+            _ = try await api.sql("UPDATE posts.posts SET earth = NULL WHERE post_id = \(postId) RETURNING 1", Int.self)
+            #expect(try await placeIsDerivedAndPresent(postId), "the column stays derived")
+            let nowhere = try await api.g2(
+                .post, "/v1/posts", as: alice, json: #"{"category":"\#(category)","title":"no place"}"#)
+            let nowhereId = try nowhere.decode(APIModels.G2Post.self).postId
+            #expect(try await placeIsDerived(nowhereId))
+            let nowherePlace = try await hasPlace(nowhereId)
+            #expect(!nowherePlace)
+        }
+    }
+
     @Test func productIdIsCheckedAndG2OnlyRoutesRequireIt() async throws {
         try await withPostsService { api in
             let alice = try await api.user()

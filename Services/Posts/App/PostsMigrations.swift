@@ -117,6 +117,12 @@ enum PostsMigrations {
             Migration(
                 version: 106, name: "feed_entries_without_author_index",
                 sql: MaterialisedPosts.feedEntriesWithoutAuthorIndexMigration(s)),
+            Migration(
+                version: 107, name: "g2_documents_parse_the_document_once",
+                sql: MaterialisedPosts.g2ParsedOnceMigration(s)),
+            Migration(
+                version: 108, name: "earth_set_by_the_document_trigger",
+                sql: MaterialisedPosts.earthByTriggerMigration(s)),
         ]
     }
 

@@ -16,7 +16,7 @@ package struct EventEnvelope<Payload: Codable & Sendable>: Codable, Sendable {
     package var payload: Payload
 
     package init(
-        eventId: UUID = UUID(), type: String, schemaVersion: Int = 1, occurredAt: Date = Date(),
+        eventId: UUID = .timeOrdered(), type: String, schemaVersion: Int = 1, occurredAt: Date = Date(),
         aggregateId: String, producer: String, requestId: String?, payload: Payload
     ) {
         self.eventId = eventId

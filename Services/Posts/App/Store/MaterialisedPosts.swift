@@ -168,8 +168,7 @@ enum MaterialisedPosts {
         $$;
         CREATE FUNCTION \(s).g2_user(u json) RETURNS json
         LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-            SELECT json_strip_nulls(json_build_object(
-                'user_id', u->'user_id', 'nick', u->'nick', 'profileImage', \(s).g2_path(u->>'profileImage')))
+            \(g2UserBody(s))
         $$;
         CREATE FUNCTION \(s).g2_document(doc text, p \(s).posts) RETURNS text
         LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -190,8 +189,17 @@ enum MaterialisedPosts {
         """
     }
 
-    /// The G2 document's query (`g2_document`'s body since migration 103).
-    private static func g2DocumentBody(_ s: String) -> String {
+    /// `g2_user`'s body: a G1 creator object as G2 sends it.
+    private static func g2UserBody(_ s: String) -> String {
+        """
+        SELECT json_strip_nulls(json_build_object(
+            'user_id', u->'user_id', 'nick', u->'nick', 'profileImage', \(s).g2_path(u->>'profileImage')))
+        """
+    }
+
+    /// The G2 document's query (`g2_document`'s body since migration 103). `d` is the G1 document as `json`: a subquery
+    /// of the body's own until migration 107, then a PL/pgSQL variable (`source` empty).
+    private static func g2DocumentBody(_ s: String, source: String = "FROM (SELECT doc::json AS d) x") -> String {
         """
             SELECT json_strip_nulls(json_build_object(
                 'post_id', p.post_id, 'category', coalesce(p.product_id, ''), 'title', coalesce(p.title, ''),
@@ -212,7 +220,7 @@ enum MaterialisedPosts {
                 'comment_count', json_array_length(d->'comments'),
                 'geolocation', json_build_object('longitude', coalesce(p.longitude, 0), 'latitude', coalesce(p.latitude, 0))
             ))::text
-            FROM (SELECT doc::json AS d) x
+            \(source)
         """
     }
 
@@ -233,6 +241,53 @@ enum MaterialisedPosts {
         LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
         BEGIN
             RETURN (\(PostsMigrations.titleGramsBody));
+        END $$;
+        """
+    }
+
+    /// Migration 107: the G1 document is parsed once per G2 document, and `g2_user` is inlined. Before, `g2_user`
+    /// (SQL, `IMMUTABLE`, around `json_build_object`, which is only `STABLE`) could not be inlined, so PostgreSQL parsed
+    /// and planned its body on every call: twice and more per document, 5 % of PostgreSQL's CPU while posts were
+    /// being created (`perf`, 2026-11-27). And `d`, the subquery `doc::json`, was pulled up into each of its ~10
+    /// uses, every one parsing the text again. `d` is now a PL/pgSQL variable, and `g2_user` is `STABLE`, so the
+    /// planner puts its body in place of each call. Same bodies, same output.
+    static func g2ParsedOnceMigration(_ s: String) -> String {
+        """
+        CREATE OR REPLACE FUNCTION \(s).g2_user(u json) RETURNS json
+        LANGUAGE sql STABLE PARALLEL SAFE AS $$
+            \(g2UserBody(s))
+        $$;
+        CREATE OR REPLACE FUNCTION \(s).g2_document(doc text, p \(s).posts) RETURNS text
+        LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+        DECLARE
+            d json := doc::json;
+        BEGIN
+            RETURN (
+        \(g2DocumentBody(s, source: ""))
+            );
+        END $$;
+        """
+    }
+
+    /// Migration 108: `earth` (the place the G2 search indexes) is set by the `BEFORE` trigger instead of being a
+    /// generated column. PostgreSQL prepares a stored generated column's expression at the start of every statement
+    /// that inserts or updates the table, and `ll_to_earth` is a SQL function it inlines by parsing its body each
+    /// time: 4 % of PostgreSQL's CPU while posts were created (`perf`, 2026-11-27), and every like and comment
+    /// updates the post too. The trigger's PL/pgSQL is planned once per connection, and recomputes `earth` only when
+    /// the place changed. Same function, same values; `DROP EXPRESSION` keeps the stored ones.
+    static func earthByTriggerMigration(_ s: String) -> String {
+        """
+        ALTER TABLE \(s).posts ALTER COLUMN earth DROP EXPRESSION;
+        CREATE OR REPLACE FUNCTION \(s).set_post_document() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'INSERT' OR NEW.latitude IS DISTINCT FROM OLD.latitude
+                OR NEW.longitude IS DISTINCT FROM OLD.longitude OR NEW.earth IS DISTINCT FROM OLD.earth THEN
+                NEW.earth := public.ll_to_earth(NEW.latitude, NEW.longitude);
+            END IF;
+            NEW.doc := \(s).post_document(NEW);
+            NEW.doc_g2 := \(s).g2_document(NEW.doc, NEW);
+            RETURN NEW;
         END $$;
         """
     }
