@@ -221,6 +221,17 @@ package final class ReadYourWritesTicket: Sendable {
         }
     }
 
+    /// Stops waiting for an event expected by `expect` that the transaction did not write after all (a statement that
+    /// writes its event only if something changed).
+    package func withdraw(_ eventId: UUID) {
+        let removed = eventIds.withLock { ids -> Bool in
+            guard let index = ids.firstIndex(of: eventId) else { return false }
+            ids.remove(at: index)
+            return true
+        }
+        if removed { barrier?.forget([eventId]) }
+    }
+
     deinit {
         let ids = eventIds.withLock { $0 }
         if !ids.isEmpty { barrier?.forget(ids) }

@@ -16,45 +16,32 @@ struct Likes: Sendable {
         case toggle
     }
 
-    /// Sets the caller's like and returns the resulting state. A toggle reads the current state under the same
-    /// locks as the change (the user's read-model row, then the post's row).
+    /// Sets the caller's like and returns the resulting state, in one statement (`SetLike`): the user's and the post's
+    /// locks, the like, and its event only if it changed. A toggle reads the current state under those locks.
     func apply(_ desire: Desire, postId: String, by caller: Caller) async throws -> Bool {
-        let (userId, logger) = (caller.userId, caller.logger)
         let ticket = deps.outbox.readYourWrites()
-        let state = try await deps.postgres.transaction(logger: logger) { connection -> Bool in
-            // The account check of this route (its middleware checks only the token): 401 if withdrawn.
-            try await deps.store.ensureUser(userId, on: connection, logger: logger)
-            guard
-                let post = try await deps.store.lockForReaction(postId: postId, on: connection, logger: logger)
-            else {
-                throw PostsDependencies.postGone
-            }
-            let desired: Bool
+        let now = Date()
+        // The post's author and product are filled in by the statement, from the post it locks; an unlike's type too.
+        // Both kinds of event are awaited from the same projections (`ReadYourWrites.groups`).
+        let change = LikeChange(
+            postId: postId, userId: caller.userId, postUserId: "", productId: "", kind: kind, at: now)
+        let (envelope, awaitedBy) = deps.outbox.envelope(
+            PostLiked(like: change), aggregateId: postId, trace: caller.trace, awaitedBy: ticket)
+        let liked = try deps.outbox.row(
+            envelope, topic: PostLiked.eventType.topic, traceparent: caller.trace.traceparent, awaitedBy: awaitedBy)
+        let desired: Bool? =
             switch desire {
-            case .state(let state):
-                desired = state
-            case .toggle:
-                desired = try await !deps.store.likes(
-                    postId: postId, kind: kind, userId: userId, on: connection, logger: logger)
+            case .state(let state): state
+            case .toggle: nil
             }
-            let now = Date()
-            let changed = try await deps.store.setLike(
-                postId: postId, kind: kind, userId: userId, desired: desired, at: now, on: connection, logger: logger)
-            guard changed else { return desired }
-            let change = LikeChange(
-                postId: postId, userId: userId, postUserId: post.userId, productId: post.productId, kind: kind, at: now)
-            if desired {
-                try await deps.outbox.append(
-                    PostLiked(like: change), aggregateId: postId, trace: caller.trace, awaitedBy: ticket,
-                    on: connection, logger: logger)
-            } else {
-                try await deps.outbox.append(
-                    PostUnliked(like: change), aggregateId: postId, trace: caller.trace, awaitedBy: ticket,
-                    on: connection, logger: logger)
-            }
-            return desired
+        let statement = SetLike(
+            postId: postId, kind: kind.code, userId: caller.userId, desired: desired, at: now, liked: liked,
+            unlikedType: PostUnliked.eventType.rawValue)
+        guard let result = try await deps.store.setLike(statement, logger: caller.logger) else {
+            throw PostsDependencies.postGone
         }
-        await ticket.wait(logger: logger)  // counts and rankings in social (decision 0013)
-        return state
+        if !result.changed { ticket.withdraw(envelope.eventId) }  // nothing was written: nothing to wait for
+        await ticket.wait(logger: caller.logger)  // counts and rankings in social (decision 0013)
+        return result.state
     }
 }

@@ -153,31 +153,30 @@ struct PostStore: Sendable {
 
     // MARK: Likes
 
-    /// Whether the user currently has a like of `kind` on the post.
-    func likes(postId: String, kind: LikeKind, userId: String, on connection: PostgresConnection, logger: Logger)
-        async throws -> Bool
-    {
-        let statement = LikeStatement.Exists(like: .init(postId: postId, kind: kind.code, userId: userId))
-        for try await _ in try await connection.execute(statement, logger: logger) { return true }
-        return false
+    /// Sets a like in one statement (`SetLike`) → the resulting state and whether it changed; nil when the post is
+    /// gone or its author withdrew. 401 when the user withdrew. A user this service has no row for yet gets one, and
+    /// the statement runs again.
+    func setLike(_ statement: SetLike, logger: Logger) async throws -> (state: Bool, changed: Bool)? {
+        var row = try await run(statement, logger: logger)
+        if row.withdrawn == nil {
+            try await client.statement(logger: logger) {
+                try await addUserRow(statement.userId, on: $0, logger: logger)
+            }
+            row = try await run(statement, logger: logger)
+        }
+        switch row.withdrawn {
+        case nil: throw APIError.internalError()  // the user's row was just written: the second run must find it
+        case true?: throw Self.withdrawn
+        case false?: return row.state.map { ($0, row.changed) }
+        }
     }
 
-    /// Sets the caller's like of `kind` to `desired`; returns whether anything changed.
-    func setLike(
-        postId: String, kind: LikeKind, userId: String, desired: Bool, at: Date,
-        on connection: PostgresConnection, logger: Logger
-    ) async throws -> Bool {
-        let like = LikeStatement.Key(postId: postId, kind: kind.code, userId: userId)
-        if desired {
-            for try await _ in try await connection.execute(LikeStatement.Insert(like: like, at: at), logger: logger) {
-                return true
-            }
-        } else {
-            for try await _ in try await connection.execute(LikeStatement.Delete(like: like), logger: logger) {
-                return true
-            }
+    private func run(_ statement: SetLike, logger: Logger) async throws -> SetLike.Row {
+        let row = try await client.statement(logger: logger) { connection in
+            try await connection.execute(statement, logger: logger).collect().first
         }
-        return false
+        guard let row else { throw APIError.internalError() }  // the statement always answers one row
+        return row
     }
 
     // MARK: Comments

@@ -134,55 +134,105 @@ struct LockReactedPost: PostgresPreparedStatement {
     }
 }
 
-/// One user's like of one kind on one post: whether it exists, and setting it (each returns a row only when it
-/// exists / changed something).
-enum LikeStatement {
-    struct Key: Sendable {
-        var postId: String
-        var kind: Int16
-        var userId: String
+/// A like or a second like set in one statement, prepared once per connection, run on its own (PostgreSQL's implicit
+/// transaction): the user's read-model row share-locked and checked, the post locked (`FOR NO KEY UPDATE`, as
+/// `LockReactedPost`), the like inserted or deleted, and, only if that changed something, its `post-liked` or
+/// `post-unliked` outbox row under the aggregate's advisory lock with the relay's wake-up. It replaced a transaction of
+/// six round trips (`BEGIN`, the user's lock, the post's lock, the like, the outbox row, `COMMIT`).
+///
+/// `desired` is the state asked for (G1), or `nil` for the opposite of the current one (G0's toggle). Whether anything
+/// changed is what the insert or delete did, not what the statement's snapshot saw, so a concurrent like by the same
+/// user never yields a second event. (Two toggles at the same instant both see the like absent and both ask for it:
+/// one inserts it, the other changes nothing; both answer "liked".)
+///
+/// The outbox row is the `post-liked` envelope written by Swift with the post's author and product left blank; the
+/// statement fills them from the locked post (`payload.like.post_user_id`, `payload.like.product_id`, removed when the
+/// post has none, as the encoder omits it) and, for an unlike, sets the type in the envelope, the row and the
+/// `sns-event-type` header. The outbox's `payload` is `jsonb`, so the order of keys was never kept.
+///
+/// One row: `withdrawn` (nil: the user has no row here yet, nothing was done), `state` (nil: the post is gone or its
+/// author withdrew), `changed`.
+struct SetLike: PostgresPreparedStatement {
+    typealias Row = (withdrawn: Bool?, state: Bool?, changed: Bool)
+    static let name = "posts_set_like"
+    static let sql = """
+        WITH actor AS MATERIALIZED (
+            SELECT withdrawn_at IS NOT NULL AS withdrawn FROM users WHERE user_id = $3 FOR SHARE
+        ), post AS MATERIALIZED (
+            SELECT p.user_id, p.product_id FROM posts p, actor a
+            WHERE p.post_id = $1 AND NOT p.author_withdrawn AND NOT a.withdrawn
+            FOR NO KEY UPDATE OF p
+        ), desired AS MATERIALIZED (
+            SELECT coalesce($4::bool,
+                            NOT EXISTS (SELECT 1 FROM likes WHERE post_id = $1 AND kind = $2 AND user_id = $3)) AS state
+            FROM post
+        ), inserted AS (
+            INSERT INTO likes (post_id, kind, user_id, created_at)
+            SELECT $1, $2, $3, $5 FROM desired WHERE desired.state
+            ON CONFLICT DO NOTHING
+            RETURNING 1
+        ), deleted AS (
+            DELETE FROM likes
+            WHERE post_id = $1 AND kind = $2 AND user_id = $3 AND EXISTS (SELECT 1 FROM desired WHERE NOT desired.state)
+            RETURNING 1
+        ), changed AS MATERIALIZED (
+            SELECT EXISTS (SELECT 1 FROM inserted) OR EXISTS (SELECT 1 FROM deleted) AS changed
+        ), aggregate_lock AS MATERIALIZED (
+            SELECT pg_advisory_xact_lock($6, hashtext($7)) FROM changed WHERE changed.changed
+        ), event AS MATERIALIZED (
+            SELECT CASE WHEN d.state THEN $12 ELSE $13 END AS type, p.user_id, p.product_id
+            FROM aggregate_lock, desired d, post p
+        ), appended AS (
+            INSERT INTO outbox (event_id, topic, partition_key, event_type, payload, headers)
+            SELECT $8, $9, $10, e.type,
+                   CASE WHEN e.product_id IS NULL THEN enveloped #- '{payload,like,product_id}'
+                        ELSE jsonb_set(enveloped, '{payload,like,product_id}', to_jsonb(e.product_id)) END,
+                   jsonb_set($14::jsonb, '{sns-event-type}', to_jsonb(e.type))
+            FROM event e,
+                 jsonb_set(jsonb_set($11::jsonb, '{type}', to_jsonb(e.type)),
+                           '{payload,like,post_user_id}', to_jsonb(e.user_id)) AS enveloped
+            RETURNING 1
+        ), notified AS MATERIALIZED (
+            SELECT pg_notify($15, '') FROM appended
+        )
+        SELECT (SELECT withdrawn FROM actor), (SELECT state FROM desired), (SELECT changed FROM changed),
+               (SELECT count(*) FROM notified)
+        """
+    static let bindingDataTypes: [PostgresDataType] = [
+        .text, .int2, .text, .bool, .timestamptz, .int4, .text, .uuid, .text, .text, .text, .text, .text, .text, .text,
+    ]
 
-        func bindings(capacity: Int) -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: capacity)
-            bindings.append(postId)
-            bindings.append(kind)
-            bindings.append(userId)
-            return bindings
-        }
+    let postId: String
+    let kind: Int16
+    let userId: String
+    let desired: Bool?
+    let at: Date
+    /// The `post-liked` row, author and product blank.
+    let liked: OutboxRow
+    let unlikedType: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 15)
+        bindings.append(postId)
+        bindings.append(kind)
+        bindings.append(userId)
+        bindings.append(desired)
+        bindings.append(at)
+        bindings.append(liked.lockClass)
+        bindings.append(liked.lockKey)
+        bindings.append(liked.eventId)
+        bindings.append(liked.topic)
+        bindings.append(liked.partitionKey)
+        bindings.append(liked.payload)
+        bindings.append(liked.eventType)
+        bindings.append(unlikedType)
+        bindings.append(liked.headers)
+        bindings.append(liked.channel)
+        return bindings
     }
 
-    struct Exists: PostgresPreparedStatement {
-        typealias Row = Int32
-        static let name = "posts_like_exists"
-        static let sql = "SELECT 1 FROM likes WHERE post_id = $1 AND kind = $2 AND user_id = $3"
-        let like: Key
-        func makeBindings() throws -> PostgresBindings { like.bindings(capacity: 3) }
-        func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
-    }
-
-    struct Insert: PostgresPreparedStatement {
-        typealias Row = Int32
-        static let name = "posts_like_insert"
-        static let sql = """
-            INSERT INTO likes (post_id, kind, user_id, created_at) VALUES ($1, $2, $3, $4)
-            ON CONFLICT DO NOTHING RETURNING 1
-            """
-        let like: Key
-        let at: Date
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = like.bindings(capacity: 4)
-            bindings.append(at)
-            return bindings
-        }
-        func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
-    }
-
-    struct Delete: PostgresPreparedStatement {
-        typealias Row = Int32
-        static let name = "posts_like_delete"
-        static let sql = "DELETE FROM likes WHERE post_id = $1 AND kind = $2 AND user_id = $3 RETURNING 1"
-        let like: Key
-        func makeBindings() throws -> PostgresBindings { like.bindings(capacity: 3) }
-        func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (withdrawn, state, changed, _) = try row.decode((Bool?, Bool?, Bool?, Int64).self)
+        return (withdrawn, state, changed ?? false)
     }
 }
