@@ -123,6 +123,8 @@ enum PostsMigrations {
             Migration(
                 version: 108, name: "earth_set_by_the_document_trigger",
                 sql: MaterialisedPosts.earthByTriggerMigration(s)),
+            Migration(
+                version: 109, name: "documents_in_one_query", sql: MaterialisedPosts.documentsInOneQueryMigration(s)),
         ]
     }
 
