@@ -34,6 +34,22 @@ struct CreatePostStatementTests {
         }
     }
 
+    /// A new post's document is written without reading likes and comments (`new_post_document`, migration 109):
+    /// right only while no like or comment row can exist before its post, i.e. while their foreign keys are checked at
+    /// once. A deferrable one (as `feed_entries`' was) would let such rows in within a transaction.
+    @Test func likesAndCommentsCannotPrecedeTheirPost() async throws {
+        try await withPostsService { api in
+            let keys = try await api.sql(
+                """
+                SELECT (SELECT relname FROM pg_class WHERE oid = conrelid) || ' ' || condeferrable::text FROM pg_constraint
+                WHERE contype = 'f' AND confrelid = 'posts.posts'::regclass
+                  AND conrelid IN ('posts.likes'::regclass, 'posts.comments'::regclass)
+                ORDER BY 1
+                """, String.self)
+            #expect(keys == ["comments false", "likes false"])
+        }
+    }
+
     @Test func aWithdrawnAuthorIs401AndNothingIsWritten() async throws {
         try await withPostsService { api in
             let gone = try await api.user()

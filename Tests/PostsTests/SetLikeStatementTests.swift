@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import SNSPlatform
 import SNSTestSupport
+import Synchronization
 import Testing
 
 @testable import PostsService
@@ -85,6 +86,83 @@ struct SetLikeStatementTests {
             let last = try await likeEvents(api, post: postId)
             #expect(!last[5].2.contains("product_id"))
             #expect(try like(last, 5).change.productId == nil && like(last, 5).change.postUserId == alice.userId)
+        }
+    }
+
+    /// The user's own like commits while the request waits for the post's lock, so the statement's snapshot (taken
+    /// before the wait) does not show it. A toggle must still unlike it, and an explicit unlike must still delete it:
+    /// `PostStore.setLike` runs the statement again, and the second run sees the committed like.
+    @Test(arguments: [("toggle", "/post/like/{id}", nil), ("unlike", "/v1/posts/{id}/like", #"{"like_status":false}"#)])
+    func aLikeCommittedWhileTheRequestWaitedForThePostIsSeen(_ name: String, _ path: String, _ body: String?)
+        async throws
+    {
+        try await withPostsService { api in
+            let logger = TestEnvironment.logger
+            let (alice, bob) = (try await api.user(), try await api.user())
+            let postId = try #require(
+                try await api.createPost(as: alice, #"{"content":"x","product_id":"set-like-race"}"#).string("post_id"))
+            let reply = try await api.platform.postgres.withConnection { holder -> TestReply in
+                // Another request of bob's, half done: it holds the post's lock and has inserted the like.
+                var holderPid: Int32 = 0
+                for try await pid in try await holder.query("SELECT pg_backend_pid()", logger: logger).decode(
+                    Int32.self)
+                {
+                    holderPid = pid
+                }
+                try await holder.query("BEGIN", logger: logger)
+                try await holder.query(
+                    "SELECT 1 FROM posts.posts WHERE post_id = \(postId) FOR NO KEY UPDATE", logger: logger)
+                try await holder.query(
+                    "INSERT INTO posts.likes (post_id, kind, user_id, created_at) VALUES (\(postId), 1, \(bob.userId), now())",
+                    logger: logger)
+                let finished = Mutex(false)
+                let request = Task {
+                    defer { finished.withLock { $0 = true } }
+                    return try await api.send(
+                        .post, path.replacingOccurrences(of: "{id}", with: postId), as: bob, json: body)
+                }
+                var waiting = false
+                for _ in 0..<600 where !waiting {  // hang guard: 60 s
+                    let rows = try await api.platform.postgres.query(
+                        """
+                        SELECT count(*)::int FROM pg_stat_activity WHERE \(holderPid) = ANY(pg_blocking_pids(pid))
+                        """, logger: logger)
+                    for try await count in rows.decode(Int.self) { waiting = count > 0 }
+                    if !waiting, finished.withLock({ $0 }) { break }
+                    if !waiting { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                try await holder.query("COMMIT", logger: logger)
+                #expect(waiting, "\(name): the request waited for this transaction's locks")
+                return try await request.value
+            }
+            #expect(reply.status == 200, "\(name): \(reply.text)")
+            #expect(try reply.json.bool("like_status") == false, "\(name)")
+            #expect(
+                try await api.sql(
+                    "SELECT count(*)::int FROM posts.likes WHERE post_id = \(postId) AND user_id = \(bob.userId)",
+                    Int.self)
+                    == [0], "\(name): the like is gone")
+            #expect(try await likeEvents(api, post: postId).map(\.0) == ["post-unliked"], "\(name)")
+        }
+    }
+
+    /// The like's time is PostgreSQL's, taken after the post's lock: the event and the row carry the same millisecond.
+    @Test func theEventsTimeIsTheRowsTime() async throws {
+        try await withPostsService { api in
+            let (alice, bob) = (try await api.user(), try await api.user())
+            let postId = try #require(
+                try await api.createPost(as: alice, #"{"content":"x","product_id":"set-like-at"}"#).string("post_id"))
+            #expect(
+                try await api.send(.post, "/v1/posts/\(postId)/like", as: bob, json: #"{"like_status":true}"#).status
+                    == 200)
+            let stored = try await api.sql(
+                """
+                SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM posts.likes
+                WHERE post_id = \(postId) AND user_id = \(bob.userId)
+                """, String.self)
+            let events = try await likeEvents(api, post: postId)
+            let change = try like(events, 0).change
+            #expect(stored == [APIDateFormat.string(from: change.at)])
         }
     }
 

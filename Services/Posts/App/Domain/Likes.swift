@@ -17,14 +17,15 @@ struct Likes: Sendable {
     }
 
     /// Sets the caller's like and returns the resulting state, in one statement (`SetLike`): the user's and the post's
-    /// locks, the like, and its event only if it changed. A toggle reads the current state under those locks.
+    /// locks, the like, and its event only if it changed (`PostStore.setLike` runs it again when a concurrent change
+    /// by the same user may have made its view of the like stale).
     func apply(_ desire: Desire, postId: String, by caller: Caller) async throws -> Bool {
         let ticket = deps.outbox.readYourWrites()
-        let now = Date()
-        // The post's author and product are filled in by the statement, from the post it locks; an unlike's type too.
-        // Both kinds of event are awaited from the same projections (`ReadYourWrites.groups`).
+        // The post's author and product, and the like's time (taken after the post's lock), are filled in by the
+        // statement; an unlike's type too. Both kinds of event are awaited from the same projections
+        // (`ReadYourWrites.groups`).
         let change = LikeChange(
-            postId: postId, userId: caller.userId, postUserId: "", productId: "", kind: kind, at: now)
+            postId: postId, userId: caller.userId, postUserId: "", productId: "", kind: kind, at: Date())
         let (envelope, awaitedBy) = deps.outbox.envelope(
             PostLiked(like: change), aggregateId: postId, trace: caller.trace, awaitedBy: ticket)
         let liked = try deps.outbox.row(
@@ -35,7 +36,7 @@ struct Likes: Sendable {
             case .toggle: nil
             }
         let statement = SetLike(
-            postId: postId, kind: kind.code, userId: caller.userId, desired: desired, at: now, liked: liked,
+            postId: postId, kind: kind.code, userId: caller.userId, desired: desired, liked: liked,
             unlikedType: PostUnliked.eventType.rawValue)
         guard let result = try await deps.store.setLike(statement, logger: caller.logger) else {
             throw PostsDependencies.postGone

@@ -167,7 +167,8 @@ enum MaterialisedPosts {
         """
     }
 
-    /// `g2_user`'s body: a G1 creator object as G2 sends it.
+    /// `g2_user`'s body: a G1 creator object as G2 sends it. Migrations 103 and 107 are both written with it, so it
+    /// must not change: a later change is a new function for a new migration.
     private static func g2UserBody(_ s: String) -> String {
         """
         SELECT json_strip_nulls(json_build_object(
@@ -273,6 +274,10 @@ enum MaterialisedPosts {
     /// A post's §3.1 JSON as text, from the row `p` and its author's `nick` and `image` (expressions). `fresh`: a post
     /// being inserted, which can have no likes and no comments yet (their rows reference the post); buyers can (a
     /// purchase may be applied before its post, and outlives it), so they are always read.
+    ///
+    /// Migrations 101 and 109 are both written with it, so it must not change: a later change of the document is a new
+    /// function for a new migration. `new_post_document` (`fresh`) relies on the foreign keys of `likes` and `comments`
+    /// being checked at once (not deferrable); `CreatePostStatementTests` checks they are.
     static func postDocument(_ s: String, nick: String, image: String, fresh: Bool = false) -> String {
         let likes = { (kind: Int) in
             fresh

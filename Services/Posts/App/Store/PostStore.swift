@@ -155,13 +155,22 @@ struct PostStore: Sendable {
 
     /// Sets a like in one statement (`SetLike`) → the resulting state and whether it changed; nil when the post is
     /// gone or its author withdrew. 401 when the user withdrew. A user this service has no row for yet gets one, and
-    /// the statement runs again.
+    /// the statement runs again. So does a statement whose outcome may rest on a stale view of the like (the same
+    /// user's other like of the post committed while it waited for the post's lock): a toggle that changed nothing
+    /// (a toggle always changes something, one request after the other), or an unlike that saw no like and deleted
+    /// none. The second run's snapshot follows what the first waited for. A like that changed nothing is right
+    /// either way (the like exists), so it is not run again.
     func setLike(_ statement: SetLike, logger: Logger) async throws -> (state: Bool, changed: Bool)? {
         var row = try await run(statement, logger: logger)
         if row.withdrawn == nil {
             try await client.statement(logger: logger) {
                 try await addUserRow(statement.userId, on: $0, logger: logger)
             }
+            row = try await run(statement, logger: logger)
+        }
+        if row.withdrawn == false, row.state != nil, !row.changed,
+            statement.desired == nil || (statement.desired == false && row.visible == false)
+        {
             row = try await run(statement, logger: logger)
         }
         switch row.withdrawn {

@@ -141,19 +141,25 @@ struct LockReactedPost: PostgresPreparedStatement {
 /// six round trips (`BEGIN`, the user's lock, the post's lock, the like, the outbox row, `COMMIT`).
 ///
 /// `desired` is the state asked for (G1), or `nil` for the opposite of the current one (G0's toggle). Whether anything
-/// changed is what the insert or delete did, not what the statement's snapshot saw, so a concurrent like by the same
-/// user never yields a second event. (Two toggles at the same instant both see the like absent and both ask for it:
-/// one inserts it, the other changes nothing; both answer "liked".)
+/// changed is what the insert or delete did, not what the statement saw, so a repeat never yields a second event.
+/// The statement's snapshot is taken before it waits for the post's lock, so when the same user's other like of this
+/// post committed meanwhile, `visible` (the like as the snapshot saw it) may be out of date: `PostStore.setLike` runs
+/// the statement again when the outcome could be stale (nothing changed after a toggle, or after an unlike that saw no
+/// like), and the second run sees what the first waited for.
 ///
-/// The outbox row is the `post-liked` envelope written by Swift with the post's author and product left blank; the
-/// statement fills them from the locked post (`payload.like.post_user_id`, `payload.like.product_id`, removed when the
-/// post has none, as the encoder omits it) and, for an unlike, sets the type in the envelope, the row and the
-/// `sns-event-type` header. The outbox's `payload` is `jsonb`, so the order of keys was never kept.
+/// The like's time is taken after the post's lock (`clock_timestamp()`, to the millisecond), so the likes of one post
+/// are stamped in the order they commit, which is the order social keeps the latest of (`UpsertSocialLikes`).
+///
+/// The outbox row is the `post-liked` envelope written by Swift with the post's author, product and time left
+/// blank; the statement fills them in from the locked post (`payload.like.post_user_id`, `payload.like.product_id`,
+/// removed when the post has none, as the encoder omits it, and `payload.like.at`) and, for an unlike, sets the type in
+/// the envelope, the row and the `sns-event-type` header. The outbox's `payload` is `jsonb`, so the order of keys was
+/// never kept.
 ///
 /// One row: `withdrawn` (nil: the user has no row here yet, nothing was done), `state` (nil: the post is gone or its
-/// author withdrew), `changed`.
+/// author withdrew), `changed`, `visible`.
 struct SetLike: PostgresPreparedStatement {
-    typealias Row = (withdrawn: Bool?, state: Bool?, changed: Bool)
+    typealias Row = (withdrawn: Bool?, state: Bool?, changed: Bool, visible: Bool?)
     static let name = "posts_set_like"
     static let sql = """
         WITH actor AS MATERIALIZED (
@@ -163,12 +169,13 @@ struct SetLike: PostgresPreparedStatement {
             WHERE p.post_id = $1 AND NOT p.author_withdrawn AND NOT a.withdrawn
             FOR NO KEY UPDATE OF p
         ), desired AS MATERIALIZED (
-            SELECT coalesce($4::bool,
-                            NOT EXISTS (SELECT 1 FROM likes WHERE post_id = $1 AND kind = $2 AND user_id = $3)) AS state
-            FROM post
+            SELECT coalesce($4::bool, NOT v.visible) AS state, v.visible,
+                   date_trunc('milliseconds', clock_timestamp()) AS at
+            FROM (SELECT EXISTS (SELECT 1 FROM likes WHERE post_id = $1 AND kind = $2 AND user_id = $3) AS visible
+                  FROM post) v
         ), inserted AS (
             INSERT INTO likes (post_id, kind, user_id, created_at)
-            SELECT $1, $2, $3, $5 FROM desired WHERE desired.state
+            SELECT $1, $2, $3, desired.at FROM desired WHERE desired.state
             ON CONFLICT DO NOTHING
             RETURNING 1
         ), deleted AS (
@@ -178,46 +185,46 @@ struct SetLike: PostgresPreparedStatement {
         ), changed AS MATERIALIZED (
             SELECT EXISTS (SELECT 1 FROM inserted) OR EXISTS (SELECT 1 FROM deleted) AS changed
         ), aggregate_lock AS MATERIALIZED (
-            SELECT pg_advisory_xact_lock($6, hashtext($7)) FROM changed WHERE changed.changed
+            SELECT pg_advisory_xact_lock($5, hashtext($6)) FROM changed WHERE changed.changed
         ), event AS MATERIALIZED (
-            SELECT CASE WHEN d.state THEN $12 ELSE $13 END AS type, p.user_id, p.product_id
+            SELECT CASE WHEN d.state THEN $11 ELSE $12 END AS type, p.user_id, p.product_id,
+                   to_char(d.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
             FROM aggregate_lock, desired d, post p
         ), appended AS (
             INSERT INTO outbox (event_id, topic, partition_key, event_type, payload, headers)
-            SELECT $8, $9, $10, e.type,
+            SELECT $7, $8, $9, e.type,
                    CASE WHEN e.product_id IS NULL THEN enveloped #- '{payload,like,product_id}'
                         ELSE jsonb_set(enveloped, '{payload,like,product_id}', to_jsonb(e.product_id)) END,
-                   jsonb_set($14::jsonb, '{sns-event-type}', to_jsonb(e.type))
+                   jsonb_set($13::jsonb, '{sns-event-type}', to_jsonb(e.type))
             FROM event e,
-                 jsonb_set(jsonb_set($11::jsonb, '{type}', to_jsonb(e.type)),
-                           '{payload,like,post_user_id}', to_jsonb(e.user_id)) AS enveloped
+                 jsonb_set(jsonb_set(jsonb_set($10::jsonb, '{type}', to_jsonb(e.type)),
+                                     '{payload,like,post_user_id}', to_jsonb(e.user_id)),
+                           '{payload,like,at}', to_jsonb(e.at)) AS enveloped
             RETURNING 1
         ), notified AS MATERIALIZED (
-            SELECT pg_notify($15, '') FROM appended
+            SELECT pg_notify($14, '') FROM appended
         )
         SELECT (SELECT withdrawn FROM actor), (SELECT state FROM desired), (SELECT changed FROM changed),
-               (SELECT count(*) FROM notified)
+               (SELECT visible FROM desired), (SELECT count(*) FROM notified)
         """
     static let bindingDataTypes: [PostgresDataType] = [
-        .text, .int2, .text, .bool, .timestamptz, .int4, .text, .uuid, .text, .text, .text, .text, .text, .text, .text,
+        .text, .int2, .text, .bool, .int4, .text, .uuid, .text, .text, .text, .text, .text, .text, .text,
     ]
 
     let postId: String
     let kind: Int16
     let userId: String
     let desired: Bool?
-    let at: Date
-    /// The `post-liked` row, author and product blank.
+    /// The `post-liked` row, author, product and time blank.
     let liked: OutboxRow
     let unlikedType: String
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 15)
+        var bindings = PostgresBindings(capacity: 14)
         bindings.append(postId)
         bindings.append(kind)
         bindings.append(userId)
         bindings.append(desired)
-        bindings.append(at)
         bindings.append(liked.lockClass)
         bindings.append(liked.lockKey)
         bindings.append(liked.eventId)
@@ -232,7 +239,7 @@ struct SetLike: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        let (withdrawn, state, changed, _) = try row.decode((Bool?, Bool?, Bool?, Int64).self)
-        return (withdrawn, state, changed ?? false)
+        let (withdrawn, state, changed, visible, _) = try row.decode((Bool?, Bool?, Bool?, Bool?, Int64).self)
+        return (withdrawn, state, changed ?? false, visible)
     }
 }
