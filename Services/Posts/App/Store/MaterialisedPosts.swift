@@ -254,16 +254,22 @@ enum MaterialisedPosts {
     /// time: 4 % of PostgreSQL's CPU while posts were created (`perf`, 2026-11-27), and every like and comment
     /// updates the post too. The trigger's PL/pgSQL is planned once per connection, and recomputes `earth` only when
     /// the place changed. Same function, same values; `DROP EXPRESSION` keeps the stored ones.
+    /// The document trigger's first step since migration 108: `earth` from the coordinates, when they (or `earth`
+    /// itself) changed.
+    static let earthFromPlace = """
+        IF TG_OP = 'INSERT' OR NEW.latitude IS DISTINCT FROM OLD.latitude
+                OR NEW.longitude IS DISTINCT FROM OLD.longitude OR NEW.earth IS DISTINCT FROM OLD.earth THEN
+                NEW.earth := public.ll_to_earth(NEW.latitude, NEW.longitude);
+            END IF;
+        """
+
     static func earthByTriggerMigration(_ s: String) -> String {
         """
         ALTER TABLE \(s).posts ALTER COLUMN earth DROP EXPRESSION;
         CREATE OR REPLACE FUNCTION \(s).set_post_document() RETURNS trigger
         LANGUAGE plpgsql AS $$
         BEGIN
-            IF TG_OP = 'INSERT' OR NEW.latitude IS DISTINCT FROM OLD.latitude
-                OR NEW.longitude IS DISTINCT FROM OLD.longitude OR NEW.earth IS DISTINCT FROM OLD.earth THEN
-                NEW.earth := public.ll_to_earth(NEW.latitude, NEW.longitude);
-            END IF;
+            \(earthFromPlace)
             NEW.doc := \(s).post_document(NEW);
             NEW.doc_g2 := \(s).g2_document(NEW.doc, NEW);
             RETURN NEW;
@@ -340,10 +346,7 @@ enum MaterialisedPosts {
         CREATE OR REPLACE FUNCTION \(s).set_post_document() RETURNS trigger
         LANGUAGE plpgsql AS $$
         BEGIN
-            IF TG_OP = 'INSERT' OR NEW.latitude IS DISTINCT FROM OLD.latitude
-                OR NEW.longitude IS DISTINCT FROM OLD.longitude OR NEW.earth IS DISTINCT FROM OLD.earth THEN
-                NEW.earth := public.ll_to_earth(NEW.latitude, NEW.longitude);
-            END IF;
+            \(earthFromPlace)
             IF TG_OP = 'INSERT' THEN
                 NEW.doc := \(s).new_post_document(NEW);
             ELSE
