@@ -248,12 +248,6 @@ enum MaterialisedPosts {
         """
     }
 
-    /// Migration 108: `earth` (the place the G2 search indexes) is set by the `BEFORE` trigger instead of being a
-    /// generated column. PostgreSQL prepares a stored generated column's expression at the start of every statement
-    /// that inserts or updates the table, and `ll_to_earth` is a SQL function it inlines by parsing its body each
-    /// time: 4 % of PostgreSQL's CPU while posts were created (`perf`, 2026-11-27), and every like and comment
-    /// updates the post too. The trigger's PL/pgSQL is planned once per connection, and recomputes `earth` only when
-    /// the place changed. Same function, same values; `DROP EXPRESSION` keeps the stored ones.
     /// The document trigger's first step since migration 108: `earth` from the coordinates, when they (or `earth`
     /// itself) changed.
     static let earthFromPlace = """
@@ -263,6 +257,12 @@ enum MaterialisedPosts {
             END IF;
         """
 
+    /// Migration 108: `earth` (the place the G2 search indexes) is set by the `BEFORE` trigger instead of being a
+    /// generated column. PostgreSQL prepares a stored generated column's expression at the start of every statement
+    /// that inserts or updates the table, and `ll_to_earth` is a SQL function it inlines by parsing its body each
+    /// time: 4 % of PostgreSQL's CPU while posts were created (`perf`, 2026-11-27), and every like and comment
+    /// updates the post too. The trigger's PL/pgSQL is planned once per connection, and recomputes `earth` only when
+    /// the place changed. Same function, same values; `DROP EXPRESSION` keeps the stored ones.
     static func earthByTriggerMigration(_ s: String) -> String {
         """
         ALTER TABLE \(s).posts ALTER COLUMN earth DROP EXPRESSION;

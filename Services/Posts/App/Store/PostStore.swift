@@ -51,6 +51,11 @@ struct PostStore: Sendable {
             "INSERT INTO users (user_id) VALUES (\(userId)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
     }
 
+    /// The same, on a connection of its own: before running again a one-statement write that found no row for its user.
+    private func addUserRow(_ userId: String, logger: Logger) async throws {
+        try await client.statement(logger: logger) { try await addUserRow(userId, on: $0, logger: logger) }
+    }
+
     /// A new post with its `post-created` outbox row, in one statement (`CreatePost`), on a connection of its own →
     /// its G1 and G2 JSON as stored. 401 when the author withdrew. An author this service has no row for yet gets
     /// one, and the statement runs again.
@@ -59,7 +64,7 @@ struct PostStore: Sendable {
     ) {
         let statement = CreatePost(post: post, outbox: outbox)
         if let created = try await run(statement, logger: logger) { return created }
-        try await client.statement(logger: logger) { try await addUserRow(post.userId, on: $0, logger: logger) }
+        try await addUserRow(post.userId, logger: logger)
         if let created = try await run(statement, logger: logger) { return created }
         throw APIError.internalError()  // the author's row was just written: the second run must find it
     }
@@ -75,7 +80,7 @@ struct PostStore: Sendable {
         return (PostJSONText(text: doc), PostJSONText(text: docG2))
     }
 
-    /// The visible post's author and product, locked for a like or a comment (`LockReactedPost`); `nil` if it
+    /// The visible post's author and product, locked for a comment (`LockReactedPost`); `nil` if it
     /// does not exist or its author withdrew.
     func lockForReaction(postId: String, on connection: PostgresConnection, logger: Logger) async throws -> (
         userId: String, productId: String?
@@ -163,9 +168,7 @@ struct PostStore: Sendable {
     func setLike(_ statement: SetLike, logger: Logger) async throws -> (state: Bool, changed: Bool)? {
         var row = try await run(statement, logger: logger)
         if row.withdrawn == nil {
-            try await client.statement(logger: logger) {
-                try await addUserRow(statement.userId, on: $0, logger: logger)
-            }
+            try await addUserRow(statement.userId, logger: logger)
             row = try await run(statement, logger: logger)
         }
         if row.withdrawn == false, row.state != nil, !row.changed,

@@ -109,8 +109,9 @@ struct LockUser: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
 }
 
-/// The post a like or a comment is about: its author and product (what their events carry), `FOR NO KEY UPDATE`:
-/// the likes' and comments' triggers rewrite the post's JSON, so two of them on one post run one after the other (a
+/// The post a comment is about: its author and product (what its events carry), `FOR NO KEY UPDATE`:
+/// the comments' triggers rewrite the post's JSON (as the likes' do: `SetLike` locks the post the same way), so two
+/// of them on one post run one after the other (a
 /// share lock upgraded by both would deadlock), while foreign-key checks still pass. Callers run `ensureUser` first:
 /// a user's row, then the post row, the order in which the user events' triggers lock them too.
 struct LockReactedPost: PostgresPreparedStatement {
