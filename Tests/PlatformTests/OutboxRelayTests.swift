@@ -61,7 +61,8 @@ struct OutboxRelayTests {
             // Relay #1 sends a batch and "dies" after the broker acknowledged but before it committed.
             let crashing = OutboxRelay(
                 outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
-                logger: TestEnvironment.logger, batchSize: 7, afterSend: { throw CancellationError() })
+                notifications: nil, logger: TestEnvironment.logger, batchSize: 7,
+                afterSend: { throw CancellationError() })
             await #expect(throws: CancellationError.self) { try await crashing.publishBatch() }
             let pendingAfterCrash = try await pendingCount(platform)
             #expect(pendingAfterCrash == 20, "nothing may be marked published that was not committed")
@@ -70,7 +71,7 @@ struct OutboxRelayTests {
             committed.formUnion(try await write(platform, run: run, aggregate: aggregate, range: 20..<30))
             let relay = OutboxRelay(
                 outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
-                logger: TestEnvironment.logger, batchSize: 7)
+                notifications: nil, logger: TestEnvironment.logger, batchSize: 7)
             var published = 0
             while case .published(let count) = try await relay.publishBatch() { published += count }
             #expect(published == 30)
@@ -113,10 +114,10 @@ struct OutboxRelayTests {
             let gate = AsyncGate()
             let replicaA = OutboxRelay(
                 outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
-                logger: TestEnvironment.logger, afterSend: { try await gate.pass() })
+                notifications: nil, logger: TestEnvironment.logger, afterSend: { try await gate.pass() })
             let replicaB = OutboxRelay(
                 outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
-                logger: TestEnvironment.logger)
+                notifications: nil, logger: TestEnvironment.logger)
             async let first = replicaA.publishBatch()
             try await gate.waitUntilArrived()
             #expect(try await replicaB.publishBatch() == .standby)
@@ -131,10 +132,12 @@ struct OutboxRelayTests {
             let run = TestEnvironment.unique("svc")
             // A long poll interval, and the events are written only once the relay has done its start-up batch
             // and its LISTEN is in place: delivery can then only come from NOTIFY.
+            let notifications = try TestEnvironment.notificationListener()
             let relay = OutboxRelay(
                 outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
-                logger: TestEnvironment.logger, pollInterval: .seconds(3600))
+                notifications: notifications, logger: TestEnvironment.logger, pollInterval: .seconds(3600))
             try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await notifications.run() }
                 group.addTask { try await relay.run() }
                 let channel = platform.outbox.notificationChannel
                 var listening = false
@@ -167,12 +170,14 @@ struct OutboxRelayTests {
             let run = TestEnvironment.unique("mid")
             let gate = AsyncGate()
             let firstBatch = Mutex(true)
+            let notifications = try TestEnvironment.notificationListener()
             let relay = OutboxRelay(
                 outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
-                logger: TestEnvironment.logger, pollInterval: .seconds(3600),
+                notifications: notifications, logger: TestEnvironment.logger, pollInterval: .seconds(3600),
                 afterSend: { if firstBatch.withLock({ $0 }) { try await gate.pass() } })
             #expect(try await pendingCount(platform) == 0)
             try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await notifications.run() }
                 group.addTask { try await relay.run() }
                 // LISTEN is up once its catch-up signal came; idle once it waits with nothing pending.
                 try await eventually("the relay listens and waits") {

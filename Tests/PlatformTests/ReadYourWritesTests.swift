@@ -21,13 +21,13 @@ struct ReadYourWritesBarrierTests {
     /// The producer of the tests' events: the barriers listen on its channel.
     static let writer = "ryw-test"
 
-    /// Runs a barrier (its own LISTEN connection) for the duration of `body`, once it listens.
+    /// Runs a barrier (on a LISTEN connection of its own) for the duration of `body`, once it listens.
     func withBarrier(timeout: Duration, _ body: @Sendable (ProjectionBarrier) async throws -> Void) async throws {
+        let notifications = try TestEnvironment.notificationListener()
         let barrier = ProjectionBarrier(
-            database: try DatabaseConfiguration(url: try TestEnvironment.databaseURL()), writer: Self.writer,
-            timeout: timeout, logger: TestEnvironment.logger)
+            writer: Self.writer, timeout: timeout, notifications: notifications, logger: TestEnvironment.logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await barrier.run() }
+            group.addTask { try await notifications.run() }
             try await eventually("the barrier listens") { barrier.isListening }
             try await body(barrier)
             group.cancelAll()

@@ -34,6 +34,10 @@ package enum TestEnvironment {
 
     package static func databaseURL() throws -> String { try value("SNS_TEST_DATABASE_URL") }
     package static func kafkaBrokers() throws -> String { try value("SNS_TEST_KAFKA_BROKERS") }
+    /// A `LISTEN` connection of its own on the test database (run it beside what subscribes to it).
+    package static func notificationListener() throws -> NotificationListener {
+        NotificationListener(database: try DatabaseConfiguration(url: try databaseURL()), logger: logger)
+    }
     package static func gatewayURL() throws -> String { try value("SNS_TEST_GATEWAY_URL") }
     package static func apiKey() throws -> String { try value("SNS_TEST_API_KEY") }
     /// The G2 app the test stack registers (`SNS_PRODUCT_IDS` of the local profiles).

@@ -2,22 +2,19 @@ import Foundation
 import Logging
 import Metrics
 import PostgresNIO
-import ServiceLifecycle
 import Synchronization
 
 /// Lets a writing handler wait until other services' projections have applied the events it just committed
 /// (read-your-writes, decision 0013).
 ///
 /// Consumers announce each applied *awaited* event on the writing service's channel (`sns_applied_<service>`,
-/// `ReadYourWrites.channel(writer:)`; `NOTIFY`, delivered when their transaction commits). This service holds one pooled connection in `LISTEN` and resolves the waits registered
-/// with `expect` — always before the write commits, so no announcement can come before its waiter. A wait ends
-/// when every expected group has announced the event, or after `timeout`: then the write is answered anyway (it is
-/// committed and will reach every projection; only the acting client may see the lag) and
-/// `sns_read_your_writes_timeouts_total{group}` counts which projection was late.
-///
-/// The LISTEN connection is the process's own, outside the pool: a pooled one would take a slot from the
-/// requests for the life of the process (small test pools ran out).
-package final class ProjectionBarrier: Service, Sendable {
+/// `ReadYourWrites.channel(writer:)`; `NOTIFY`, delivered when their transaction commits). The barrier hears them
+/// on the process's `LISTEN` connection (`NotificationListener`) and resolves the waits registered with `expect` —
+/// always before the write commits, so no announcement can come before its waiter. A wait ends when every expected
+/// group has announced the event, or after `timeout`: then the write is answered anyway (it is committed and will
+/// reach every projection; only the acting client may see the lag) and `sns_read_your_writes_timeouts_total{group}`
+/// counts which projection was late.
+package final class ProjectionBarrier: Sendable {
     struct Pending {
         var groups: Set<String>
         var waiter: CheckedContinuation<Void, Never>?
@@ -26,7 +23,6 @@ package final class ProjectionBarrier: Service, Sendable {
 
     private let pending = Mutex<[UUID: Pending]>([:])
     private let listening = Mutex(false)
-    let database: DatabaseConfiguration
     /// The channel this service's writes are announced on (its name is the `producer` of the events it writes).
     let channel: String
     package let timeout: Duration
@@ -34,14 +30,25 @@ package final class ProjectionBarrier: Service, Sendable {
     let waitTimer = Metrics.Timer(label: "sns_read_your_writes_wait_seconds")
 
     /// - Parameter writer: the service's name, which its outbox writes as every event's `producer`.
-    /// - Parameter timeout: the longest a write's answer waits for the projections; zero disables waiting.
-    package init(database: DatabaseConfiguration, writer: String, timeout: Duration, logger: Logger) {
-        self.database = database
+    /// - Parameter timeout: the longest a write's answer waits for the projections; zero disables waiting (and
+    ///   listening).
+    /// - Parameter notifications: the process's `LISTEN` connection, on which the barrier subscribes to its channel.
+    package init(writer: String, timeout: Duration, notifications: NotificationListener, logger: Logger) {
         self.channel = ReadYourWrites.channel(writer: writer)
         self.timeout = timeout
         var logger = logger
         logger[metadataKey: "component"] = "projection-barrier"
         self.logger = logger
+        guard timeout > .zero else { return }
+        notifications.subscribe(
+            channel: channel,
+            listening: { [weak self] in self?.listening.withLock { $0 = true } },
+            lost: { [weak self] in self?.listening.withLock { $0 = false } },
+            received: { [weak self] payload in
+                if let (group, eventId) = ReadYourWrites.parse(payload) {
+                    self?.applied(group: group, eventId: eventId)
+                }
+            })
     }
 
     package var isEnabled: Bool { timeout > .zero }
@@ -128,54 +135,6 @@ package final class ProjectionBarrier: Service, Sendable {
             return waiter
         }
         waiter?.resume()
-    }
-
-    // MARK: Listening
-
-    package func run() async throws {
-        guard isEnabled else {
-            // A service that returns ends the whole service group: idle until shutdown instead.
-            try? await gracefulShutdown()
-            return
-        }
-        await withGracefulShutdownHandler {
-            await cancelWhenGracefulShutdown { await self.listen() }
-        } onGracefulShutdown: {
-        }
-        listening.withLock { $0 = false }
-    }
-
-    private func listen() async {
-        var failures = 0
-        while !Task.isCancelled {
-            do {
-                let connection = try await PostgresConnection.connect(
-                    configuration: try database.connectionConfiguration(), id: 0, logger: logger)
-                do {
-                    try await connection.listen(on: channel) { notifications in
-                        failures = 0
-                        self.listening.withLock { $0 = true }
-                        for try await notification in notifications {
-                            if let (group, eventId) = ReadYourWrites.parse(notification.payload) {
-                                self.applied(group: group, eventId: eventId)
-                            }
-                        }
-                    }
-                    try? await connection.close()
-                } catch {
-                    try? await connection.close()
-                    throw error
-                }
-            } catch {
-                listening.withLock { $0 = false }
-                if Task.isCancelled { return }
-                failures += 1
-                logger.warning(
-                    "LISTEN connection for read-your-writes lost; writes answer after their timeout until it is back",
-                    metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: Backoff.delay(attempt: failures, base: .milliseconds(200), cap: .seconds(5)))
-            }
-        }
     }
 }
 

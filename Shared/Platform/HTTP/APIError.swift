@@ -32,6 +32,12 @@ package struct APIError: Error, HTTPResponseError, Sendable, CustomStringConvert
 
     /// `text` as a JSON string literal, quotes included.
     package static func jsonString(_ text: String) -> String {
+        // Printable ASCII that JSONEncoder leaves as it is (every cursor): quoted without an encoder, same bytes.
+        if text.utf8.allSatisfy({
+            $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "/")
+        }) {
+            return "\"" + text + "\""
+        }
         let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
         return String(decoding: data, as: UTF8.self)
     }

@@ -15,7 +15,8 @@ import ServiceLifecycle
 /// published that the broker did not acknowledge. There is no "id > last seen" high-water mark: pending
 /// rows are found by `published_at IS NULL`, so a row whose transaction commits late is never skipped.
 ///
-/// It wakes on `NOTIFY` from `Outbox.append` and polls as a fallback.
+/// It wakes on `NOTIFY` from `Outbox.append`, heard on the process's `LISTEN` connection (`NotificationListener`),
+/// and polls as a fallback.
 package final class OutboxRelay: Service, Sendable {
     package enum BatchResult: Sendable, Equatable {
         case published(Int)
@@ -42,9 +43,11 @@ package final class OutboxRelay: Service, Sendable {
 
     static let relayLockClass: Int32 = 0x534E_5302
 
+    /// - Parameter notifications: the process's `LISTEN` connection; the relay subscribes to its outbox's channel
+    ///   (nil: no wake-ups, polling only, as tests that call `publishBatch` directly need).
     package init(
-        outbox: Outbox, client: PostgresClient, producer: KafkaProducer, logger: Logger,
-        pollInterval: Duration = .seconds(1), batchSize: Int = 200, startGate: StartGate? = nil,
+        outbox: Outbox, client: PostgresClient, producer: KafkaProducer, notifications: NotificationListener?,
+        logger: Logger, pollInterval: Duration = .seconds(1), batchSize: Int = 200, startGate: StartGate? = nil,
         afterSend: (@Sendable () async throws -> Void)? = nil
     ) {
         self.afterSend = afterSend
@@ -60,6 +63,10 @@ package final class OutboxRelay: Service, Sendable {
         self.publishedCounter = Counter(
             label: "sns_outbox_published_total", dimensions: [("schema", outbox.schema.name)])
         self.lagGauge = Gauge(label: "sns_outbox_lag_seconds", dimensions: [("schema", outbox.schema.name)])
+        // On LISTEN (first and after a reconnection): catch up on anything committed before it took effect.
+        notifications?.subscribe(
+            channel: outbox.notificationChannel, listening: { [wakeup] in wakeup.signal() },
+            received: { [wakeup] _ in wakeup.signal() })
     }
 
     package func run() async throws {
@@ -71,13 +78,7 @@ package final class OutboxRelay: Service, Sendable {
         // pending for the next relay (the broker may still get the messages: consumers are idempotent). Waiting
         // for acknowledgements from a broker that is away would hold the process for `message.timeout.ms`.
         await withGracefulShutdownHandler {
-            await cancelWhenGracefulShutdown {
-                await withDiscardingTaskGroup { group in
-                    group.addTask { await self.listenForNotifications() }
-                    await self.relayLoop()
-                    group.cancelAll()
-                }
-            }
+            await cancelWhenGracefulShutdown { await self.relayLoop() }
         } onGracefulShutdown: {
             self.wakeup.finish()
         }
@@ -159,30 +160,5 @@ package final class OutboxRelay: Service, Sendable {
             logger.debug("published outbox rows", metadata: ["count": "\(count)"])
         }
         return result
-    }
-
-    /// Holds one pooled connection in LISTEN; reconnects with backoff if it drops.
-    func listenForNotifications() async {
-        var failures = 0
-        while !wakeup.isFinished && !Task.isCancelled {
-            do {
-                try await client.withConnection { connection in
-                    try await connection.listen(on: outbox.notificationChannel) { notifications in
-                        failures = 0
-                        self.wakeup.signal()  // catch up on anything committed before LISTEN took effect
-                        for try await _ in notifications {
-                            self.wakeup.signal()
-                        }
-                    }
-                }
-            } catch {
-                if wakeup.isFinished || Task.isCancelled { return }
-                failures += 1
-                logger.warning(
-                    "outbox LISTEN connection lost; polling until it is back", metadata: ["error": "\(error)"])
-                try? await Task.sleep(
-                    for: Backoff.delay(attempt: failures, base: .milliseconds(500), cap: .seconds(10)))
-            }
-        }
     }
 }

@@ -20,7 +20,7 @@ package enum Observability {
     /// Call once at the top of an executable's main.
     package static func bootstrapLogging(level: Logger.Level) {
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = DeferredMetadataLog(inner: StreamLogHandler.standardError(label: label))
             handler.logLevel = level
             return handler
         }

@@ -20,6 +20,8 @@ package struct ServicePlatform: Sendable {
     package let outbox: Outbox
     package let barrier: ProjectionBarrier
     package let relay: OutboxRelay
+    /// The process's one `LISTEN` connection (the relay's wake-ups, the barrier's announcements).
+    package let notifications: NotificationListener
     package let verifier: AccessTokenVerifier
     package let migrator: Migrator
     package let startGate: StartGate
@@ -62,16 +64,17 @@ package struct ServicePlatform: Sendable {
             perLoop: requestPoolsPerLoop && configuration.databasePoolPerEventLoop, logger: logger)
         self.producer = try KafkaProducer(
             configuration: Self.kafkaConfiguration(configuration, role: "producer"), logger: logger)
+        self.notifications = NotificationListener(database: configuration.database, logger: logger)
         self.barrier = ProjectionBarrier(
-            database: configuration.database, writer: configuration.serviceName,
-            timeout: configuration.readYourWritesTimeout, logger: logger)
+            writer: configuration.serviceName, timeout: configuration.readYourWritesTimeout,
+            notifications: notifications, logger: logger)
         self.outbox = Outbox(schema: schema, producerName: configuration.serviceName, barrier: barrier)
         self.startGate = StartGate()
         self.databaseWatch = configuration.databaseWatchInterval.map {
             DatabaseWatch(database: configuration.database, interval: $0, logger: logger)
         }
         self.relay = OutboxRelay(
-            outbox: outbox, client: postgres, producer: producer, logger: logger,
+            outbox: outbox, client: postgres, producer: producer, notifications: notifications, logger: logger,
             pollInterval: configuration.outboxPollInterval, startGate: startGate)
         self.verifier = try await AccessTokenVerifier(publicKeyPEM: configuration.jwtPublicKeyPEM)
         self.migrator = Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema) + migrations)
@@ -148,7 +151,8 @@ package struct ServicePlatform: Sendable {
                 address: .hostname(configuration.httpHost, port: configuration.httpPort), serverName: nil),
             // The pool's run() was seen not to return after shutdown: bounded, so SIGTERM always ends the process.
             services: [
-                BoundedShutdownService(postgres, name: "postgres pool", logger: logger), producer, barrier, relay,
+                BoundedShutdownService(postgres, name: "postgres pool", logger: logger), producer, notifications,
+                relay,
             ]
                 + requestPools.perLoopClients.map { [logger] in
                     BoundedShutdownService($0, name: "postgres pool of an event loop", logger: logger)

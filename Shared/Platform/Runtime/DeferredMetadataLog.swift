@@ -1,0 +1,36 @@
+import Logging
+
+/// A log handler that keeps its metadata as a dictionary and hands it to `inner` only with an event that is logged.
+///
+/// swift-log's `StreamLogHandler` renders its metadata into a string every time a key is set. Every request sets
+/// two or three keys (the request id in Hummingbird and in the edge middleware, the user id after the token check)
+/// and, at the level a deployment runs at, logs nothing: that rendering was ~4 % of posts' CPU per page
+/// (bench/results/2026-11-27-lean-request-path.md). Here a set is a dictionary write; the stored metadata goes with
+/// each event as explicit metadata (an event's own keys win, as in `StreamLogHandler`), so the lines written are the
+/// same.
+struct DeferredMetadataLog: LogHandler {
+    var inner: any LogHandler
+    var metadata: Logger.Metadata = [:]
+
+    func log(event: LogEvent) {
+        guard !metadata.isEmpty else { return inner.log(event: event) }
+        var event = event
+        event.metadata = event.metadata.map { own in metadata.merging(own) { $1 } } ?? metadata
+        inner.log(event: event)
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    var logLevel: Logger.Level {
+        get { inner.logLevel }
+        set { inner.logLevel = newValue }
+    }
+
+    var metadataProvider: Logger.MetadataProvider? {
+        get { inner.metadataProvider }
+        set { inner.metadataProvider = newValue }
+    }
+}
