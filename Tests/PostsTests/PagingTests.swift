@@ -102,4 +102,23 @@ struct PagingTests {
         #expect(Cursor.decode("42") == nil)
         #expect(Cursor.decode(String(repeating: "a", count: 100)) == nil)
     }
+
+    /// The digits-only fast path and the trimming path agree: blanks around the digits are allowed, anything else is
+    /// 400, large values are clamped, nothing means the default.
+    @Test func limitParsing() throws {
+        #expect(try Page.parseLimit(nil) == Page.defaultLimit)
+        #expect(try Page.parseLimit("") == Page.defaultLimit)
+        #expect(try Page.parseLimit("   ") == Page.defaultLimit)
+        #expect(try Page.parseLimit("7") == 7)
+        #expect(try Page.parseLimit("007") == 7)
+        #expect(try Page.parseLimit(" 7 ") == 7)
+        #expect(try Page.parseLimit("\u{3000}7") == 7, "Unicode blanks too")
+        #expect(try Page.parseLimit("100") == 100)
+        #expect(try Page.parseLimit("101") == Page.maxLimit)
+        #expect(try Page.parseLimit("999999999999999999") == Page.maxLimit)
+        #expect(try Page.parseLimit("99999999999999999999999") == Page.maxLimit, "more digits than an Int holds")
+        for bad in ["0", "000", "-1", "+5", "1.5", "abc", "5a", "٣"] {
+            #expect(throws: APIError.self, "\(bad)") { try Page.parseLimit(bad) }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import SNSPlatform
 
 /// The read endpoints: one post and every cursor-paged list (API conventions §2.3 #12, #13, #16, #17, #20, #21,
@@ -23,48 +24,52 @@ struct ReadPostHandlers: Sendable {
 
     /// `GET /v1/posts?next&limit&product_id` (G2: `category`, the app's posts).
     func all(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let page = try Page(request: request)
+        let query = request.uri.queryParameters
+        let page = try Page(query: query)
         if let app = context.productId {
-            return try await replyG2(.all(app: app, category: category(request)), page: page, context: context)
+            return try await replyG2(.all(app: app, category: category(query)), page: page, context: context)
         }
-        return try await reply(.all(productId: productId(request)), page: page, context: context)
+        return try await reply(.all(productId: productId(query)), page: page, context: context)
     }
 
     /// `GET /v1/posts/users/{user_id}?next&limit&product_id`.
     func byUser(_ request: Request, context: APIRequestContext) async throws -> Response {
         let userId = try context.parameters.require("user_id")
-        let page = try Page(request: request)
+        let query = request.uri.queryParameters
+        let page = try Page(query: query)
         if let app = context.productId {
             return try await replyG2(
-                .byUser(app: app, userId: userId, category: category(request)), page: page, context: context)
+                .byUser(app: app, userId: userId, category: category(query)), page: page, context: context)
         }
-        return try await reply(.byUser(userId: userId, productId: productId(request)), page: page, context: context)
+        return try await reply(.byUser(userId: userId, productId: productId(query)), page: page, context: context)
     }
 
     /// `GET /v1/posts/hashtags?hashTag&next&limit&product_id` — `hashTag` without `#` (a leading `#` is tolerated).
     func byHashtag(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let page = try Page(request: request)
-        let tag = Hashtags.key(request.uri.queryParameters["hashTag"].map(String.init) ?? "")
+        let query = request.uri.queryParameters
+        let page = try Page(query: query)
+        let tag = Hashtags.key(query["hashTag"].map(String.init) ?? "")
         guard !tag.isEmpty else { throw APIError.badRequest("hashTag 값을 입력해주세요. (hashTag is required)") }
         if let app = context.productId {
             return try await replyG2(
-                .byHashtag(app: app, tag: tag, category: category(request)), page: page, context: context)
+                .byHashtag(app: app, tag: tag, category: category(query)), page: page, context: context)
         }
-        return try await reply(.byHashtag(tag: tag, productId: productId(request)), page: page, context: context)
+        return try await reply(.byHashtag(tag: tag, productId: productId(query)), page: page, context: context)
     }
 
     /// `GET /v1/posts/likes/me` and `GET /v1/posts/likes-2/me`.
     func liked(kind: LikeKind) -> @Sendable (Request, APIRequestContext) async throws -> Response {
         { request, context in
             let user = try context.requireUser()
-            let page = try Page(request: request)
+            let query = request.uri.queryParameters
+            let page = try Page(query: query)
             if let app = context.productId {
                 return try await replyG2(
-                    .liked(app: app, userId: user.userId, kind: kind, category: category(request)), page: page,
+                    .liked(app: app, userId: user.userId, kind: kind, category: category(query)), page: page,
                     context: context)
             }
             return try await reply(
-                .liked(userId: user.userId, kind: kind, productId: productId(request)), page: page, context: context)
+                .liked(userId: user.userId, kind: kind, productId: productId(query)), page: page, context: context)
         }
     }
 
@@ -72,13 +77,14 @@ struct ReadPostHandlers: Sendable {
     /// people I follow.
     func following(_ request: Request, context: APIRequestContext) async throws -> Response {
         let user = try context.requireUser()
-        let page = try Page(request: request)
+        let query = request.uri.queryParameters
+        let page = try Page(query: query)
         if let app = context.productId {
             return try await replyG2(
-                .following(app: app, userId: user.userId, category: category(request)), page: page, context: context)
+                .following(app: app, userId: user.userId, category: category(query)), page: page, context: context)
         }
         return try await reply(
-            .following(userId: user.userId, productId: productId(request)), page: page, context: context)
+            .following(userId: user.userId, productId: productId(query)), page: page, context: context)
     }
 
     /// G2 `GET /v1/posts/feed?next&limit&category` (G2 only: 421 without `ProductId`).
@@ -91,27 +97,27 @@ struct ReadPostHandlers: Sendable {
     /// (case-insensitively), newest first.
     func searchByTitle(_ request: Request, context: APIRequestContext) async throws -> Response {
         let app = try context.requireProductId()
-        let page = try Page(request: request)
-        let title = (request.uri.queryParameters["title"].map(String.init) ?? "").trimmingCharacters(
-            in: .whitespacesAndNewlines)
+        let query = request.uri.queryParameters
+        let page = try Page(query: query)
+        let title = (query["title"].map(String.init) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty else { throw APIError.badRequest("title 값을 입력해주세요. (title is required)") }
         try deps.rules.checkLength(title, field: "title", max: 100)
         return try await replyG2(
-            .titleSearch(app: app, text: title, category: category(request)), page: page, context: context)
+            .titleSearch(app: app, text: title, category: category(query)), page: page, context: context)
     }
 
     /// The caller, whose account the page's statement checks (these routes' middleware checks only the token).
     private func reader(_ context: APIRequestContext) throws -> String { try context.requireUser().userId }
 
     /// `category` filter of G2 lists; empty means none.
-    private func category(_ request: Request) -> String? {
-        guard let value = request.uri.queryParameters["category"], !value.isEmpty else { return nil }
+    private func category(_ query: FlatDictionary<Substring, Substring>) -> String? {
+        guard let value = query["category"], !value.isEmpty else { return nil }
         return String(value)
     }
 
     /// `product_id` filter; empty means no filter.
-    private func productId(_ request: Request) -> String? {
-        guard let value = request.uri.queryParameters["product_id"], !value.isEmpty else { return nil }
+    private func productId(_ query: FlatDictionary<Substring, Substring>) -> String? {
+        guard let value = query["product_id"], !value.isEmpty else { return nil }
         return String(value)
     }
 
