@@ -1,5 +1,5 @@
 # Sourced by the single-endpoint bench scripts (after stack.sh): the ceiling server, and one wrk run per table row
-# beside the run's ceilings. Needs CONNECTIONS and SECONDS_PER_RUN; `row` sets CONSTANT and SELECT1 when asked to
+# beside the run's ceilings, each started once the machine is quiet (stack.sh's `settle`). Needs CONNECTIONS and SECONDS_PER_RUN; `row` sets CONSTANT and SELECT1 when asked to
 # (the ceilings come first).
 
 # Builds and starts `sns-bench ceiling` on $CEILING_PORT against the stack's database; sets CEILING_PID.
@@ -24,6 +24,9 @@ measure() {
 CONSTANT=""; SELECT1=""
 row() {  # label url [script] [ceiling variable to set]
   local label="$1" result rps p50 p99 bad
+  # Each row starts on a quiet machine: the previous row's leftovers (bcrypt hashes of logins wrk gave up on, the
+  # consumers applying the events of thousands of new posts) would otherwise be charged to this one.
+  settle
   echo "measuring: $label" >&2
   result="$(measure "$2" "${3:-}")"
   read -r rps p50 p99 bad <<<"$result"
