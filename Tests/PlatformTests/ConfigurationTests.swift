@@ -53,6 +53,18 @@ struct ConfigurationTests {
         }
     }
 
+    @Test func eventLoopCountIsUnsetOrOneTo256() throws {
+        #expect(try ConcurrencyExecutor.eventLoopCount(from: [:]) == nil)
+        #expect(try ConcurrencyExecutor.eventLoopCount(from: ["SNS_EVENT_LOOPS": ""]) == nil)
+        #expect(try ConcurrencyExecutor.eventLoopCount(from: ["SNS_EVENT_LOOPS": "1"]) == 1)
+        #expect(try ConcurrencyExecutor.eventLoopCount(from: ["SNS_EVENT_LOOPS": "256"]) == 256)
+        for bad in ["0", "-1", "257", "two", "1.5", " 2"] {
+            #expect(throws: ConfigurationError.self, "\(bad)") {
+                try ConcurrencyExecutor.eventLoopCount(from: ["SNS_EVENT_LOOPS": bad])
+            }
+        }
+    }
+
     @Test func secretFromFileAndNotBoth() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sns-secret-\(UUID())").path
         try "from-file\n".write(toFile: path, atomically: true, encoding: .utf8)

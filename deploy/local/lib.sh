@@ -257,11 +257,13 @@ service_env() {
     SNS_API_KEY="$API_KEY" SNS_PRODUCT_IDS="${SNS_PRODUCT_IDS:-sns-g2-test}" SNS_JWT_PUBLIC_KEY_FILE="$STATE/keys/jwt-public.pem" \
     SNS_LOG_LEVEL="${SNS_LOG_LEVEL:-info}" \
     SNS_KAFKA_PROPERTIES="fetch.wait.max.ms=5;${SNS_KAFKA_PROPERTIES:-}" \
-    SNS_READ_YOUR_WRITES_TIMEOUT_MS="$READ_YOUR_WRITES_TIMEOUT_MS"
+    SNS_READ_YOUR_WRITES_TIMEOUT_MS="$READ_YOUR_WRITES_TIMEOUT_MS" SNS_EVENT_LOOPS="${SNS_EVENT_LOOPS:-1}"
   # fetch.wait.max.ms: the dev broker (librdkafka's mock cluster) answers a fetch only after this wait when it had
   # no data at the time, even if data arrives meanwhile (a real broker answers at once), and a write's answer waits
   # for the projections of its event (read-your-writes, decision 0013). 5 ms: an event waits 2.5 ms on average for
   # the parked fetch to come back; an idle stack costs ~0.15 cores either way (bench/results/2026-11-27-event-path.md).
+  # SNS_EVENT_LOOPS=1: every process of a local stack shares the machine's cores with six others and PostgreSQL;
+  # one event loop each wastes less on thread wake-ups than one per core (decision 0028).
   case "$name" in
     auth) echo SNS_JWT_PRIVATE_KEY_FILE="$STATE/keys/jwt-private.pem" SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" \
                SNS_ACCESS_TOKEN_TTL="${SNS_ACCESS_TOKEN_TTL:-600}" SNS_REFRESH_TOKEN_TTL="${SNS_REFRESH_TOKEN_TTL:-1209600}" \
