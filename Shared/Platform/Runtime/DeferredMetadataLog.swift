@@ -8,7 +8,7 @@ import Logging
 /// (bench/results/2026-11-27-lean-request-path.md). Here a set is a dictionary write; the stored metadata goes with
 /// each event as explicit metadata (an event's own keys win, as in `StreamLogHandler`), so the lines written are the
 /// same.
-struct DeferredMetadataLog: LogHandler {
+struct DeferredMetadataLog: WrappingLogHandler {
     var inner: any LogHandler
     var metadata: Logger.Metadata = [:]
 
@@ -22,15 +22,5 @@ struct DeferredMetadataLog: LogHandler {
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
-    }
-
-    var logLevel: Logger.Level {
-        get { inner.logLevel }
-        set { inner.logLevel = newValue }
-    }
-
-    var metadataProvider: Logger.MetadataProvider? {
-        get { inner.metadataProvider }
-        set { inner.metadataProvider = newValue }
     }
 }

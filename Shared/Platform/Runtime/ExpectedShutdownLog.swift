@@ -4,7 +4,7 @@ import Logging
 /// listener closed, which the drain does on purpose (decision 0018). An error on every deployment would page
 /// people for nothing, so the application's logger passes that one message on at debug level; everything else
 /// goes through unchanged.
-struct ExpectedShutdownLog: LogHandler {
+struct ExpectedShutdownLog: WrappingLogHandler {
     var inner: any LogHandler
 
     func log(event: LogEvent) {
@@ -24,16 +24,6 @@ struct ExpectedShutdownLog: LogHandler {
     var metadata: Logger.Metadata {
         get { inner.metadata }
         set { inner.metadata = newValue }
-    }
-
-    var logLevel: Logger.Level {
-        get { inner.logLevel }
-        set { inner.logLevel = newValue }
-    }
-
-    var metadataProvider: Logger.MetadataProvider? {
-        get { inner.metadataProvider }
-        set { inner.metadataProvider = newValue }
     }
 }
 
