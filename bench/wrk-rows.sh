@@ -6,7 +6,9 @@
 start_ceiling() {
   echo "building sns-bench ($CONFIGURATION) …" >&2
   (cd "$ROOT" && swift build -c "$CONFIGURATION" --scratch-path "$SCRATCH" --product sns-bench >/dev/null)
-  "$SCRATCH/$CONFIGURATION/sns-bench" ceiling --port "$CEILING_PORT" --database-url "$DB" &
+  # With as many event loops as the local stack gives every service (deploy/local/lib.sh), so the ceiling is
+  # built the way the services run.
+  SNS_EVENT_LOOPS="${SNS_EVENT_LOOPS:-1}" "$SCRATCH/$CONFIGURATION/sns-bench" ceiling --port "$CEILING_PORT" --database-url "$DB" &
   CEILING_PID=$!
   until curl -fsS -o /dev/null "http://127.0.0.1:$CEILING_PORT/select1" 2>/dev/null; do sleep 0.2; done
 }

@@ -77,10 +77,26 @@ struct RequestPathEncodingTests {
         #expect(sink.events.withLock { $0.last?.metadata } == ["user_id": "u1"])
     }
 
+    /// `StreamLogHandler`'s order: the handler's metadata, then the provider's, then the event's.
+    @Test func aMetadataProviderSitsBetweenTheLoggersKeysAndTheEventsOwn() {
+        let sink = Sink()
+        var recorder = SinkRecorder(sink: sink)
+        recorder.metadataProvider = Logger.MetadataProvider { ["trace": "from-provider", "user_id": "from-provider"] }
+        var logger = Logger(label: "probe") { _ in DeferredMetadataLog(inner: recorder) }
+        logger[metadataKey: "user_id"] = "u1"
+        logger[metadataKey: "request_id"] = "r1"
+        logger.info("with a provider", metadata: ["trace": "own"])
+        #expect(
+            sink.events.withLock { $0.last?.metadata } == [
+                "request_id": "r1", "user_id": "from-provider", "trace": "own",
+            ])
+    }
+
     /// Collects what reaches the inner handler.
     struct SinkRecorder: LogHandler {
         let sink: Sink
         var metadata: Logger.Metadata = [:]
+        var metadataProvider: Logger.MetadataProvider?
         var logLevel: Logger.Level = .info
         func log(event: LogEvent) { sink.events.withLock { $0.append(event) } }
         subscript(metadataKey key: String) -> Logger.Metadata.Value? {

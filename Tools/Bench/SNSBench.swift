@@ -19,11 +19,14 @@ struct SNSBench: AsyncParsableCommand {
         // The load generator runs on one event loop: its pacing timer, its requests' tasks and its connections share
         // one thread, so a request crosses no thread on this side (two loops cost it about twice the CPU per request).
         // `SNS_BENCH_LOAD_LOOPS=n` runs it on n loops instead.
+        // Elsewhere (the ceiling server) `SNS_EVENT_LOOPS` applies as in the services; NIO takes a loop count once.
+        var environment = ProcessInfo.processInfo.environment
         if CommandLine.arguments.dropFirst().first == "load" {
             NIOSingletons.groupLoopCountSuggestion =
-                ProcessInfo.processInfo.environment["SNS_BENCH_LOAD_LOOPS"].flatMap(Int.init).map { max(1, $0) } ?? 1
+                environment["SNS_BENCH_LOAD_LOOPS"].flatMap(Int.init).map { max(1, $0) } ?? 1
+            environment["SNS_EVENT_LOOPS"] = nil
         }
-        ConcurrencyExecutor.install(from: ProcessInfo.processInfo.environment)
+        ConcurrencyExecutor.install(from: environment)
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

@@ -22,7 +22,12 @@ package final class NotificationListener: Service, Sendable {
         let received: @Sendable (String) -> Void
     }
 
-    private let subscriptions = Mutex<[Subscription]>([])
+    private struct State {
+        var subscriptions: [Subscription] = []
+        var running = false
+    }
+
+    private let subscriptions = Mutex(State())
     private let database: DatabaseConfiguration
     private let logger: Logger
     private let retryBase: Duration
@@ -44,15 +49,22 @@ package final class NotificationListener: Service, Sendable {
         channel: String, listening: @escaping @Sendable () -> Void = {}, lost: @escaping @Sendable () -> Void = {},
         received: @escaping @Sendable (String) -> Void
     ) {
-        subscriptions.withLock {
-            $0.append(Subscription(channel: channel, listening: listening, lost: lost, received: received))
+        let late = subscriptions.withLock { state in
+            state.subscriptions.append(
+                Subscription(channel: channel, listening: listening, lost: lost, received: received))
+            return state.running
         }
+        precondition(!late, "NotificationListener.subscribe after run(): channel \(channel) would never be listened on")
     }
 
-    package var channels: [String] { subscriptions.withLock { $0.map(\.channel) } }
+    package var channels: [String] { subscriptions.withLock { $0.subscriptions.map(\.channel) } }
 
     package func run() async throws {
-        guard !subscriptions.withLock({ $0.isEmpty }) else {
+        let none = subscriptions.withLock { state in
+            state.running = true
+            return state.subscriptions.isEmpty
+        }
+        guard !none else {
             // A service that returns ends the whole service group: idle until shutdown instead.
             try? await gracefulShutdown()
             return
@@ -64,7 +76,7 @@ package final class NotificationListener: Service, Sendable {
     }
 
     private func listen() async {
-        let subscriptions = self.subscriptions.withLock { $0 }
+        let subscriptions = self.subscriptions.withLock { $0.subscriptions }
         var failures = 0
         while !Task.isCancelled {
             let established = Established()
@@ -78,7 +90,7 @@ package final class NotificationListener: Service, Sendable {
                         for subscription in subscriptions {
                             group.addTask {
                                 try await connection.listen(on: subscription.channel) { notifications in
-                                    established.flag.store(true, ordering: .relaxed)
+                                    established.listening.add(1, ordering: .relaxed)
                                     subscription.listening()
                                     for try await notification in notifications {
                                         subscription.received(notification.payload)
@@ -95,17 +107,19 @@ package final class NotificationListener: Service, Sendable {
             } catch {
                 if Task.isCancelled { return }
                 logger.warning(
-                    "LISTEN connection lost; the outbox relay polls and writes answer after the read-your-writes timeout until it is back",
+                    "LISTEN connection failed; the outbox relay polls and writes answer after the read-your-writes timeout until it is back",
                     metadata: ["error": "\(error)"])
             }
             if Task.isCancelled { return }
-            failures = established.flag.load(ordering: .relaxed) ? 1 : failures + 1
+            // Backoff starts afresh only after every channel listened (one failing channel keeps growing it).
+            let listened = established.listening.load(ordering: .relaxed) == subscriptions.count
+            failures = listened ? 1 : failures + 1
             try? await Task.sleep(for: Backoff.delay(attempt: failures, base: retryBase, cap: .seconds(5)))
         }
     }
 }
 
-/// Whether one connection's `LISTEN` took effect (then the next reconnection starts its backoff afresh).
+/// How many of one connection's `LISTEN`s took effect.
 private final class Established: Sendable {
-    let flag = Atomic(false)
+    let listening = Atomic(0)
 }
