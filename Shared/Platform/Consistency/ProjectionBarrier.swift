@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import Metrics
-import PostgresNIO
 import Synchronization
 
 /// Lets a writing handler wait until other services' projections have applied the events it just committed

@@ -27,7 +27,7 @@ package final class NotificationListener: Service, Sendable {
         var running = false
     }
 
-    private let subscriptions = Mutex(State())
+    private let state = Mutex(State())
     private let database: DatabaseConfiguration
     private let logger: Logger
     private let retryBase: Duration
@@ -49,7 +49,7 @@ package final class NotificationListener: Service, Sendable {
         channel: String, listening: @escaping @Sendable () -> Void = {}, lost: @escaping @Sendable () -> Void = {},
         received: @escaping @Sendable (String) -> Void
     ) {
-        let late = subscriptions.withLock { state in
+        let late = state.withLock { state in
             state.subscriptions.append(
                 Subscription(channel: channel, listening: listening, lost: lost, received: received))
             return state.running
@@ -57,10 +57,10 @@ package final class NotificationListener: Service, Sendable {
         precondition(!late, "NotificationListener.subscribe after run(): channel \(channel) would never be listened on")
     }
 
-    package var channels: [String] { subscriptions.withLock { $0.subscriptions.map(\.channel) } }
+    package var channels: [String] { state.withLock { $0.subscriptions.map(\.channel) } }
 
     package func run() async throws {
-        let none = subscriptions.withLock { state in
+        let none = state.withLock { state in
             state.running = true
             return state.subscriptions.isEmpty
         }
@@ -76,7 +76,7 @@ package final class NotificationListener: Service, Sendable {
     }
 
     private func listen() async {
-        let subscriptions = self.subscriptions.withLock { $0.subscriptions }
+        let subscriptions = state.withLock { $0.subscriptions }
         var failures = 0
         while !Task.isCancelled {
             let established = Established()

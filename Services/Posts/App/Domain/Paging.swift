@@ -17,10 +17,6 @@ struct Page: Sendable {
     /// `next=0`: the client asks again after the end (some fall back to "0"); an empty page, not an error.
     var isPastEnd: Bool { before <= 0 }
 
-    init(request: Request) throws {
-        try self.init(query: request.uri.queryParameters)
-    }
-
     /// From the request's query, parsed once by the caller (Hummingbird parses it again on every access).
     init(query: FlatDictionary<Substring, Substring>) throws {
         self.limit = try Self.parseLimit(query["limit"].map(String.init))
