@@ -53,9 +53,10 @@ package struct DatabaseConfiguration: Sendable {
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls
         )
-        configuration.options.maximumConnections = maxConnections
-        configuration.options.minimumConnections = 0
         configuration.options.connectTimeout = .seconds(5)
+        // One warm connection: this pool serves migrations, the relay, the consumers and readiness (requests have
+        // pools of their own, `LoopLocalPools`), and in the tests' process each of hundreds of in-process services.
+        configuration.options.size(maximum: maxConnections, warm: 1)
         return configuration
     }
 
@@ -71,5 +72,25 @@ package struct DatabaseConfiguration: Sendable {
             host: host, port: port, username: username, password: password, database: database, tls: tls)
         configuration.options.connectTimeout = .seconds(5)
         return configuration
+    }
+}
+
+extension PostgresClient.Configuration.Options {
+    /// A pool of at most `maximum` connections that keeps `warm` of them open for good (fewer than `maximum`, as
+    /// PostgresNIO requires) and sends no keep-alive queries, so that leasing and returning a connection starts no
+    /// timer (decision 0029).
+    ///
+    /// PostgresNIO's pool starts timers each time a connection goes back to it: a keep-alive timer on every idle
+    /// connection, and an idle-timeout timer on every connection beyond `minimumConnections`; leasing the connection
+    /// again cancels them. Each timer is a task group with two child tasks and a `ContinuousClock` sleep, which Swift
+    /// hands to Dispatch's timer thread whatever the global executor is: in profiles of the mixed workload, a sixth
+    /// of posts' CPU went to starting and cancelling timers that never fired. Without keep-alive queries, a
+    /// connection PostgreSQL closes is still noticed by its socket and replaced. The pool leases the
+    /// lowest-numbered free connection, so the warm ones carry the usual load without timers; those a burst opens
+    /// beyond them still close after `connectionIdleTimeout`.
+    package mutating func size(maximum: Int, warm: Int) {
+        maximumConnections = maximum
+        minimumConnections = max(0, min(warm, maximum - 1))
+        keepAliveBehavior = nil
     }
 }

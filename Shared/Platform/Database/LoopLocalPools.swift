@@ -20,6 +20,9 @@ package struct LoopLocalPools: Sendable {
     package let shared: PostgresClient
     /// Each per-loop pool's size: the configured size divided between the loops, at least 2.
     package let connectionsPerLoop: Int
+    /// Connections each per-loop pool keeps open (fewer if its size is smaller): enough for the requests a loop
+    /// usually has at the database at once, so that they run without the pool's timers (decision 0029).
+    package static let warmConnections = 4
 
     /// One pool per loop of NIO's singleton group when `perLoop` and this process's tasks run on those loops;
     /// otherwise only `shared`.
@@ -44,7 +47,8 @@ package struct LoopLocalPools: Sendable {
         }
         let loops = Array(group.makeIterator())
         var configuration = configuration
-        configuration.options.maximumConnections = max(2, configuration.options.maximumConnections / loops.count)
+        configuration.options.size(
+            maximum: max(2, configuration.options.maximumConnections / loops.count), warm: Self.warmConnections)
         self.connectionsPerLoop = configuration.options.maximumConnections
         self.pools = loops.map { loop in
             (loop, PostgresClient(configuration: configuration, eventLoopGroup: loop, backgroundLogger: logger))
