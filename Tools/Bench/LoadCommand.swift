@@ -1,5 +1,4 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOPosix
@@ -37,9 +36,10 @@ struct LoadCommand: AsyncParsableCommand {
     func run() async throws {
         let scenario = try Scenario.load(scenario)
         guard !scenario.users.isEmpty else { throw ValidationError("the scenario has no users") }
-        let api = GatewayClient(baseURL: scenario.gateway, apiKey: scenario.apiKey, connections: connections)
-        let result = await drive(api, scenario: scenario)
-        try await api.shutdown()
+        let client = try LoadClient(
+            baseURL: scenario.gateway, connections: connections, loop: MultiThreadedEventLoopGroup.singleton.any())
+        let result = await drive(client, scenario: scenario)
+        await client.shutdown()
         if header { print(LoadResult.header) }
         print(result.row)
         if !result.errors.isEmpty {
@@ -50,18 +50,18 @@ struct LoadCommand: AsyncParsableCommand {
         }
     }
 
-    private func drive(_ api: GatewayClient, scenario: Scenario) async -> LoadResult {
+    private func drive(_ client: LoadClient, scenario: Scenario) async -> LoadResult {
         let sink = SampleSink()
         let clock = ContinuousClock()
         let interval = Duration.nanoseconds(Int64((1e9 / rate).rounded()))
         let total = Int(((warmup + duration) * rate).rounded())
         let warmupCount = Int((warmup * rate).rounded())
         var rng = SplitMix64(seed: seed)
-        var factory = RequestFactory(api: api, scenario: scenario, pageSize: pageSize)
+        var factory = RequestFactory(client: client, scenario: scenario, pageSize: pageSize)
         let start = clock.now + .milliseconds(200)
         var lateness: [Double] = []
         lateness.reserveCapacity(total)
-        let pace = EventLoopPace()
+        let pace = EventLoopPace(loop: client.loop)
 
         await withDiscardingTaskGroup { group in
             for index in 0..<total {
@@ -82,10 +82,10 @@ struct LoadCommand: AsyncParsableCommand {
                 group.addTask {
                     var failure: String?
                     do {
-                        let (status, _) = try await api.send(request, timeout: .seconds(30))
+                        let status = try await client.send(request, timeout: .seconds(30))
                         if status != 200 { failure = "HTTP \(status) on \(operation.rawValue)" }
                     } catch {
-                        let reason = (error as? HTTPClientError).map { "\($0)" } ?? "\(type(of: error))"
+                        let reason = (error as? BenchError).map(\.description) ?? "\(type(of: error)): \(error)"
                         failure = "\(reason) on \(operation.rawValue)"
                     }
                     let end = clock.now
@@ -169,7 +169,7 @@ extension Duration {
 /// two thread hand-offs per request at a constant rate, which made the load generator one of the busiest processes
 /// of the machine it measures.
 struct EventLoopPace {
-    let loop = MultiThreadedEventLoopGroup.singleton.any()
+    let loop: any EventLoop
 
     func sleep(for duration: Duration) async {
         let nanoseconds = Int64(duration.milliseconds * 1_000_000)

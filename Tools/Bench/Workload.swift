@@ -1,5 +1,6 @@
 import ArgumentParser
-import AsyncHTTPClient
+import Foundation
+import NIOCore
 import NIOHTTP1
 
 /// The request kinds of the mixed workload, in DeathStarBench social-network terms: read-home-timeline (our
@@ -47,35 +48,44 @@ struct Mix: ExpressibleByArgument, CustomStringConvertible, Sendable {
 
 /// Builds one request of the given kind for a random user of the scenario.
 struct RequestFactory {
-    let api: GatewayClient
+    let client: LoadClient
     let scenario: Scenario
     let pageSize: Int
     private var sequence = 0
 
-    init(api: GatewayClient, scenario: Scenario, pageSize: Int) {
-        self.api = api
+    init(client: LoadClient, scenario: Scenario, pageSize: Int) {
+        self.client = client
         self.scenario = scenario
         self.pageSize = pageSize
     }
 
-    mutating func make(_ operation: Operation, using rng: inout SplitMix64) throws -> HTTPClientRequest {
+    /// What the apps send on every call: `SesacKey` and the bare access token.
+    private func call(_ method: HTTPMethod, _ path: String, token: String, json: [String: any Sendable]? = nil) throws
+        -> LoadRequest
+    {
+        let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
+        return client.request(
+            method, path, headers: [("SesacKey", scenario.apiKey), ("Authorization", token)], json: body)
+    }
+
+    mutating func make(_ operation: Operation, using rng: inout SplitMix64) throws -> LoadRequest {
         let users = scenario.users
         let viewer = users[Int.random(in: 0..<users.count, using: &rng)]
         let product = scenario.productId
         switch operation {
         case .feed:
-            return try api.request(
+            return try call(
                 .GET, "/v1/posts/feed/following?next=&limit=\(pageSize)&product_id=\(product)", token: viewer.token)
         case .timeline:
             let author = users[Int.random(in: 0..<users.count, using: &rng)]
-            return try api.request(
+            return try call(
                 .GET, "/v1/posts/users/\(author.id)?next=&limit=\(pageSize)&product_id=\(product)", token: viewer.token)
         case .create:
             sequence += 1
             let mention = users[Int.random(in: 0..<users.count, using: &rng)].nick
             let content =
                 "Load post \(sequence): reading in the park #bench\(Int.random(in: 0..<50, using: &rng)) #topic\(Int.random(in: 0..<200, using: &rng)) with @\(mention)"
-            return try api.request(
+            return try call(
                 .POST, "/v1/posts", token: viewer.token,
                 json: ["product_id": product, "title": "load", "content": content])
         }

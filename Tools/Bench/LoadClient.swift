@@ -1,0 +1,207 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// One request of the load, built before it is due: everything the wire needs, nothing parsed again when sent.
+struct LoadRequest: Sendable {
+    var head: HTTPRequestHead
+    var body: ByteBuffer?
+}
+
+/// The load generator's HTTP/1.1 client: up to `connections` keep-alive connections to the gateway, one request at a
+/// time on each, all on one event loop, with no other state than a stack of idle connections and a queue of
+/// requests waiting for one.
+///
+/// `sns-bench load` ran on AsyncHTTPClient before: its pool and request state machines cost ~0.24 ms of CPU per
+/// request, 15 % of the machine at 1 000 req/s, taken from the stack it measures. Here a request is a write and a
+/// promise (bench/results/2026-11-27-pools-without-timers.md). The seeder still uses AsyncHTTPClient
+/// (`GatewayClient`), where convenience matters more than CPU.
+final class LoadClient: Sendable {
+    let loop: any EventLoop
+    private let host: String
+    private let port: Int
+    private let hostHeader: String
+    // Touched only on `loop` (every entry point hops there first).
+    private let pool: NIOLoopBound<ConnectionPool>
+
+    /// `baseURL`: `http://host:port` (no TLS: the gateway is local to the benchmark).
+    init(baseURL: String, connections: Int, loop: any EventLoop) throws {
+        guard let url = Self.parse(baseURL) else { throw BenchError("the gateway URL must look like http://host:port") }
+        self.loop = loop
+        (host, port) = url
+        hostHeader = port == 80 ? host : "\(host):\(port)"
+        pool = NIOLoopBound(ConnectionPool(limit: max(1, connections)), eventLoop: loop)
+    }
+
+    static func parse(_ url: String) -> (String, Int)? {
+        guard url.hasPrefix("http://") else { return nil }
+        let authority = url.dropFirst("http://".count).split(separator: "/", maxSplits: 1).first ?? ""
+        let parts = authority.split(separator: ":")
+        guard let host = parts.first, !host.isEmpty else { return nil }
+        guard parts.count == 2 else { return parts.count == 1 ? (String(host), 80) : nil }
+        guard let port = Int(parts[1]) else { return nil }
+        return (String(host), port)
+    }
+
+    /// A request with the headers every call of the apps carries.
+    func request(
+        _ method: HTTPMethod, _ path: String, headers: [(String, String)], json: ByteBuffer? = nil
+    ) -> LoadRequest {
+        var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
+        head.headers.add(name: "Host", value: hostHeader)
+        for (name, value) in headers { head.headers.add(name: name, value: value) }
+        if let json {
+            head.headers.add(name: "Content-Type", value: "application/json")
+            head.headers.add(name: "Content-Length", value: String(json.readableBytes))
+        }
+        return LoadRequest(head: head, body: json)
+    }
+
+    /// Sends the request on a free connection (opening one, or queueing until one is free) and returns the reply's
+    /// status once the whole reply has been read. Fails after `timeout`, and with the connection's error.
+    func send(_ request: LoadRequest, timeout: TimeAmount) async throws -> Int {
+        let promise = loop.makePromise(of: Int.self)
+        loop.execute { [self] in
+            let timer = loop.scheduleTask(in: timeout) { promise.fail(BenchError("no reply within \(timeout)")) }
+            promise.futureResult.whenComplete { _ in timer.cancel() }
+            pool.value.enqueue(Exchange(request: request, promise: promise), client: self)
+        }
+        return try await promise.futureResult.get()
+    }
+
+    func shutdown() async {
+        let channels = try? await loop.submit { [self] in pool.value.closeAll() }.get()
+        for channel in channels ?? [] { try? await channel.close() }
+    }
+
+    fileprivate func connect() -> EventLoopFuture<any Channel> {
+        ClientBootstrap(group: loop)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(ReplyHandler())
+                }
+            }
+            .connect(host: host, port: port)
+    }
+
+    fileprivate func released(_ channel: any Channel, reusable: Bool) {
+        pool.value.released(channel, reusable: reusable, client: self)
+    }
+}
+
+/// A request and the promise its reply completes.
+private struct Exchange: Sendable {
+    let request: LoadRequest
+    let promise: EventLoopPromise<Int>
+}
+
+/// Idle connections and waiting requests. Used on the client's loop only.
+private final class ConnectionPool {
+    let limit: Int
+    var open = 0
+    var idle: [any Channel] = []
+    var waiting = CircularBuffer<Exchange>()
+
+    init(limit: Int) { self.limit = limit }
+
+    func enqueue(_ exchange: Exchange, client: LoadClient) {
+        if let channel = idle.popLast() {
+            send(exchange, on: channel, client: client)
+        } else if open < limit {
+            open += 1
+            client.connect().assumeIsolated().whenComplete { result in
+                switch result {
+                case .success(let channel):
+                    self.send(exchange, on: channel, client: client)
+                case .failure(let error):
+                    self.open -= 1
+                    exchange.promise.fail(error)
+                }
+            }
+        } else {
+            waiting.append(exchange)
+        }
+    }
+
+    func send(_ exchange: Exchange, on channel: any Channel, client: LoadClient) {
+        let handler = try? channel.pipeline.syncOperations.handler(type: ReplyHandler.self)
+        guard let handler, channel.isActive else {
+            released(channel, reusable: false, client: client)
+            enqueue(exchange, client: client)
+            return
+        }
+        handler.start(exchange.promise) { reusable in client.released(channel, reusable: reusable) }
+        channel.write(HTTPClientRequestPart.head(exchange.request.head), promise: nil)
+        if let body = exchange.request.body {
+            channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
+        }
+        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+    }
+
+    func released(_ channel: any Channel, reusable: Bool, client: LoadClient) {
+        guard reusable, channel.isActive else {
+            open -= 1
+            channel.close(promise: nil)
+            if let next = waiting.popFirst() { enqueue(next, client: client) }
+            return
+        }
+        if let next = waiting.popFirst() {
+            send(next, on: channel, client: client)
+        } else {
+            idle.append(channel)
+        }
+    }
+
+    func closeAll() -> [any Channel] {
+        defer { idle = [] }
+        return idle
+    }
+}
+
+/// Reads one reply per request: its status from the head, done at its end. A connection the server closes (or
+/// that fails) fails the request on it and is not reused.
+private final class ReplyHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPClientResponsePart
+
+    private var promise: EventLoopPromise<Int>?
+    private var done: ((Bool) -> Void)?
+    private var status = 0
+    private var keepAlive = true
+
+    func start(_ promise: EventLoopPromise<Int>, done: @escaping (Bool) -> Void) {
+        self.promise = promise
+        self.done = done
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            status = Int(head.status.code)
+            keepAlive = head.isKeepAlive
+        case .body:
+            break
+        case .end:
+            finish(.success(status), reusable: keepAlive)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish(.failure(BenchError("the gateway closed the connection")), reusable: false)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        finish(.failure(error), reusable: false)
+        context.close(promise: nil)
+    }
+
+    private func finish(_ result: Result<Int, any Error>, reusable: Bool) {
+        guard let promise, let done else { return }
+        self.promise = nil
+        self.done = nil
+        promise.completeWith(result)
+        done(reusable)
+    }
+}
