@@ -2,8 +2,10 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// A consumer-group member with manual commits (`enable.auto.commit=false`,
-/// `enable.auto.offset.store=false`): a record counts as processed only once `commit(_:)` returned.
+/// A consumer-group member whose offsets move only as the caller says: `store(_:)` marks records processed and
+/// librdkafka commits what was stored every second, when partitions are revoked and when the consumer closes
+/// (`enable.auto.commit=true` with `enable.auto.offset.store=false`: nothing is committed that was not stored; decision
+/// 0030); `commit(_:)` commits at once.
 package final class KafkaConsumer: Service, Sendable {
     package enum OffsetReset: String, Sendable {
         case earliest, latest
@@ -18,7 +20,8 @@ package final class KafkaConsumer: Service, Sendable {
     /// restart the group waits for the old member's session timeout before reassigning partitions.
     /// With `range`, close sends LeaveGroup and the next member is assigned at once.
     package static let defaultProperties: [(String, String)] = [
-        ("enable.auto.commit", "false"),
+        ("enable.auto.commit", "true"),
+        ("auto.commit.interval.ms", "1000"),
         ("enable.auto.offset.store", "false"),
         ("session.timeout.ms", "10000"),
         ("partition.assignment.strategy", "range"),
@@ -77,15 +80,30 @@ package final class KafkaConsumer: Service, Sendable {
     /// `waitForBroker: false` the commit is handed to librdkafka and this returns at once; errors then go unseen
     /// (a lost commit means a redelivery, which must be harmless to the caller).
     package func commit(_ messages: [KafkaConsumerMessage], waitForBroker: Bool) async throws {
+        if let failure = await core.commit(Self.nextOffsets(after: messages), waitForBroker: waitForBroker) {
+            throw failure
+        }
+    }
+
+    /// Marks `messages` processed: for every partition among them, the offset after the last is stored with
+    /// librdkafka before the next poll (or the close), and librdkafka commits stored offsets every
+    /// `auto.commit.interval.ms` (1 s), when a rebalance revokes the partition and when the consumer closes. Costs no
+    /// round trip to the broker per batch (decision 0030). A crash forgets at most the last second's progress: those
+    /// records are delivered again, which must be harmless to the caller (the consumers' processed-event records).
+    package func store(_ messages: [KafkaConsumerMessage]) {
+        core.store(Self.nextOffsets(after: messages))
+    }
+
+    /// For every partition among `messages`, the offset after the last of them.
+    static func nextOffsets(after messages: [KafkaConsumerMessage]) -> [KafkaTopicPartitionOffset] {
         var next: [String: [Int32: Int64]] = [:]
         for message in messages {
             next[message.topic, default: [:]][message.partition] = max(
                 next[message.topic]?[message.partition] ?? 0, message.offset + 1)
         }
-        let offsets = next.flatMap { topic, partitions in
+        return next.flatMap { topic, partitions in
             partitions.map { KafkaTopicPartitionOffset(topic: topic, partition: $0.key, offset: .absolute($0.value)) }
         }
-        if let failure = await core.commit(offsets, waitForBroker: waitForBroker) { throw failure }
     }
 
     /// The next records, up to `limit`, in partition order: waits (one poll interval at a time) for the first,

@@ -39,6 +39,9 @@ final class KafkaConsumerCore: Sendable {
     /// Must outlive the handle: librdkafka callbacks reach it through the handle's opaque.
     private let context: KafkaClientContext
     private let closing = Mutex(false)
+    /// Offsets handed to `store` and not yet given to librdkafka: stored on the queue before the next poll (or the
+    /// close), so that storing costs the caller no hop of its own.
+    private let pendingStores = Mutex<[KafkaTopicPartitionOffset]>([])
 
     private init(
         queue: DispatchQueue, handle: KafkaClientHandle, context: KafkaClientContext, pendingTopics: [String]? = nil
@@ -116,13 +119,17 @@ final class KafkaConsumerCore: Sendable {
     /// One `rd_kafka_consumer_poll` with a short timeout (at most `pollTimeoutMilliseconds`).
     func poll(timeoutMilliseconds: Int32 = KafkaConsumerCore.pollTimeoutMilliseconds) async -> PollOutcome {
         let milliseconds = min(max(timeoutMilliseconds, 0), Self.pollTimeoutMilliseconds)
-        return await onQueue { core in core.pollOnQueue(timeoutMilliseconds: milliseconds) }
+        return await onQueue { core in
+            core.storePendingOnQueue()
+            return core.pollOnQueue(timeoutMilliseconds: milliseconds)
+        }
     }
 
     /// Up to `limit` outcomes in one hop to the queue: the first poll waits up to the poll timeout, the rest only
     /// take what librdkafka has already fetched (timeout 0). Stops after the first outcome that is not a message.
     func pollBatch(limit: Int) async -> [PollOutcome] {
         await onQueue { core in
+            core.storePendingOnQueue()
             var outcomes: [PollOutcome] = []
             var timeout = Self.pollTimeoutMilliseconds
             polling: while outcomes.count < max(limit, 1) {
@@ -252,6 +259,35 @@ final class KafkaConsumerCore: Sendable {
         return nil
     }
 
+    /// Marks offsets (each the next offset to read) for librdkafka's offset store; they are stored before the next
+    /// poll or the close, and committed by librdkafka's auto-commit (`KafkaConsumer.store`).
+    func store(_ offsets: [KafkaTopicPartitionOffset]) {
+        guard !offsets.isEmpty else { return }
+        pendingStores.withLock { $0.append(contentsOf: offsets) }
+    }
+
+    private func storePendingOnQueue() {
+        let offsets = pendingStores.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+        guard !offsets.isEmpty, let rk = slot.handle?.pointer else { return }
+        let list = rd_kafka_topic_partition_list_new(Int32(offsets.count))
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        for entry in offsets {
+            rd_kafka_topic_partition_list_add(list, entry.topic, entry.partition)!.pointee.offset =
+                entry.offset.librdkafkaValue
+        }
+        // `_STATE`: none of the partitions is assigned any more (a rebalance took them); their next owner reads
+        // the messages again, which the processed-event records make harmless.
+        let err = rd_kafka_offsets_store(rk, list)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            logger.debug(
+                "Kafka consumer: offsets not stored: \(KafkaError(err, offsets.map(\.description).joined(separator: ", ")))"
+            )
+        }
+    }
+
     /// Leaves the group, closes and destroys the handle. Idempotent: later calls queue behind the
     /// first one on the serial queue and return once it has finished.
     /// Leaves the group and destroys the handle, waiting at most `limit`: with the broker away,
@@ -289,6 +325,7 @@ final class KafkaConsumerCore: Sendable {
     }
 
     private func closeOnQueue() {
+        storePendingOnQueue()  // committed by the close (auto-commit commits the stored offsets on unassign)
         guard let handle = slot.handle else { return }
         slot.handle = nil
         let err = rd_kafka_consumer_close(handle.pointer)

@@ -46,6 +46,19 @@ struct ReplayToolTests {
             tasks.addTask { try await consumer.run() }
             try await eventually("\(applied) applications") { try await applications(platform) >= applied }
             try await body?()
+            // As an operator stops consumers that have caught up: the group's offsets are committed by librdkafka
+            // within a second of processing (decision 0030), and a rebalance (the refused replay's join) can
+            // hand a partition back from its committed offset, to be read again and skipped.
+            let admin = try KafkaAdmin(
+                configuration: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: "\(group)-watch"),
+                logger: TestEnvironment.logger)
+            let high = try await admin.watermarks(topic: topic)
+            try await eventually("the group committed the end of every partition") {
+                let committed = try await admin.committedOffsets(
+                    group: group, topic: topic, partitions: Int32(high.count))
+                return high.allSatisfy { committed[$0.key] == $0.value.high }
+            }
+            await admin.close()
             await consumer.consumer.shutdown()
             tasks.cancelAll()
         }

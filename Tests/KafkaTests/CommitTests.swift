@@ -26,4 +26,46 @@ struct CommitTests {
         #expect(secondPass.map { String(decoding: $0.value, as: UTF8.self) } == ["5", "6", "7", "8", "9"])
         #expect(secondPass.map(\.offset) == Array(reports.map(\.offset)[5...]))
     }
+
+    /// `store` costs no round trip: librdkafka commits what was stored when the consumer closes (and every
+    /// `auto.commit.interval.ms` while it runs), and the next member resumes after it (decision 0030).
+    @Test("Stored offsets are committed at close, and on their own while the consumer runs")
+    func storedOffsetsAreCommitted() async throws {
+        let topic = KafkaTestBroker.uniqueTopic("store")
+        let group = KafkaTestBroker.uniqueGroup("store")
+        let producer = try KafkaTestBroker.producer()
+        let batch = (0..<10).map { KafkaOutgoingMessage(topic: topic, key: "k".bytes, value: String($0).bytes) }
+        let reports = try await withHangGuard("sending") { try await producer.send(batch) }
+        await producer.shutdown()
+        let partition = reports[0].partition
+        let admin = try KafkaAdmin(
+            configuration: KafkaTestBroker.configuration("store-admin"), logger: KafkaTestBroker.logger)
+
+        let first = try KafkaTestBroker.consumer(group: group, topic: topic)
+        let firstPass = try await KafkaTestBroker.receive(10, from: first)
+        first.store(Array(firstPass[0...3]))
+        // Stored on the next poll (the reading loop below polls every 100 ms, finding nothing), committed by
+        // librdkafka's timer.
+        let reading = Task { _ = try? await first.nextBatch(limit: 1) }
+        try await withHangGuard("the periodic commit") {
+            while try await admin.committedOffsets(group: group, topic: topic, partitions: partition + 1)[partition]
+                != firstPass[3].offset + 1
+            {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        reading.cancel()
+        await reading.value
+        first.store(Array(firstPass[4...4]))
+        await first.shutdown()
+        #expect(
+            try await admin.committedOffsets(group: group, topic: topic, partitions: partition + 1)[partition]
+                == firstPass[4].offset + 1, "committed by the close")
+        await admin.close()
+
+        let second = try KafkaTestBroker.consumer(group: group, topic: topic)
+        let secondPass = try await KafkaTestBroker.receive(5, from: second)
+        await second.shutdown()
+        #expect(secondPass.map { String(decoding: $0.value, as: UTF8.self) } == ["5", "6", "7", "8", "9"])
+    }
 }

@@ -8,9 +8,9 @@ import ServiceLifecycle
 /// Consumes topics in a consumer group and applies each event exactly once to the service's database.
 ///
 /// Per message: in one transaction, insert `(consumer, event_id)` into `processed_events` (a duplicate
-/// insert means the effect was already applied: skip) and run the handler; commit; then commit the Kafka
-/// offset. A crash between the database commit and the offset commit redelivers the message, which the
-/// processed-event row turns into a no-op. A failing handler is retried with exponential backoff; after
+/// insert means the effect was already applied: skip) and run the handler; commit; then store the Kafka offset,
+/// which librdkafka commits within a second (decision 0030). A crash between the database commit and the offset
+/// commit redelivers the message, which the processed-event row turns into a no-op. A failing handler is retried with exponential backoff; after
 /// `maxAttempts` the message goes to the dead-letter topic with the failure in headers, and the partition
 /// moves on. A message that is not an event envelope at all is dead-lettered at once. An envelope of an event
 /// type this build does not know (a newer producer) is skipped and counted, not applied and not recorded, so a
@@ -100,23 +100,16 @@ package final class IdempotentConsumer: Service, Sendable {
         await consumer.shutdown()
     }
 
-    /// Takes what the broker has delivered, up to `options.batchSize` records at a time, applies them, and commits
-    /// their offsets without waiting for the broker. Closing the consumer waits for those commits to finish; a
-    /// batch that was being applied when the consumer closed is redelivered after the restart (duplicates).
+    /// Takes what the broker has delivered, up to `options.batchSize` records at a time, applies them, and stores
+    /// their offsets for librdkafka's periodic commit (`KafkaConsumer.store`). Closing the consumer commits what was
+    /// stored; a batch that was being applied when the consumer closed is redelivered after the restart (duplicates).
     func consumeUntilShutdown() async throws {
         while let batch = try await consumer.nextBatch(limit: options.batchSize) {
             let (settled, outcomes) = await settle(batch)
             for outcome in outcomes { count(outcome) }
-            if !settled.isEmpty {
-                do {
-                    try await consumer.commit(settled, waitForBroker: false)
-                } catch {
-                    // e.g. the consumer closed meanwhile, or the partition was revoked in a rebalance: the next
-                    // owner redelivers it, and the processed-event record makes that a no-op.
-                    logger.warning(
-                        "offset commit failed; the messages may be redelivered", metadata: ["error": "\(error)"])
-                }
-            }
+            // Stored, committed by librdkafka within a second (or when the partition is revoked or the consumer
+            // closes): a crash before that redelivers them, and the processed-event records make that a no-op.
+            consumer.store(settled)
             if settled.count < batch.count {
                 logger.info(
                     "shutting down; messages left uncommitted for redelivery",
