@@ -3,14 +3,20 @@ import Testing
 
 @Suite("Commits")
 struct CommitTests {
-    @Test("A new consumer in the same group resumes after the committed offset")
-    func resumesAfterCommit() async throws {
-        let topic = KafkaTestBroker.uniqueTopic("commit")
-        let group = KafkaTestBroker.uniqueGroup("commit")
+    /// "0" … "9" under one key (so to one partition, in order).
+    static func sendTen(to topic: String) async throws -> [KafkaDeliveryReport] {
         let producer = try KafkaTestBroker.producer()
         let batch = (0..<10).map { KafkaOutgoingMessage(topic: topic, key: "k".bytes, value: String($0).bytes) }
         let reports = try await withHangGuard("sending") { try await producer.send(batch) }
         await producer.shutdown()
+        return reports
+    }
+
+    @Test("A new consumer in the same group resumes after the committed offset")
+    func resumesAfterCommit() async throws {
+        let topic = KafkaTestBroker.uniqueTopic("commit")
+        let group = KafkaTestBroker.uniqueGroup("commit")
+        let reports = try await Self.sendTen(to: topic)
 
         let first = try KafkaTestBroker.consumer(group: group, topic: topic)
         let firstPass = try await KafkaTestBroker.receive(10, from: first)
@@ -33,10 +39,7 @@ struct CommitTests {
     func storedOffsetsAreCommitted() async throws {
         let topic = KafkaTestBroker.uniqueTopic("store")
         let group = KafkaTestBroker.uniqueGroup("store")
-        let producer = try KafkaTestBroker.producer()
-        let batch = (0..<10).map { KafkaOutgoingMessage(topic: topic, key: "k".bytes, value: String($0).bytes) }
-        let reports = try await withHangGuard("sending") { try await producer.send(batch) }
-        await producer.shutdown()
+        let reports = try await Self.sendTen(to: topic)
         let partition = reports[0].partition
         let admin = try KafkaAdmin(
             configuration: KafkaTestBroker.configuration("store-admin"), logger: KafkaTestBroker.logger)
