@@ -20,11 +20,17 @@ package final class KafkaConsumer: Service, Sendable {
     /// restart the group waits for the old member's session timeout before reassigning partitions.
     /// With `range`, close sends LeaveGroup and the next member is assigned at once.
     package static let defaultProperties: [(String, String)] = [
-        ("enable.auto.commit", "true"),
         ("auto.commit.interval.ms", "1000"),
-        ("enable.auto.offset.store", "false"),
         ("session.timeout.ms", "10000"),
         ("partition.assignment.strategy", "range"),
+    ]
+
+    /// Applied after `KafkaConfiguration.properties`, always: `store(_:)` relies on librdkafka committing only what
+    /// was stored, and committing it (decision 0030). A `SNS_KAFKA_PROPERTIES` that turned auto-commit off would
+    /// leave every group at its first offset.
+    package static let requiredProperties: [(String, String)] = [
+        ("enable.auto.commit", "true"),
+        ("enable.auto.offset.store", "false"),
     ]
 
     private let core: KafkaConsumerCore
@@ -43,7 +49,7 @@ package final class KafkaConsumer: Service, Sendable {
         logger[metadataKey: "kafka.group"] = "\(groupId)"
         let defaults = [("group.id", groupId), ("auto.offset.reset", offsetReset.rawValue)] + Self.defaultProperties
         let core = try KafkaConsumerCore.make(
-            settings: configuration.librdkafkaSettings(defaults: defaults),
+            settings: configuration.librdkafkaSettings(defaults: defaults) + Self.requiredProperties,
             topics: topics,
             context: KafkaClientContext(logger: logger),
             label: "sns.kafka.consumer.\(configuration.clientId)"

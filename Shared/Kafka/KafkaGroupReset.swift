@@ -21,8 +21,12 @@ package enum KafkaGroupReset {
         configuration: KafkaConfiguration, group: String, topics: [String], partitions: Int,
         offsets: [KafkaTopicPartitionOffset], joinTimeout: Duration = .seconds(30), logger: Logger
     ) async throws {
-        let settings = configuration.librdkafkaSettings(
-            defaults: [("group.id", group), ("auto.offset.reset", "earliest")] + KafkaConsumer.defaultProperties)
+        // No automatic commits or stores: this member commits exactly the offsets it was given, and nothing when
+        // it gives up (applied last, whatever the configuration's properties say).
+        let settings =
+            configuration.librdkafkaSettings(
+                defaults: [("group.id", group), ("auto.offset.reset", "earliest")] + KafkaConsumer.defaultProperties)
+            + [("enable.auto.commit", "false"), ("enable.auto.offset.store", "false")]
         let core = try KafkaConsumerCore.make(
             settings: settings, topics: topics, context: KafkaClientContext(logger: logger),
             label: "sns.kafka.group-reset")
