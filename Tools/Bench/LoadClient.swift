@@ -118,6 +118,8 @@ private final class ConnectionPool {
                 case .failure(let error):
                     self.open -= 1
                     exchange.promise.fail(error)
+                    // A queued request tries a connection of its own rather than wait for one that may never free.
+                    if let next = self.waiting.popFirst() { self.enqueue(next, client: client) }
                 }
             }
         } else {
