@@ -56,7 +56,8 @@ struct ReplayToolTests {
             try await eventually("the group committed the end of every partition") {
                 let committed = try await admin.committedOffsets(
                     group: group, topic: topic, partitions: Int32(high.count))
-                return high.allSatisfy { committed[$0.key] == $0.value.high }
+                // A partition that never received a record has nothing to commit.
+                return high.allSatisfy { $0.value.high == $0.value.low || committed[$0.key] == $0.value.high }
             }
             await admin.close()
             await consumer.consumer.shutdown()

@@ -25,7 +25,7 @@ struct CeilingCommand: AsyncParsableCommand {
         var logger = Logger(label: "sns-bench.ceiling")
         logger.logLevel = .warning
         var configuration = try PostgresURL(databaseURL).clientConfiguration
-        configuration.options.size(maximum: poolSize, warm: 1)  // as the services' pools (decision 0029)
+        configuration.options.size(maximum: poolSize, warm: 0)  // as the services' shared pools (decision 0029)
         let shared = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let pools = LoopLocalPools(
             shared: shared, configuration: configuration,

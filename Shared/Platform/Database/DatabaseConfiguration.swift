@@ -54,9 +54,11 @@ package struct DatabaseConfiguration: Sendable {
             host: host, port: port, username: username, password: password, database: database, tls: tls
         )
         configuration.options.connectTimeout = .seconds(5)
-        // One warm connection: this pool serves migrations, the relay, the consumers and readiness (requests have
-        // pools of their own, `LoopLocalPools`), and in the tests' process each of hundreds of in-process services.
-        configuration.options.size(maximum: maxConnections, warm: 1)
+        // No warm connection here: this pool serves migrations, the relay, the consumers and readiness (posts'
+        // requests have pools of their own, `LoopLocalPools`), and in the tests' process each of hundreds of
+        // in-process services, where warm connections turn a test that ends all backends into hundreds of
+        // simultaneous reconnections (and SCRAM handshakes): one full run stalled so (decision 0029).
+        configuration.options.size(maximum: maxConnections, warm: 0)
         return configuration
     }
 
