@@ -241,12 +241,8 @@ final class KafkaConsumerCore: Sendable {
 
     private func commitOnQueue(_ offsets: [KafkaTopicPartitionOffset], waitForBroker: Bool) -> KafkaError? {
         guard let rk = slot.handle?.pointer else { return KafkaError.closed("consumer") }
-        let list = rd_kafka_topic_partition_list_new(Int32(offsets.count))
+        let list = Self.partitionList(offsets)
         defer { rd_kafka_topic_partition_list_destroy(list) }
-        for entry in offsets {
-            rd_kafka_topic_partition_list_add(list, entry.topic, entry.partition)!.pointee.offset =
-                entry.offset.librdkafkaValue
-        }
         let err = rd_kafka_commit(rk, list, waitForBroker ? 0 : 1)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR {
             return KafkaError(err, "commit \(offsets.map(\.description))")
@@ -257,6 +253,18 @@ final class KafkaConsumerCore: Sendable {
             return KafkaError(entry.err, "commit \(String(cString: entry.topic))[\(entry.partition)]@\(entry.offset)")
         }
         return nil
+    }
+
+    /// A librdkafka list of `offsets`, for the caller to destroy.
+    private static func partitionList(_ offsets: [KafkaTopicPartitionOffset]) -> UnsafeMutablePointer<
+        rd_kafka_topic_partition_list_t
+    >? {
+        let list = rd_kafka_topic_partition_list_new(Int32(offsets.count))
+        for entry in offsets {
+            rd_kafka_topic_partition_list_add(list, entry.topic, entry.partition)!.pointee.offset =
+                entry.offset.librdkafkaValue
+        }
+        return list
     }
 
     /// Marks offsets (each the next offset to read) for librdkafka's offset store; they are stored before the next
@@ -272,12 +280,8 @@ final class KafkaConsumerCore: Sendable {
             return pending
         }
         guard !offsets.isEmpty, let rk = slot.handle?.pointer else { return }
-        let list = rd_kafka_topic_partition_list_new(Int32(offsets.count))
+        let list = Self.partitionList(offsets)
         defer { rd_kafka_topic_partition_list_destroy(list) }
-        for entry in offsets {
-            rd_kafka_topic_partition_list_add(list, entry.topic, entry.partition)!.pointee.offset =
-                entry.offset.librdkafkaValue
-        }
         // `_STATE`: none of the partitions is assigned any more (a rebalance took them); their next owner reads
         // the messages again, which the processed-event records make harmless.
         let err = rd_kafka_offsets_store(rk, list)
