@@ -74,7 +74,7 @@ struct DeadLetterToolTests {
                     bootstrapServers: platform.brokers, clientId: name, properties: TestPlatform.fastConsumerProperties),
                 client: platform.postgres, producer: platform.producer, handler: handler,
                 options: .init(maxAttempts: 2, retryBase: .milliseconds(5)), logger: TestEnvironment.logger)
-            let store = DeadLetterStore(client: platform.postgres, logger: TestEnvironment.logger)
+            let store = DeadLetterStore(client: platform.postgres.client, logger: TestEnvironment.logger)
             try await store.prepare()
 
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -44,7 +44,7 @@ struct OutboxToolTests {
             let missing = ServiceCatalog.Service(
                 name: "y", schema: TestEnvironment.unique("nothing_"), localPortOffset: 0, routes: [], consumers: [])
             let statuses = try await OutboxInspector.status(
-                of: [service, missing], client: platform.postgres, logger: TestEnvironment.logger)
+                of: [service, missing], client: platform.postgres.client, logger: TestEnvironment.logger)
             #expect(statuses[0].migrated && statuses[0].pending == 2 && statuses[0].published == 2)
             #expect((statuses[0].oldestPendingAgeSeconds ?? -1) >= 0)
             #expect(statuses[0].lastPublishedAt != nil)
@@ -59,7 +59,7 @@ struct OutboxToolTests {
             let ids = try await fill(platform, topic: topic, keys: keys, pending: 1)
             let service = ServiceCatalog.Service(
                 name: "x", schema: platform.schema.name, localPortOffset: 0, routes: [], consumers: [])
-            let republisher = Republisher(client: platform.postgres, logger: TestEnvironment.logger)
+            let republisher = Republisher(client: platform.postgres.client, logger: TestEnvironment.logger)
 
             let plan = try await republisher.plan(service: service, filter: .init())
             #expect(plan.matched == 6 && plan.byTopic == [topic: 6] && plan.dryRun)

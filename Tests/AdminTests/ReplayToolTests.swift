@@ -89,7 +89,7 @@ struct ReplayToolTests {
             func plan(_ start: ReplayStart, reapply: Bool) async throws -> ReplayPlan {
                 try await Replay.plan(
                     group: group, topics: [], start: start, reapply: reapply, schema: platform.schema.name,
-                    subscribedTopics: [topic], kafka: kafka, client: platform.postgres, logger: logger)
+                    subscribedTopics: [topic], kafka: kafka, client: platform.postgres.client, logger: logger)
             }
 
             // First pass: everything applied once. While the consumer runs, a replay is refused.
@@ -97,7 +97,8 @@ struct ReplayToolTests {
                 let running = try await plan(.beginning, reapply: true)
                 await #expect(throws: AdminError.self) {
                     _ = try await Replay.apply(
-                        running, kafka: kafka, client: platform.postgres, logger: logger, joinTimeout: .seconds(8))
+                        running, kafka: kafka, client: platform.postgres.client, logger: logger,
+                        joinTimeout: .seconds(8))
                 }
             }
             #expect(try await applications(platform) == 6)
@@ -109,13 +110,13 @@ struct ReplayToolTests {
             let again = try await plan(.beginning, reapply: true)
             #expect(again.total == 6)
             #expect(again.entries.allSatisfy { $0.committed == $0.high })
-            #expect(try await Replay.apply(again, kafka: kafka, client: platform.postgres, logger: logger) == 6)
+            #expect(try await Replay.apply(again, kafka: kafka, client: platform.postgres.client, logger: logger) == 6)
             try await consume(platform, group: group, topic: topic, until: 12)
             #expect(try await applications(platform) == 12)
 
             // Without reapply: re-delivered, skipped as duplicates (the committed offsets reach the end again).
             let plain = try await plan(.beginning, reapply: false)
-            #expect(try await Replay.apply(plain, kafka: kafka, client: platform.postgres, logger: logger) == 0)
+            #expect(try await Replay.apply(plain, kafka: kafka, client: platform.postgres.client, logger: logger) == 0)
             let admin = try KafkaAdmin(configuration: kafka, logger: logger)
             let partitions = Int32(try await admin.watermarks(topic: topic).count)
             try await consume(platform, group: group, topic: topic, until: 12) {
@@ -156,14 +157,14 @@ struct ReplayToolTests {
                 clear: ["TRUNCATE \(table)"], tables: [table])
             try await consume(platform, group: group, topic: topic, until: 20)
             let before = try await Rebuild.summary(
-                projection, client: platform.postgres, logger: TestEnvironment.logger)
+                projection, client: platform.postgres.client, logger: TestEnvironment.logger)
             #expect(before.rows == [table: 20])
 
             #expect(
                 try await Rebuild.start(
-                    projection, kafka: kafka, client: platform.postgres, logger: TestEnvironment.logger) == 20)
+                    projection, kafka: kafka, client: platform.postgres.client, logger: TestEnvironment.logger) == 20)
             let emptied = try await Rebuild.summary(
-                projection, client: platform.postgres, logger: TestEnvironment.logger)
+                projection, client: platform.postgres.client, logger: TestEnvironment.logger)
             #expect(emptied.rows == [table: 0])
             #expect(try await Rebuild.progress(projection, kafka: kafka, logger: TestEnvironment.logger) == (0, 20))
 
@@ -174,7 +175,8 @@ struct ReplayToolTests {
                     return done == total
                 }
             }
-            let after = try await Rebuild.summary(projection, client: platform.postgres, logger: TestEnvironment.logger)
+            let after = try await Rebuild.summary(
+                projection, client: platform.postgres.client, logger: TestEnvironment.logger)
             #expect(after == before)
         }
     }

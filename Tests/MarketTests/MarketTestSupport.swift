@@ -19,7 +19,7 @@ struct MarketHarness: Sendable {
     let client: any TestClientProtocol
     let reverifier: PaymentReverifier
     let ledger: PortOneLedger
-    let postgres: PostgresClient
+    let postgres: DatabasePool
     let schema: SQLIdentifier
     let signer: AccessTokenSigner
     let apiKey: String

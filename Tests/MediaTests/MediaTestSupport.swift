@@ -21,7 +21,7 @@ struct MediaTestContext: Sendable {
     let root: MediaRoot
     let catalog: MediaCatalog
     let signer: MediaPathSigner
-    let postgres: PostgresClient
+    let postgres: DatabasePool
     /// Sends a request straight to the application's responder (for bodies the test client cannot express,
     /// such as a lazily generated stream).
     let respond: @Sendable (Request) async throws -> Response
@@ -83,7 +83,8 @@ func withMediaService(
     let app = try await buildApplication(configuration: configuration, logger: TestEnvironment.logger)
     let respond = try await responderFunction(app)
     let apiKey = try TestEnvironment.apiKey()
-    try await TestEnvironment.withDatabase { postgres in
+    try await TestEnvironment.withDatabase { client in
+        let postgres = DatabasePool(client)
         let schema = try SQLIdentifier(configuration.schema)
         try await app.test(setup) { client in
             try await body(

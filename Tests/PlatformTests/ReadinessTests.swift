@@ -47,7 +47,7 @@ struct ReadinessTests {
     func check(databaseURL: String, within limit: Duration = .milliseconds(1500)) async throws -> ReadinessCheck.Report
     {
         let database = try DatabaseConfiguration(url: databaseURL, maxConnections: 2).clientConfiguration
-        let postgres = PostgresClient(configuration: database, backgroundLogger: TestEnvironment.logger)
+        let postgres = DatabasePool(PostgresClient(configuration: database, backgroundLogger: TestEnvironment.logger))
         let producer = try KafkaProducer(
             configuration: KafkaConfiguration(
                 bootstrapServers: try TestEnvironment.kafkaBrokers(), clientId: "readiness-test", properties: [:]),

@@ -18,7 +18,7 @@ struct FeedEntriesRaceTests {
             try await Migrator(
                 schema: schema, migrations: PlatformMigrations.all(schema: schema) + PostsMigrations.all(schema: schema)
             )
-            .migrate(client: platform.postgres, logger: TestEnvironment.logger)
+            .migrate(client: platform.postgres.client, logger: TestEnvironment.logger)
             let logger = TestEnvironment.logger
             for post in ["kept", "deleted"] {
                 try await platform.postgres.query(

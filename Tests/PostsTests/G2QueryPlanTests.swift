@@ -33,7 +33,7 @@ struct G2QueryPlanTests {
                 ("newest first nearby", NewestFirst.sql, "posts_place_idx", nearby),
             ]
             let plans = try await GenericPlans.explain(
-                on: api.platform.postgres,
+                on: api.platform.postgres.client,
                 seed: [
                     """
                     INSERT INTO posts.posts (post_id, user_id, product_id, app_id, title, latitude, longitude,

@@ -46,7 +46,7 @@ struct QueryPlanTests {
                 ),
             ]
             let plans = try await GenericPlans.explain(
-                on: api.platform.postgres,
+                on: api.platform.postgres.client,
                 seed: [
                     """
                     INSERT INTO posts.posts (post_id, user_id, product_id, created_at, updated_at)

@@ -85,7 +85,7 @@ package enum PostEventStream {
         for way in 0..<3 {
             let schema = try SQLIdentifier(TestEnvironment.unique(["sb_", "ss_", "sr_"][way]))
             try await Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema) + migrations(schema))
-                .migrate(client: platform.postgres, logger: TestEnvironment.logger)
+                .migrate(client: platform.postgres.client, logger: TestEnvironment.logger)
             let handler = handler(schema)
             // The handlers' prepared statements name tables unqualified, as a service's connections find its schema
             // first on their search path: so do these transactions.

@@ -7,7 +7,7 @@ import SNSPlatform
 /// Real PostgreSQL + real broker for platform-level tests: a private schema with the platform tables,
 /// a running pool and producer, torn down afterwards.
 package struct TestPlatform: Sendable {
-    package let postgres: PostgresClient
+    package let postgres: DatabasePool
     package let producer: KafkaProducer
     package let schema: SQLIdentifier
     package let outbox: Outbox
@@ -31,7 +31,8 @@ package struct TestPlatform: Sendable {
         var configuration = try DatabaseConfiguration(url: try TestEnvironment.databaseURL(), maxConnections: 10)
             .clientConfiguration
         configuration.options.additionalStartupParameters.append(("search_path", "\"\(schema.name)\", public"))
-        let postgres = PostgresClient(configuration: configuration, backgroundLogger: TestEnvironment.logger)
+        let postgres = DatabasePool(
+            PostgresClient(configuration: configuration, backgroundLogger: TestEnvironment.logger))
         let producer = try KafkaProducer(
             configuration: try kafkaConfiguration(clientId: "platform-test"), logger: TestEnvironment.logger)
         let platform = TestPlatform(
@@ -43,7 +44,7 @@ package struct TestPlatform: Sendable {
             beforeCancel: { await producer.shutdown() }
         ) {
             try await Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema))
-                .migrate(client: postgres, logger: TestEnvironment.logger)
+                .migrate(client: postgres.client, logger: TestEnvironment.logger)
             return try await body(platform)
         }
     }

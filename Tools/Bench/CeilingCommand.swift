@@ -26,7 +26,7 @@ struct CeilingCommand: AsyncParsableCommand {
         logger.logLevel = .warning
         var configuration = try PostgresURL(databaseURL).clientConfiguration
         configuration.options.size(maximum: poolSize, warm: 0)  // as the services' shared pools (decision 0029)
-        let shared = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let shared = DatabasePool(PostgresClient(configuration: configuration, backgroundLogger: logger))
         let pools = LoopLocalPools(
             shared: shared, configuration: configuration,
             perLoop: ProcessInfo.processInfo.environment["SNS_DATABASE_POOLS"] != "shared", logger: logger)
@@ -41,7 +41,7 @@ struct CeilingCommand: AsyncParsableCommand {
         let app = Application(
             router: router,
             configuration: .init(address: .hostname("127.0.0.1", port: port)),
-            services: [shared] + pools.perLoopClients,
+            services: [shared] + pools.perLoopPools,
             logger: logger
         )
         try await app.runService()

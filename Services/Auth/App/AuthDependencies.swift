@@ -17,7 +17,7 @@ struct AuthDependencies: Sendable {
     /// Checks that a profile image is a path the media service issued to the user (`SNS_MEDIA_SIGNING_KEY`).
     let mediaPaths: MediaPathSigner
     let outbox: Outbox
-    let postgres: PostgresClient
+    let postgres: DatabasePool
     /// Computed once at start-up; compared against when the email is unknown (constant-time-ish login).
     let dummyPasswordHash: String
 }

@@ -5,7 +5,7 @@ import SNSPlatform
 struct ChatDependencies: Sendable {
     let store: ChatStore
     let outbox: Outbox
-    let postgres: PostgresClient
+    let postgres: DatabasePool
     /// Checks that a message's files were stored by our media service for its sender.
     let mediaSigner: MediaPathSigner
     let historyLimit: Int

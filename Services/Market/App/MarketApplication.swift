@@ -15,7 +15,7 @@ package func buildApplication(configuration: MarketConfiguration, logger: Logger
 /// The application, and the parts tests reach into: the pool (to fill the read model directly) and the re-verifier
 /// (to run a round without waiting for its timer).
 package func buildApplicationAndParts(configuration: MarketConfiguration, logger: Logger) async throws -> (
-    application: some ApplicationProtocol, postgres: PostgresClient, reverifier: PaymentReverifier
+    application: some ApplicationProtocol, postgres: DatabasePool, reverifier: PaymentReverifier
 ) {
     let schema = try SQLIdentifier(configuration.schema)
     let platform = try await ServicePlatform(

@@ -5,7 +5,7 @@ import SNSPlatform
 struct SocialDependencies: Sendable {
     let store: SocialStore
     let outbox: Outbox
-    let postgres: PostgresClient
+    let postgres: DatabasePool
     let schema: SQLIdentifier
     let profiles: Profiles
     let rankings: RankingQueries

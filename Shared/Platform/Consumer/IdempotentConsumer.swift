@@ -50,12 +50,14 @@ package final class IdempotentConsumer: Service, Sendable {
 
     package let name: String
     let consumer: KafkaConsumer
-    let client: PostgresClient
+    let client: DatabasePool
     let producer: KafkaProducer
     let handler: any EventHandler
     let options: Options
     let logger: Logger
     let startGate: StartGate?
+    /// Ends a pause for a database outage as soon as the database is back.
+    let recovery: DatabaseRecovery?
     let appliedCounter: Counter
     let duplicateCounter: Counter
     let deadLetterCounter: Counter
@@ -63,8 +65,8 @@ package final class IdempotentConsumer: Service, Sendable {
     /// - Parameter name: the consumer group id; also the key under which processed events are recorded.
     package init(
         name: String, topics: [String], kafka: KafkaConfiguration,
-        client: PostgresClient, producer: KafkaProducer, handler: some EventHandler,
-        options: Options = Options(), logger: Logger, startGate: StartGate? = nil
+        client: DatabasePool, producer: KafkaProducer, handler: some EventHandler,
+        options: Options = Options(), logger: Logger, startGate: StartGate? = nil, recovery: DatabaseRecovery? = nil
     ) throws {
         var logger = logger
         logger[metadataKey: "consumer"] = .string(name)
@@ -77,6 +79,7 @@ package final class IdempotentConsumer: Service, Sendable {
         self.options = options
         self.logger = logger
         self.startGate = startGate
+        self.recovery = recovery
         self.appliedCounter = Counter(label: "sns_consumer_applied_total", dimensions: [("consumer", name)])
         self.duplicateCounter = Counter(label: "sns_consumer_duplicates_total", dimensions: [("consumer", name)])
         self.deadLetterCounter = Counter(label: "sns_consumer_dead_lettered_total", dimensions: [("consumer", name)])
@@ -239,7 +242,9 @@ package final class IdempotentConsumer: Service, Sendable {
                 // not the event's fault, so it never counts toward dead-lettering. Wait and try again.
                 outages += 1
                 logger.warning("database unavailable while applying event; waiting", metadata: ["error": "\(error)"])
-                try await pause(Backoff.delay(attempt: outages, base: options.retryBase, cap: options.retryCap))
+                try await pause(
+                    Backoff.delay(attempt: outages, base: options.retryBase, cap: options.retryCap),
+                    untilDatabaseRecovers: true)
             } catch {
                 attempt += 1
                 if attempt >= options.maxAttempts {
@@ -256,10 +261,16 @@ package final class IdempotentConsumer: Service, Sendable {
         }
     }
 
-    /// Sleeps, unless the service is shutting down: then the message is abandoned (not committed).
-    func pause(_ delay: Duration) async throws {
+    /// Sleeps, unless the service is shutting down: then the message is abandoned (not committed). A pause for a
+    /// database outage ends early when the database watch sees the database back.
+    func pause(_ delay: Duration, untilDatabaseRecovers: Bool = false) async throws {
         if Task.isShuttingDownGracefully || Task.isCancelled { throw Abandoned() }
-        try await Task.sleep(for: delay)
+        if untilDatabaseRecovers, let recovery {
+            await recovery.pause(delay)
+            try Task.checkCancellation()
+        } else {
+            try await Task.sleep(for: delay)
+        }
         if Task.isShuttingDownGracefully { throw Abandoned() }
     }
 

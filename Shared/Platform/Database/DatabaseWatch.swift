@@ -12,19 +12,29 @@ import Synchronization
 /// reason) and runs `SELECT 1` on it every `interval`. The database counts as **down** after two probes in a row
 /// that failed outright: connection refused or reset, the server shutting down or starting up. A probe that is
 /// merely slow changes nothing, so a busy database never turns requests away; a database that accepts connections
-/// and never answers is bounded by the transaction deadline instead. One successful probe makes it up again.
+/// and never answers is bounded by the transaction deadline instead. One successful probe makes it up again —
+/// after the service's pools were checked (a pool still waiting out its backoff is replaced, `DatabasePool`), so the
+/// first request let through finds a working pool; then the tasks pausing for the outage are woken
+/// (`DatabaseRecovery`, decision 0031).
 package final class DatabaseWatch: Service, Sendable {
     let database: DatabaseConfiguration
     let interval: Duration
     let logger: Logger
+    let pools: [DatabasePool]
+    let recovery: DatabaseRecovery?
     private let state = Mutex<(down: Bool, failures: Int, probes: Int)>((false, 0, 0))
     /// `state.down`, for the check on every request (`check`) without taking the lock.
     private let down = Atomic<Bool>(false)
     private let slot = ConnectionSlot()
 
-    package init(database: DatabaseConfiguration, interval: Duration, logger: Logger) {
+    package init(
+        database: DatabaseConfiguration, interval: Duration, logger: Logger, pools: [DatabasePool] = [],
+        recovery: DatabaseRecovery? = nil
+    ) {
         self.database = database
         self.interval = interval
+        self.pools = pools
+        self.recovery = recovery
         var logger = logger
         logger[metadataKey: "component"] = "database-watch"
         self.logger = logger
@@ -63,7 +73,8 @@ package final class DatabaseWatch: Service, Sendable {
                 }
                 try await connection.query("SELECT 1", logger: logger)
             }
-            record(.succeeded)
+            if isDown { await renewStuckPools() }
+            if record(.succeeded) { recovery?.announce() }
         } catch is TransactionTimeout {
             await slot.drop()
             record(.slow)  // not down: a busy or frozen database never turns requests away
@@ -106,7 +117,9 @@ package final class DatabaseWatch: Service, Sendable {
 
     enum ProbeOutcome { case succeeded, slow, failedOutright }
 
-    func record(_ outcome: ProbeOutcome, error: (any Error)? = nil) {
+    /// Records a probe's outcome; returns whether the database just came back.
+    @discardableResult
+    func record(_ outcome: ProbeOutcome, error: (any Error)? = nil) -> Bool {
         let (changed, down) = state.withLock { state -> (Bool, Bool) in
             let before = state.down
             state.probes += 1
@@ -128,6 +141,14 @@ package final class DatabaseWatch: Service, Sendable {
             } else {
                 logger.notice("database reachable again")
             }
+        }
+        return changed && !down
+    }
+
+    /// Gives each pool a second to lend a connection, all at once; a pool that cannot is replaced.
+    func renewStuckPools() async {
+        await withDiscardingTaskGroup { group in
+            for pool in pools { group.addTask { await pool.renewIfStuck() } }
         }
     }
 }

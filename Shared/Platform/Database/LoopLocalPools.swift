@@ -15,9 +15,9 @@ import PostgresNIO
 /// The shared pool stays for everything not tied to a request: migrations, the outbox relay, consumers, readiness.
 package struct LoopLocalPools: Sendable {
     /// Each loop of the group with its pool; empty when requests use the shared pool.
-    private let pools: [(loop: any EventLoop, client: PostgresClient)]
+    private let pools: [(loop: any EventLoop, pool: DatabasePool)]
     /// The pool for tasks that are not on one of those loops (and for all when `pools` is empty).
-    package let shared: PostgresClient
+    package let shared: DatabasePool
     /// Each per-loop pool's size: the configured size divided between the loops, at least 2.
     package let connectionsPerLoop: Int
     /// Connections each per-loop pool keeps open (fewer if its size is smaller): enough for the requests a loop
@@ -27,7 +27,7 @@ package struct LoopLocalPools: Sendable {
     /// One pool per loop of NIO's singleton group when `perLoop` and this process's tasks run on those loops;
     /// otherwise only `shared`.
     package init(
-        shared: PostgresClient, configuration: PostgresClient.Configuration, perLoop: Bool, logger: Logger
+        shared: DatabasePool, configuration: PostgresClient.Configuration, perLoop: Bool, logger: Logger
     ) {
         self.init(
             shared: shared, configuration: configuration,
@@ -36,7 +36,7 @@ package struct LoopLocalPools: Sendable {
 
     /// One pool per loop of `loops` (none when nil).
     package init(
-        shared: PostgresClient, configuration: PostgresClient.Configuration, loops group: MultiThreadedEventLoopGroup?,
+        shared: DatabasePool, configuration: PostgresClient.Configuration, loops group: MultiThreadedEventLoopGroup?,
         logger: Logger
     ) {
         self.shared = shared
@@ -50,18 +50,21 @@ package struct LoopLocalPools: Sendable {
         configuration.options.size(
             maximum: max(2, configuration.options.maximumConnections / loops.count), warm: Self.warmConnections)
         self.connectionsPerLoop = configuration.options.maximumConnections
-        self.pools = loops.map { loop in
-            (loop, PostgresClient(configuration: configuration, eventLoopGroup: loop, backgroundLogger: logger))
+        self.pools = loops.enumerated().map { index, loop in
+            let pool = DatabasePool(name: "event loop \(index)", logger: logger) { [configuration] in
+                PostgresClient(configuration: configuration, eventLoopGroup: loop, backgroundLogger: logger)
+            }
+            return (loop, pool)
         }
     }
 
     /// The pool of the current task's event loop, or the shared one.
     package var current: PostgresClient {
-        guard !pools.isEmpty, let loop = MultiThreadedEventLoopGroup.currentEventLoop else { return shared }
-        for entry in pools where entry.loop === loop { return entry.client }
-        return shared
+        guard !pools.isEmpty, let loop = MultiThreadedEventLoopGroup.currentEventLoop else { return shared.client }
+        for entry in pools where entry.loop === loop { return entry.pool.client }
+        return shared.client
     }
 
     /// The per-loop pools, to run (and shut down) beside the shared one.
-    package var perLoopClients: [PostgresClient] { pools.map(\.client) }
+    package var perLoopPools: [DatabasePool] { pools.map(\.pool) }
 }

@@ -31,9 +31,15 @@ package final class NotificationListener: Service, Sendable {
     private let database: DatabaseConfiguration
     private let logger: Logger
     private let retryBase: Duration
+    /// Ends the pause between reconnection attempts as soon as the database watch sees the database back.
+    private let recovery: DatabaseRecovery?
 
-    package init(database: DatabaseConfiguration, logger: Logger, retryBase: Duration = .milliseconds(200)) {
+    package init(
+        database: DatabaseConfiguration, logger: Logger, retryBase: Duration = .milliseconds(200),
+        recovery: DatabaseRecovery? = nil
+    ) {
         self.database = database
+        self.recovery = recovery
         var logger = logger
         logger[metadataKey: "component"] = "notification-listener"
         self.logger = logger
@@ -114,7 +120,8 @@ package final class NotificationListener: Service, Sendable {
             // Backoff starts afresh only after every channel listened (one failing channel keeps growing it).
             let listened = established.listening.load(ordering: .relaxed) == subscriptions.count
             failures = listened ? 1 : failures + 1
-            try? await Task.sleep(for: Backoff.delay(attempt: failures, base: retryBase, cap: .seconds(5)))
+            let delay = Backoff.delay(attempt: failures, base: retryBase, cap: .seconds(5))
+            if let recovery { await recovery.pause(delay) } else { try? await Task.sleep(for: delay) }
         }
     }
 }

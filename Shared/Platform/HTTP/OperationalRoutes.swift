@@ -9,17 +9,21 @@ import SNSKafka
 package struct ReadinessCheck: Sendable {
     let startGate: StartGate
     let drain: ShutdownDrain?
-    let postgres: PostgresClient
+    let postgres: DatabasePool
     let producer: KafkaProducer
+    /// While it says the database is down, requests are answered 503: the service is not ready either, whatever a
+    /// probe of the pool says.
+    let databaseWatch: DatabaseWatch?
     let logger: Logger
 
     package init(
-        startGate: StartGate, drain: ShutdownDrain? = nil, postgres: PostgresClient, producer: KafkaProducer,
-        logger: Logger
+        startGate: StartGate, drain: ShutdownDrain? = nil, postgres: DatabasePool, producer: KafkaProducer,
+        databaseWatch: DatabaseWatch? = nil, logger: Logger
     ) {
         self.startGate = startGate
         self.drain = drain
         self.postgres = postgres
+        self.databaseWatch = databaseWatch
         self.producer = producer
         self.logger = logger
     }
@@ -40,7 +44,9 @@ package struct ReadinessCheck: Sendable {
         let started = startGate.isOpen
         let draining = drain?.isDraining ?? false
         let (postgres, producer, logger) = (self.postgres, self.producer, self.logger)
+        let watchSaysDown = databaseWatch?.isDown ?? false
         async let database: Bool = Self.probe("database", within: limit, logger: logger) {
+            if watchSaysDown { return false }
             try await postgres.query("SELECT 1", logger: logger)
             return true
         }

@@ -26,7 +26,7 @@ package final class OutboxRelay: Service, Sendable {
     }
 
     let outbox: Outbox
-    let client: PostgresClient
+    let client: DatabasePool
     let producer: KafkaProducer
     let logger: Logger
     let pollInterval: Duration
@@ -46,7 +46,7 @@ package final class OutboxRelay: Service, Sendable {
     /// - Parameter notifications: the process's `LISTEN` connection; the relay subscribes to its outbox's channel
     ///   (nil: no wake-ups, polling only, as tests that call `publishBatch` directly need).
     package init(
-        outbox: Outbox, client: PostgresClient, producer: KafkaProducer, notifications: NotificationListener?,
+        outbox: Outbox, client: DatabasePool, producer: KafkaProducer, notifications: NotificationListener?,
         logger: Logger, pollInterval: Duration = .seconds(1), batchSize: Int = 200, startGate: StartGate? = nil,
         afterSend: (@Sendable () async throws -> Void)? = nil
     ) {

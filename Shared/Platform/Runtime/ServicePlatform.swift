@@ -12,7 +12,9 @@ package struct ServicePlatform: Sendable {
     package let configuration: PlatformConfiguration
     package let logger: Logger
     package let schema: SQLIdentifier
-    package let postgres: PostgresClient
+    /// The service's shared pool (everything not tied to a request's event loop); replaced by a fresh one when stuck
+    /// after an outage (`DatabasePool`).
+    package let postgres: DatabasePool
     /// The pools for requests' statements: one per event loop when the service asked and the configuration allows
     /// (`LoopLocalPools.current`), else `postgres`.
     package let requestPools: LoopLocalPools
@@ -27,6 +29,9 @@ package struct ServicePlatform: Sendable {
     package let startGate: StartGate
     /// Present when configured: requests fail fast with 503 while the database is down.
     package let databaseWatch: DatabaseWatch?
+    /// Announced by the database watch when the database is back: ends the pauses of the `LISTEN` connection and
+    /// of the consumers at once.
+    package let databaseRecovery: DatabaseRecovery
     /// SIGTERM's drain and bound (from the configuration).
     package var drain: ShutdownDrain { configuration.drain }
 
@@ -58,20 +63,27 @@ package struct ServicePlatform: Sendable {
         if genericPlans {
             database.options.additionalStartupParameters.append(("plan_cache_mode", "force_generic_plan"))
         }
-        self.postgres = PostgresClient(configuration: database, backgroundLogger: logger)
+        self.postgres = DatabasePool(name: "shared", logger: logger) { [database, logger] in
+            PostgresClient(configuration: database, backgroundLogger: logger)
+        }
         self.requestPools = LoopLocalPools(
             shared: postgres, configuration: database,
             perLoop: requestPoolsPerLoop && configuration.databasePoolPerEventLoop, logger: logger)
         self.producer = try KafkaProducer(
             configuration: Self.kafkaConfiguration(configuration, role: "producer"), logger: logger)
-        self.notifications = NotificationListener(database: configuration.database, logger: logger)
+        self.databaseRecovery = DatabaseRecovery()
+        self.notifications = NotificationListener(
+            database: configuration.database, logger: logger, recovery: databaseRecovery)
         self.barrier = ProjectionBarrier(
             writer: configuration.serviceName, timeout: configuration.readYourWritesTimeout,
             notifications: notifications, logger: logger)
         self.outbox = Outbox(schema: schema, producerName: configuration.serviceName, barrier: barrier)
         self.startGate = StartGate()
+        let (watchedPools, recovery) = ([postgres] + requestPools.perLoopPools, databaseRecovery)
         self.databaseWatch = configuration.databaseWatchInterval.map {
-            DatabaseWatch(database: configuration.database, interval: $0, logger: logger)
+            DatabaseWatch(
+                database: configuration.database, interval: $0, logger: logger, pools: watchedPools,
+                recovery: recovery)
         }
         self.relay = OutboxRelay(
             outbox: outbox, client: postgres, producer: producer, notifications: notifications, logger: logger,
@@ -105,7 +117,8 @@ package struct ServicePlatform: Sendable {
                 databaseWatch: databaseWatch))
         router.addOperationalRoutes(
             readiness: ReadinessCheck(
-                startGate: startGate, drain: drain, postgres: postgres, producer: producer, logger: logger))
+                startGate: startGate, drain: drain, postgres: postgres, producer: producer,
+                databaseWatch: databaseWatch, logger: logger))
         return router
     }
 
@@ -121,7 +134,7 @@ package struct ServicePlatform: Sendable {
             options: .init(
                 maxAttempts: configuration.consumerMaxAttempts, retryBase: configuration.consumerRetryBase,
                 batchSize: configuration.consumerBatchSize),
-            logger: logger, startGate: startGate)
+            logger: logger, startGate: startGate, recovery: databaseRecovery)
     }
 
     /// The consumer that the system catalog lists for `service`. Replicas share one consumer group per schema: on
@@ -154,7 +167,7 @@ package struct ServicePlatform: Sendable {
                 BoundedShutdownService(postgres, name: "postgres pool", logger: logger), producer, notifications,
                 relay,
             ]
-                + requestPools.perLoopClients.map { [logger] in
+                + requestPools.perLoopPools.map { [logger] in
                     BoundedShutdownService($0, name: "postgres pool of an event loop", logger: logger)
                 }
                 + (databaseWatch.map { [$0] } ?? []) + consumers + extraServices,
@@ -167,7 +180,7 @@ package struct ServicePlatform: Sendable {
         let startGate = self.startGate
         let logger = self.logger
         app.beforeServerStarts {
-            let applied = try await migrator.migrate(client: postgres, logger: logger)
+            let applied = try await migrator.migrate(client: postgres.client, logger: logger)
             logger.info("database ready", metadata: ["schema": "\(migrator.schema.name)", "applied": "\(applied)"])
             startGate.open()
         }

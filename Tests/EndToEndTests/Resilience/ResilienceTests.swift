@@ -165,13 +165,20 @@ struct ResilienceTests {
         try await Self.waitUntilAllReady()
     }
 
+    /// Longer than PostgresNIO's pools keep retrying before their circuit breaker trips (a minute of failed
+    /// connection attempts with none open): afterwards a pool's next attempt can be most of a minute away, and a
+    /// service that kept such a pool answered 503 long after it reported ready (decision 0031).
+    static let outageOutlastingThePoolsBreaker: Duration = .seconds(75)
+
     @Test func withTheDatabaseStoppedReadinessAndWritesAnswer503PromptlyAndAllRecover() async throws {
         let gateway = try GatewayClient()
         let session = try await AppSession.signUp(gateway)
         let headers = ["SesacKey": gateway.apiKey, "Authorization": await session.accessToken]
         let posts = URL(string: gateway.baseURL.absoluteString + "/v1/posts")!
+        let profile = URL(string: gateway.baseURL.absoluteString + "/v1/users/me/profile")!
         let body = #"{"title":"while the database is away","product_id":"resilience"}"#
         try await TestStack.lib("stop_postgres")
+        let stopped = ContinuousClock.now
         do {
             for (service, replica) in TestStack.allReplicas() {
                 let url = try TestStack.url(service, replica: replica).appendingPathComponent("ready")
@@ -189,9 +196,12 @@ struct ResilienceTests {
             try await Self.waitUntil("a write is answered 503") {
                 await Probe.call("POST", posts, headers: headers, json: body, timeout: 40).code == 503
             }
-            for _ in 0..<5 {
+            // Requests keep arriving through the outage, as they would from the apps.
+            while ContinuousClock.now - stopped < Self.outageOutlastingThePoolsBreaker {
                 let answer = await Probe.call("POST", posts, headers: headers, json: body, timeout: 10)
                 #expect(answer.code == 503, "\(answer)")
+                _ = await Probe.call("GET", profile, headers: headers, timeout: 10)
+                try await Task.sleep(for: .seconds(1))
             }
         } catch {
             try? await TestStack.lib("start_postgres")
@@ -199,6 +209,11 @@ struct ResilienceTests {
         }
         try await TestStack.lib("start_postgres")
         try await Self.waitUntilAllReady()
+        // Ready means ready: the first requests after it succeed, on every service's pools.
+        let write = await Probe.call("POST", posts, headers: headers, json: body, timeout: 60)
+        #expect(write.code == 200, "the first write after every replica reported ready: \(write)")
+        let read = await Probe.call("GET", profile, headers: headers, timeout: 60)
+        #expect(read.code == 200, "the first profile read after every replica reported ready: \(read)")
         try await Self.waitUntil("writes succeed again") {
             await Probe.call("POST", posts, headers: headers, json: body, timeout: 60).code == 200
         }

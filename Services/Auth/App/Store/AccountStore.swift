@@ -26,7 +26,7 @@ struct AccountStore: Sendable {
 
     enum InsertConflict: Error { case email, nick }
 
-    let client: PostgresClient
+    let client: DatabasePool
 
     func emailInUse(_ email: String, logger: Logger) async throws -> Bool {
         let rows = try await client.query(

@@ -17,7 +17,7 @@ struct IdentityStore: Sendable {
     /// Another sign-in linked the identity first (the unique index said so).
     struct AlreadyLinked: Error {}
 
-    let client: PostgresClient
+    let client: DatabasePool
 
     /// The active account the identity signs into, if any.
     func activeAccount(provider: FederatedProvider, subject: String, logger: Logger) async throws -> LinkedAccount? {

@@ -19,7 +19,7 @@ struct ProfileStore: Sendable {
     /// Another active account took the nick first (the unique index said so).
     struct NickTaken: Error {}
 
-    let client: PostgresClient
+    let client: DatabasePool
 
     /// Whether an active account other than `userId` uses `nick`, case-insensitively. A quick answer for the
     /// common case; the unique index still decides when two renames (or a rename and a join) race.

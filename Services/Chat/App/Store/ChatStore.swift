@@ -5,7 +5,7 @@ import SNSPlatform
 
 /// SQL over the chat schema: rooms, messages and the users read model. Every statement binds its values.
 struct ChatStore: Sendable {
-    let client: PostgresClient
+    let client: DatabasePool
     let schema: SQLIdentifier
 
     struct User: Sendable, Equatable {

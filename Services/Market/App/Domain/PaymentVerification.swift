@@ -11,7 +11,7 @@ struct PaymentVerification: Sendable {
     let store: MarketStore
     let portOne: PortOneClient
     let outbox: Outbox
-    let postgres: PostgresClient
+    let postgres: DatabasePool
 
     enum Rejected: Sendable, Equatable {
         case unknownPayment

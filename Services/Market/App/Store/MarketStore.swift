@@ -5,7 +5,7 @@ import SNSPlatform
 
 /// SQL over the market schema. Every statement binds its values.
 struct MarketStore: Sendable {
-    let client: PostgresClient
+    let client: DatabasePool
     let schema: SQLIdentifier
 
     /// `GET /v1/payments/me` returns at most this many payments, newest first (the contract has no paging here).

@@ -23,7 +23,7 @@ package struct MediaGarbageCollector: Sendable {
 
     let catalog: MediaCatalog
     let root: MediaRoot
-    let postgres: PostgresClient
+    let postgres: DatabasePool
     let grace: Duration
     let batchSize: Int
     let maxBatches: Int
@@ -33,7 +33,7 @@ package struct MediaGarbageCollector: Sendable {
     static let staleTemporaryAge: TimeInterval = 3600
 
     package init(
-        catalog: MediaCatalog, root: MediaRoot, postgres: PostgresClient, grace: Duration,
+        catalog: MediaCatalog, root: MediaRoot, postgres: DatabasePool, grace: Duration,
         batchSize: Int = 200, maxBatches: Int = 25, logger: Logger
     ) {
         self.catalog = catalog

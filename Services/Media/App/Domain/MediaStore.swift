@@ -24,11 +24,11 @@ package struct MediaStore: Sendable {
     package let root: MediaRoot
     package let signer: MediaPathSigner
     package let catalog: MediaCatalog
-    let postgres: PostgresClient
+    let postgres: DatabasePool
     let outbox: Outbox
 
     package init(
-        root: MediaRoot, signer: MediaPathSigner, catalog: MediaCatalog, postgres: PostgresClient, outbox: Outbox
+        root: MediaRoot, signer: MediaPathSigner, catalog: MediaCatalog, postgres: DatabasePool, outbox: Outbox
     ) {
         self.root = root
         self.signer = signer

@@ -25,9 +25,9 @@ package struct MediaCatalog: Sendable {
     }
 
     package let schema: SQLIdentifier
-    let client: PostgresClient
+    let client: DatabasePool
 
-    package init(schema: SQLIdentifier, client: PostgresClient) {
+    package init(schema: SQLIdentifier, client: DatabasePool) {
         self.schema = schema
         self.client = client
     }

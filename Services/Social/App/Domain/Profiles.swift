@@ -9,7 +9,7 @@ import SNSPlatform
 struct Profiles: Sendable {
     let store: SocialStore
     let client: InternalClient
-    let postgres: PostgresClient
+    let postgres: DatabasePool
     let schema: SQLIdentifier
     let maxImageBytes: Int
 

@@ -9,7 +9,7 @@ import SNSPlatform
 /// Bounded by the window (index on `(product_id, time)` of each activity table) and by `limit`.
 /// Activity of withdrawn users and on deleted posts does not count.
 struct RankingQueries: Sendable {
-    let client: PostgresClient
+    let client: DatabasePool
     let schema: SQLIdentifier
 
     struct PostRank: Encodable, Sendable, Equatable {

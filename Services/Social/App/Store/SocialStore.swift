@@ -5,7 +5,7 @@ import SNSPlatform
 
 /// SQL over the social schema: the follow write model and the profile reads. Every statement binds its values.
 struct SocialStore: Sendable {
-    let client: PostgresClient
+    let client: DatabasePool
     let schema: SQLIdentifier
 
     /// Lists in a profile are bounded: the most recent first, at most this many (counts are exact).
