@@ -92,6 +92,12 @@ struct QueryPlanTests {
                         && !plan.contains("Seq Scan on follows")
                         && !plan.contains("Seq Scan on feed_entries"), "\(name):\n\(plan)")
             }
+            // Feed entries and hashtag rows find their posts by `seq` (an 8-byte key) on the partial index of
+            // visible posts, not by the text `post_id`.
+            for name in ["following", "following by product", "hashtag", "hashtag and product"] {
+                let plan = try #require(plans[name])
+                #expect(plan.contains("Index Scan using posts_all_idx on posts p"), "\(name):\n\(plan)")
+            }
             GenericPlans.print(plans)
         }
     }

@@ -51,7 +51,7 @@ enum G2UserPostsPage: PageSQL {
 enum G2HashtagPostsPage: PageSQL {
     static let sql = """
         SELECT p.doc_g2, h.seq AS position FROM post_hashtags h
-        JOIN posts p ON p.post_id = h.post_id AND NOT p.author_withdrawn AND p.app_id = $3
+        JOIN posts p ON p.seq = h.seq AND NOT p.author_withdrawn AND p.app_id = $3
         WHERE h.tag = $4 AND ($5::text IS NULL OR h.product_id = $5) AND h.seq < $1
         ORDER BY h.seq DESC LIMIT $2
         """
@@ -72,7 +72,7 @@ enum G2LikedPostsPage: PageSQL {
 enum G2FollowingPostsPage: PageSQL {
     static let sql = """
         SELECT p.doc_g2, e.seq AS position FROM feed_entries e
-        JOIN posts p ON p.post_id = e.post_id AND NOT p.author_withdrawn AND p.app_id = $3
+        JOIN posts p ON p.seq = e.seq AND NOT p.author_withdrawn AND p.app_id = $3
         WHERE e.follower_id = $4 AND ($5::text IS NULL OR e.product_id = $5) AND e.seq < $1
         ORDER BY e.seq DESC LIMIT $2
         """

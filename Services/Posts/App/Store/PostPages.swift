@@ -2,6 +2,11 @@
 /// place in the list. `$1` = position bound (exclusive), `$2` = rows to fetch (limit + 1); the filters follow.
 /// Each filter combination is its own statement so that a cached generic plan is still an index scan on the
 /// right index.
+///
+/// Feed entries and hashtag rows carry their post's `seq` (set from the post when they are written; a post's `seq`
+/// never changes), so their lists find each post by it — through `posts_all_idx`, whose `NOT author_withdrawn` is
+/// the join's own condition — instead of by `post_id`: an 8-byte key instead of a text one, +10–16 % for the
+/// statement of a following-feed page (pgbench, 2026-11-28).
 
 /// `GET /v1/posts/{post_id}`: `$1` = post id.
 enum OnePostPage: PageSQL {
@@ -48,7 +53,7 @@ enum UserPostsOfProductPage: PageSQL {
 enum HashtagPostsPage: PageSQL {
     static let sql = """
         SELECT p.doc, h.seq AS position FROM post_hashtags h
-        JOIN posts p ON p.post_id = h.post_id AND NOT p.author_withdrawn
+        JOIN posts p ON p.seq = h.seq AND NOT p.author_withdrawn
         WHERE h.tag = $3 AND h.seq < $1
         ORDER BY h.seq DESC LIMIT $2
         """
@@ -58,7 +63,7 @@ enum HashtagPostsPage: PageSQL {
 enum HashtagPostsOfProductPage: PageSQL {
     static let sql = """
         SELECT p.doc, h.seq AS position FROM post_hashtags h
-        JOIN posts p ON p.post_id = h.post_id AND NOT p.author_withdrawn
+        JOIN posts p ON p.seq = h.seq AND NOT p.author_withdrawn
         WHERE h.tag = $3 AND h.product_id = $4 AND h.seq < $1
         ORDER BY h.seq DESC LIMIT $2
         """
@@ -88,7 +93,7 @@ enum LikedPostsOfProductPage: PageSQL {
 enum FollowingPostsPage: PageSQL {
     static let sql = """
         SELECT p.doc, e.seq AS position FROM feed_entries e
-        JOIN posts p ON p.post_id = e.post_id AND NOT p.author_withdrawn
+        JOIN posts p ON p.seq = e.seq AND NOT p.author_withdrawn
         WHERE e.follower_id = $3 AND e.seq < $1
         ORDER BY e.seq DESC LIMIT $2
         """
@@ -98,7 +103,7 @@ enum FollowingPostsPage: PageSQL {
 enum FollowingPostsOfProductPage: PageSQL {
     static let sql = """
         SELECT p.doc, e.seq AS position FROM feed_entries e
-        JOIN posts p ON p.post_id = e.post_id AND NOT p.author_withdrawn
+        JOIN posts p ON p.seq = e.seq AND NOT p.author_withdrawn
         WHERE e.follower_id = $3 AND e.product_id = $4 AND e.seq < $1
         ORDER BY e.seq DESC LIMIT $2
         """
