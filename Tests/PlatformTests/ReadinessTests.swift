@@ -44,8 +44,9 @@ struct ReadinessTests {
 
     /// `limit`: the probes' bound. The healthy case gives them room, so a machine saturated by the suite (a fresh
     /// pool's first connection can take seconds then) does not make it fail.
-    func check(databaseURL: String, within limit: Duration = .milliseconds(1500)) async throws -> ReadinessCheck.Report
-    {
+    func check(
+        databaseURL: String, within limit: Duration = .milliseconds(1500), watch: DatabaseWatch? = nil
+    ) async throws -> ReadinessCheck.Report {
         let database = try DatabaseConfiguration(url: databaseURL, maxConnections: 2).clientConfiguration
         let postgres = DatabasePool(PostgresClient(configuration: database, backgroundLogger: TestEnvironment.logger))
         let producer = try KafkaProducer(
@@ -55,7 +56,8 @@ struct ReadinessTests {
         let gate = StartGate()
         gate.open()
         let readiness = ReadinessCheck(
-            startGate: gate, postgres: postgres, producer: producer, logger: TestEnvironment.logger)
+            startGate: gate, postgres: postgres, producer: producer, databaseWatch: watch,
+            logger: TestEnvironment.logger)
         return try await withBackgroundWork([{ await postgres.run() }], name: "readiness") {
             // A hang guard, far above the limit: without the probes' own deadline the check would wait on the
             // pool for as long as the database stays silent, and this makes that a failure instead of a hang.
@@ -76,5 +78,20 @@ struct ReadinessTests {
     @Test func aReachableDatabaseAndBrokerAreReady() async throws {
         let report = try await check(databaseURL: try TestEnvironment.databaseURL(), within: .seconds(60))
         #expect(report.ready && report.database && report.broker)
+    }
+
+    /// While the database watch says down, requests get 503: `/ready` says not ready too, even if a probe of the pool
+    /// would answer (the pool may answer before the watch has replaced its stuck pools, decision 0031).
+    @Test func whileTheWatchSaysDownTheServiceIsNotReady() async throws {
+        let url = try TestEnvironment.databaseURL()
+        let watch = DatabaseWatch(
+            database: try DatabaseConfiguration(url: url), interval: .seconds(1), logger: TestEnvironment.logger)
+        watch.record(.failedOutright)
+        watch.record(.failedOutright)
+        let down = try await check(databaseURL: url, within: .seconds(60), watch: watch)
+        #expect(!down.ready && !down.database)
+        watch.record(.succeeded)
+        let up = try await check(databaseURL: url, within: .seconds(60), watch: watch)
+        #expect(up.database)
     }
 }

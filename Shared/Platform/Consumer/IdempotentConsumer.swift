@@ -265,12 +265,8 @@ package final class IdempotentConsumer: Service, Sendable {
     /// database outage ends early when the database watch sees the database back.
     func pause(_ delay: Duration, untilDatabaseRecovers: Bool = false) async throws {
         if Task.isShuttingDownGracefully || Task.isCancelled { throw Abandoned() }
-        if untilDatabaseRecovers, let recovery {
-            await recovery.pause(delay)
-            try Task.checkCancellation()
-        } else {
-            try await Task.sleep(for: delay)
-        }
+        await DatabaseRecovery.pause(delay, wakingOn: untilDatabaseRecovers ? recovery : nil)
+        try Task.checkCancellation()
         if Task.isShuttingDownGracefully { throw Abandoned() }
     }
 

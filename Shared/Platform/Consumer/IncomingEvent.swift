@@ -51,11 +51,11 @@ package struct IncomingEvent: Sendable {
         var requestId: String? = nil
         for header in message.headers {
             switch header.key {
-            case EventHeader.eventId: eventId = UUID(uuidString: String(decoding: header.value, as: UTF8.self))
-            case EventHeader.eventType: type = String(decoding: header.value, as: UTF8.self)
-            case EventHeader.schemaVersion: version = Int(String(decoding: header.value, as: UTF8.self))
-            case EventHeader.producer: producer = String(decoding: header.value, as: UTF8.self)
-            case EventHeader.requestId: requestId = String(decoding: header.value, as: UTF8.self)
+            case EventHeader.eventId: eventId = header.stringValue.flatMap(UUID.init(uuidString:))
+            case EventHeader.eventType: type = header.stringValue
+            case EventHeader.schemaVersion: version = header.stringValue.flatMap { Int($0) }
+            case EventHeader.producer: producer = header.stringValue
+            case EventHeader.requestId: requestId = header.stringValue
             default: continue
             }
         }

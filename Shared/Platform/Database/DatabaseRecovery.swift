@@ -41,6 +41,12 @@ package final class DatabaseRecovery: Sendable {
         }
     }
 
+    /// Sleeps `delay`, ending early when `recovery` (if any) announces the database back; never throws (a
+    /// cancelled sleep simply ends).
+    package static func pause(_ delay: Duration, wakingOn recovery: DatabaseRecovery?) async {
+        if let recovery { await recovery.pause(delay) } else { try? await Task.sleep(for: delay) }
+    }
+
     private func waitForAnnouncement() async {
         let id = state.withLock { state in
             defer { state.nextWaiter += 1 }

@@ -120,8 +120,8 @@ package final class NotificationListener: Service, Sendable {
             // Backoff starts afresh only after every channel listened (one failing channel keeps growing it).
             let listened = established.listening.load(ordering: .relaxed) == subscriptions.count
             failures = listened ? 1 : failures + 1
-            let delay = Backoff.delay(attempt: failures, base: retryBase, cap: .seconds(5))
-            if let recovery { await recovery.pause(delay) } else { try? await Task.sleep(for: delay) }
+            await DatabaseRecovery.pause(
+                Backoff.delay(attempt: failures, base: retryBase, cap: .seconds(5)), wakingOn: recovery)
         }
     }
 }

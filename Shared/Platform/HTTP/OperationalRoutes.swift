@@ -45,11 +45,13 @@ package struct ReadinessCheck: Sendable {
         let draining = drain?.isDraining ?? false
         let (postgres, producer, logger) = (self.postgres, self.producer, self.logger)
         let watchSaysDown = databaseWatch?.isDown ?? false
-        async let database: Bool = Self.probe("database", within: limit, logger: logger) {
-            if watchSaysDown { return false }
-            try await postgres.query("SELECT 1", logger: logger)
-            return true
-        }
+        async let database: Bool =
+            watchSaysDown
+            ? false
+            : Self.probe("database", within: limit, logger: logger) {
+                try await postgres.query("SELECT 1", logger: logger)
+                return true
+            }
         async let broker: Bool = Self.probe("broker", within: limit, logger: logger) {
             await producer.isBrokerReachable(timeout: limit)
         }
