@@ -8,8 +8,8 @@ import Testing
 @testable import PostsService
 
 /// The G2 statements (decision 0021) are index scans as **generic** plans, like `QueryPlanTests`: inside a rolled-back
-/// transaction, 20 000 posts of ten apps (half with a place around Seoul, titles of Hangul words), statistics, then
-/// `EXPLAIN` of each prepared statement with `plan_cache_mode = force_generic_plan`.
+/// transaction, 20 000 posts of ten apps (half with a place around Seoul, titles of Hangul words) and 20 000 G1 posts
+/// (no app), statistics, then `EXPLAIN` of each prepared statement with `plan_cache_mode = force_generic_plan`.
 @Suite("G2 query plans")
 struct G2QueryPlanTests {
     @Test func theAppListsTitleSearchAndNearbySearchUseTheirIndexes() async throws {
@@ -43,7 +43,13 @@ struct G2QueryPlanTests {
                            CASE WHEN g % 2 = 0 THEN 37.3 + (g % 997) / 2000.0 END,
                            CASE WHEN g % 2 = 0 THEN 126.7 + (g % 991) / 1700.0 END, now(), now()
                     FROM generate_series(1, 20000) g
+                    """,
+                    // G1 posts (no app) are not in the G2 indexes (migration 110); the plans must not need them.
                     """
+                    INSERT INTO posts.posts (post_id, user_id, product_id, title, created_at, updated_at)
+                    SELECT 'plan_g1_' || g, 'plan_u' || (g % 200), 'plan_c' || (g % 20), '모임 ' || g, now(), now()
+                    FROM generate_series(1, 20000) g
+                    """,
                 ],
                 analyze: ["posts.posts"],
                 statements: cases.map { ($0.name, $0.sql, $0.arguments) })

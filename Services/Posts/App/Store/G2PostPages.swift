@@ -81,13 +81,14 @@ enum G2FollowingPostsPage: PageSQL {
 /// Title search: `$4` = the text searched for, `$5` = category or NULL. The character pairs narrow the candidates on
 /// `posts_title_grams_idx`; `strpos` keeps the titles that really contain the text (case-insensitively). The app and
 /// withdrawal filters are written so that no other index can serve them (`IS TRUE`, `IS NOT TRUE`): a generic plan
-/// that scanned an app's posts and computed every title's pairs would cost a whole app per search.
+/// that scanned an app's posts and computed every title's pairs would cost a whole app per search. `app_id IS NOT NULL`
+/// is the pairs index's own predicate (G2 posts only, migration 110), spelled out so that every plan may use it.
 enum G2TitleSearchPage: PageSQL {
     static let sql = """
         SELECT p.doc_g2, p.seq AS position FROM posts p
         WHERE title_grams(p.title) @> title_grams($4) AND strpos(lower(p.title), lower($4)) > 0
-          AND (p.app_id = $3) IS TRUE AND ($5::text IS NULL OR p.product_id = $5) AND p.author_withdrawn IS NOT TRUE
-          AND p.seq < $1
+          AND p.app_id IS NOT NULL AND (p.app_id = $3) IS TRUE AND ($5::text IS NULL OR p.product_id = $5)
+          AND p.author_withdrawn IS NOT TRUE AND p.seq < $1
         ORDER BY p.seq DESC LIMIT $2
         """
 }
