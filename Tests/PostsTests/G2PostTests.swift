@@ -147,6 +147,12 @@ struct G2PostTests {
             let asG2 = try await api.g2(.get, "/v1/posts/\(g1Id)", as: alice).decode(APIModels.G2Post.self)
             #expect(asG2.category == product && asG2.value1 == "a" && asG2.content == "")
             #expect(asG2.geolocation == .init(longitude: 0, latitude: 0))
+            // A G1 post keeps no G2 document (migration 111): G2 reads derive it, comments included.
+            _ = try await api.send(.post, "/v1/posts/\(g1Id)/comments", as: alice, json: #"{"content":"on g1"}"#)
+            let g1Comments = try await api.g2(.get, "/v1/posts/\(g1Id)/comments", as: alice)
+            #expect((try g1Comments.json["data"] as? [[String: Any]])?.map { $0["content"] as? String } == ["on g1"])
+            let commented = try await api.g2(.get, "/v1/posts/\(g1Id)", as: alice).decode(APIModels.G2Post.self)
+            #expect(commented.commentCount == 1 && commented.category == product)
 
             let g2 = try await api.g2(
                 .post, "/v1/posts", as: alice,

@@ -126,6 +126,8 @@ enum PostsMigrations {
             Migration(
                 version: 109, name: "documents_in_one_query", sql: MaterialisedPosts.documentsInOneQueryMigration(s)),
             Migration(version: 110, name: "g2_indexes_hold_g2_posts_only", sql: g2IndexesOfG2PostsOnly(s)),
+            Migration(
+                version: 111, name: "g2_documents_of_g2_posts_only", sql: MaterialisedPosts.g2DocumentsOfG2PostsOnly(s)),
         ]
     }
 

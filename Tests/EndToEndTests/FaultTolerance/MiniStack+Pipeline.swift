@@ -57,10 +57,11 @@ extension MiniStack {
     }
 
     /// A request to one service as the user, with `SesacKey`.
-    func send(_ service: String, _ method: String, _ path: String, token: String, json: String? = nil) async throws
-        -> GatewayClient.Reply
-    {
-        try await client(service).send(method, path, json: json, headers: ["Authorization": token])
+    func send(
+        _ service: String, _ method: String, _ path: String, token: String, json: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> GatewayClient.Reply {
+        try await client(service).send(method, path, json: json, headers: headers.merging(["Authorization": token]) { $1 })
     }
 
     // MARK: Database reads

@@ -138,6 +138,9 @@ actor MiniStack {
     /// Tools/DevBroker/main.swift: a shorter one than the group's pending rebalance delay hangs the join).
     static let kafkaProperties = "topic.metadata.refresh.interval.ms=1000"
 
+    /// The G2 app (`ProductId`) the mini-stack's services accept.
+    static let g2App = "mp_g2"
+
     private func environment(for service: String, port: Int) throws -> [String: String] {
         let env = ProcessInfo.processInfo.environment
         var values = [
@@ -149,6 +152,7 @@ actor MiniStack {
             "SNS_KAFKA_BROKERS": brokerAddress,
             "SNS_KAFKA_PROPERTIES": Self.kafkaProperties,
             "SNS_API_KEY": apiKey,
+            "SNS_PRODUCT_IDS": Self.g2App,
             "SNS_JWT_PUBLIC_KEY_FILE": env["SNS_TEST_JWT_PUBLIC_KEY_FILE"] ?? "",
             "SNS_LOG_LEVEL": "info",
             "SNS_OUTBOX_POLL_MS": "200",

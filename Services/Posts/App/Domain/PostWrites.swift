@@ -62,8 +62,9 @@ struct PostWrites: Sendable {
         let outboxRow = try deps.outbox.row(
             envelope, topic: PostCreated.eventType.topic, traceparent: caller.trace.traceparent, awaitedBy: awaitedBy)
         let stored = try await deps.store.create(post, outbox: outboxRow, logger: caller.logger)
-        // What a read of the post answers (`PostQueries.answer`): G1's JSON, or G2's for a G2 app.
-        let created = caller.productId == nil ? stored.doc : stored.docG2
+        // What a read of the post answers (`PostQueries.answer`): G1's JSON, or G2's for a G2 app (whose posts are the
+        // ones with a G2 document: `app_id` is the caller's app).
+        guard let created = caller.productId == nil ? stored.doc : stored.docG2 else { throw APIError.internalError() }
         await ticket.wait(logger: caller.logger)
         caller.logger.info("post created", metadata: ["post_id": "\(post.postId)"])
         return created

@@ -3,18 +3,22 @@
 /// position bound (exclusive), `$2` = rows to fetch.
 
 /// `GET /v1/posts/{post_id}/comments`: `{data: [comment]}`, the comments of the post's ready G2 document (newest
-/// first, withdrawn users' left out, as in the post). `$1` = post id.
+/// first, withdrawn users' left out, as in the post). `$1` = post id. A G0/G1 post has no ready G2 document (migration
+/// 111): it is derived here, by the function that keeps G2 posts' documents.
 enum G2CommentsPage: PageSQL {
     static let sql = """
-        SELECT json_build_object('data', p.doc_g2::json -> 'comments')::text, p.seq AS position FROM posts p
+        SELECT json_build_object('data', coalesce(p.doc_g2, g2_document(p.doc, p))::json -> 'comments')::text,
+               p.seq AS position
+        FROM posts p
         WHERE p.post_id = $1 AND NOT p.author_withdrawn
         """
 }
 
-/// Any post by id, whichever app (or generation) wrote it: `$1` = post id.
+/// Any post by id, whichever app (or generation) wrote it: `$1` = post id. A G0/G1 post's G2 document is derived
+/// here (migration 111).
 enum G2OnePostPage: PageSQL {
     static let sql = """
-        SELECT p.doc_g2, p.seq AS position FROM posts p
+        SELECT coalesce(p.doc_g2, g2_document(p.doc, p)), p.seq AS position FROM posts p
         WHERE p.post_id = $1 AND NOT p.author_withdrawn
         """
 }

@@ -57,10 +57,10 @@ struct PostStore: Sendable {
     }
 
     /// A new post with its `post-created` outbox row, in one statement (`CreatePost`), on a connection of its own →
-    /// its G1 and G2 JSON as stored. 401 when the author withdrew. An author this service has no row for yet gets
-    /// one, and the statement runs again.
+    /// its G1 JSON as stored, and its G2 JSON for a G2 post (`app_id`; migration 111). 401 when the author withdrew. An
+    /// author this service has no row for yet gets one, and the statement runs again.
     func create(_ post: PostRecord, outbox: OutboxRow, logger: Logger) async throws -> (
-        doc: PostJSONText, docG2: PostJSONText
+        doc: PostJSONText, docG2: PostJSONText?
     ) {
         let statement = CreatePost(post: post, outbox: outbox)
         if let created = try await run(statement, logger: logger) { return created }
@@ -70,14 +70,14 @@ struct PostStore: Sendable {
     }
 
     /// The post's documents; nil when the author has no row here (nothing was written).
-    private func run(_ statement: CreatePost, logger: Logger) async throws -> (doc: PostJSONText, docG2: PostJSONText)?
+    private func run(_ statement: CreatePost, logger: Logger) async throws -> (doc: PostJSONText, docG2: PostJSONText?)?
     {
         let row = try await client.statement(logger: logger) { connection in
             try await connection.execute(statement, logger: logger).collect().first
         }
         guard let row else { return nil }
-        guard !row.withdrawn, let doc = row.doc, let docG2 = row.docG2 else { throw Self.withdrawn }
-        return (PostJSONText(text: doc), PostJSONText(text: docG2))
+        guard !row.withdrawn, let doc = row.doc else { throw Self.withdrawn }
+        return (PostJSONText(text: doc), row.docG2.map { PostJSONText(text: $0) })
     }
 
     /// The visible post's author and product, locked for a comment (`LockReactedPost`); `nil` if it
