@@ -146,10 +146,12 @@ private struct RandomRun {
             let reply =
                 g2
                 ? try await send(
-                    "POST", "/v1/posts", user, #"{"category":"\#(product)","title":"t","content":"hi \#(tag)"\#(price)}"#,
+                    "POST", "/v1/posts", user,
+                    #"{"category":"\#(product)","title":"t","content":"hi \#(tag)"\#(price)}"#,
                     headers: ["ProductId": MiniStack.g2App])
                 : try await send(
-                    "POST", "/v1/posts", user, #"{"product_id":"\#(product)","title":"t","content":"hi \#(tag)"\#(price)}"#)
+                    "POST", "/v1/posts", user,
+                    #"{"product_id":"\#(product)","title":"t","content":"hi \#(tag)"\#(price)}"#)
             if reply.status == 200, let id = try? reply.json.string("post_id") { posts.append((id, user.id)) }
             return g2 ? "create G2 post" : "create post"
         case 18..<26:

@@ -61,7 +61,8 @@ extension MiniStack {
         _ service: String, _ method: String, _ path: String, token: String, json: String? = nil,
         headers: [String: String] = [:]
     ) async throws -> GatewayClient.Reply {
-        try await client(service).send(method, path, json: json, headers: headers.merging(["Authorization": token]) { $1 })
+        try await client(service).send(
+            method, path, json: json, headers: headers.merging(["Authorization": token]) { $1 })
     }
 
     // MARK: Database reads
