@@ -24,6 +24,10 @@ struct MediaConfigurationTests {
         #expect(configuration.gcGrace == .seconds(86_400))
         #expect(configuration.gcInterval == .seconds(600))
         #expect(configuration.schema == "media")
+        // Decision 0033: the references consumer's events gather on the broker for up to 40 ms.
+        #expect(configuration.eventGather == .milliseconds(40))
+        #expect(
+            configuration.referencesConsumerProperties == ["fetch.wait.max.ms": "40", "fetch.min.bytes": "1048576"])
     }
 
     @Test func settings() throws {
@@ -37,6 +41,12 @@ struct MediaConfigurationTests {
         #expect(configuration.uploadLimits.maxFiles == 2)
         #expect(configuration.gcGrace == .zero)
         #expect(configuration.gcInterval == .seconds(30))
+        env["SNS_MEDIA_EVENT_GATHER_MS"] = "0"
+        #expect(try MediaConfiguration(environment: Environment(env)).referencesConsumerProperties.isEmpty)
+        env["SNS_MEDIA_EVENT_GATHER_MS"] = "250"
+        #expect(
+            try MediaConfiguration(environment: Environment(env)).referencesConsumerProperties["fetch.wait.max.ms"]
+                == "250")
     }
 
     @Test(arguments: ["SNS_MEDIA_ROOT", "SNS_MEDIA_SIGNING_KEY"])
@@ -51,6 +61,7 @@ struct MediaConfigurationTests {
     @Test(arguments: [
         ("SNS_MEDIA_SIGNING_KEY", "too-short"), ("SNS_MEDIA_MAX_FILE_BYTES", "5MB"), ("SNS_MEDIA_MAX_FILE_BYTES", "0"),
         ("SNS_MEDIA_MAX_FILES", "-1"), ("SNS_MEDIA_GC_GRACE", "a day"), ("SNS_MEDIA_GC_INTERVAL", "0"),
+        ("SNS_MEDIA_EVENT_GATHER_MS", "-1"), ("SNS_MEDIA_EVENT_GATHER_MS", "5000"),
     ])
     func badValueIsNamed(variable: String, value: String) {
         var env = base

@@ -45,8 +45,10 @@ package func buildApplication(configuration: MediaConfiguration, logger: Logger)
     authenticated.post("/internal/v1/post-images", use: InternalImageHandler(deps: deps, kind: .posts).handle)
     authenticated.post("/internal/v1/chat-files", use: InternalImageHandler(deps: deps, kind: .chats).handle)
 
+    // Its events gather on the broker for a while (decision 0033): no client waits for them but a withdrawal's writer.
     let references = try platform.makeConsumer(
-        SystemCatalog.media.consumers[0], of: SystemCatalog.media, handler: MediaReferencesProjection(catalog: catalog))
+        SystemCatalog.media.consumers[0], of: SystemCatalog.media, handler: MediaReferencesProjection(catalog: catalog),
+        properties: configuration.referencesConsumerProperties)
     let collector = MediaGarbageCollector(
         catalog: catalog, root: root, postgres: platform.postgres, grace: configuration.gcGrace,
         batchSize: configuration.gcBatchSize, maxBatches: configuration.gcMaxBatchesPerPass, logger: platform.logger)

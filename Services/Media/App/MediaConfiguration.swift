@@ -11,6 +11,7 @@ import SNSPlatform
 /// | `SNS_MEDIA_MAX_FILES` | files per upload request | 5 |
 /// | `SNS_MEDIA_GC_GRACE` | seconds an unreferenced file is kept before it is collected | 86400 |
 /// | `SNS_MEDIA_GC_INTERVAL` | seconds between garbage-collection passes | 600 |
+/// | `SNS_MEDIA_EVENT_GATHER_MS` | how long the broker may hold the references consumer's fetch while events gather (decision 0033; 0: answer as soon as there is one) | 40 |
 package struct MediaConfiguration: Sendable {
     package var platform: PlatformConfiguration
     package var root: String
@@ -22,6 +23,9 @@ package struct MediaConfiguration: Sendable {
     /// Files collected per transaction; a pass runs at most `gcMaxBatchesPerPass` of them.
     package var gcBatchSize: Int
     package var gcMaxBatchesPerPass: Int
+    /// How long the references consumer lets events gather on the broker before a fetch is answered (decision 0033):
+    /// nothing a client reads waits for those references but a withdrawal's, so they are applied in batches.
+    package var eventGather: Duration = .milliseconds(40)
     /// The PostgreSQL schema (always `media` in deployments; tests use a private one each).
     package var schema: String
     /// Whether the references consumer runs (always in deployments). Tests on a private schema feed the
@@ -63,7 +67,16 @@ package struct MediaConfiguration: Sendable {
         self.gcInterval = .seconds(try env.int("SNS_MEDIA_GC_INTERVAL", default: 600, range: 1...86_400))
         self.gcBatchSize = 200
         self.gcMaxBatchesPerPass = 25
+        self.eventGather = .milliseconds(try env.int("SNS_MEDIA_EVENT_GATHER_MS", default: 40, range: 0...1000))
         self.schema = "media"
+    }
+
+    /// librdkafka settings of the references consumer for `eventGather` (applied over `SNS_KAFKA_PROPERTIES`): the
+    /// broker answers a fetch once a mebibyte has gathered or the wait is over. Empty (the platform's settings) for 0.
+    package var referencesConsumerProperties: [String: String] {
+        let milliseconds = Int(eventGather.milliseconds)
+        guard milliseconds > 0 else { return [:] }
+        return ["fetch.wait.max.ms": String(milliseconds), "fetch.min.bytes": String(1 << 20)]
     }
 
     /// The upload limits these settings describe.
