@@ -8,8 +8,8 @@ import Testing
 @testable import PostsService
 
 /// The G2 statements (decision 0021) are index scans as **generic** plans, like `QueryPlanTests`: inside a rolled-back
-/// transaction, 20 000 posts of ten apps (half with a place around Seoul, titles of Hangul words) and 20 000 G1 posts
-/// (no app), statistics, then `EXPLAIN` of each prepared statement with `plan_cache_mode = force_generic_plan`.
+/// transaction, 20 000 posts of ten apps (half with a place around Seoul, titles of Hangul words), statistics, then
+/// `EXPLAIN` of each prepared statement with `plan_cache_mode = force_generic_plan`.
 @Suite("G2 query plans")
 struct G2QueryPlanTests {
     @Test func theAppListsTitleSearchAndNearbySearchUseTheirIndexes() async throws {
@@ -43,8 +43,46 @@ struct G2QueryPlanTests {
                            CASE WHEN g % 2 = 0 THEN 37.3 + (g % 997) / 2000.0 END,
                            CASE WHEN g % 2 = 0 THEN 126.7 + (g % 991) / 1700.0 END, now(), now()
                     FROM generate_series(1, 20000) g
+                    """
+                ],
+                analyze: ["posts.posts"],
+                statements: cases.map { ($0.name, $0.sql, $0.arguments) })
+            for (name, _, index, _) in cases {
+                let plan = try #require(plans[name])
+                #expect(plan.contains(index), "\(name) should use \(index):\n\(plan)")
+                #expect(!plan.contains("Seq Scan on posts"), "\(name):\n\(plan)")
+            }
+            #expect(plans["nearest first"]?.contains("Order By") == true, "\(plans["nearest first"] ?? "")")
+            GenericPlans.print(plans)
+        }
+    }
+
+    /// Migration 110: the app lists' and title search's indexes hold G2 posts only. With as many G0/G1 posts (no app)
+    /// beside the G2 ones, the G2 statements still find their posts on those indexes.
+    @Test func theAppIndexesHoldG2PostsOnlyAndStillServeTheirLists() async throws {
+        try await withPostsService { api in
+            let first = "9223372036854775807, 11, 'plan_app3'"
+            let cases: [(name: String, sql: String, index: String, arguments: String)] = [
+                ("app", G2AllPostsPage.listSQL, "posts_app_idx", first + ", 'plan_reader'"),
+                (
+                    "app and category", G2CategoryPostsPage.listSQL, "posts_app_product_idx",
+                    first + ", 'plan_c7', 'plan_reader'"
+                ),
+                (
+                    "title search", G2TitleSearchPage.listSQL, "posts_title_grams_idx",
+                    first + ", '모임', NULL::text, 'plan_reader'"
+                ),
+            ]
+            let plans = try await GenericPlans.explain(
+                on: api.platform.postgres.client,
+                seed: [
+                    """
+                    INSERT INTO posts.posts (post_id, user_id, product_id, app_id, title, created_at, updated_at)
+                    SELECT 'plan' || g, 'plan_u' || (g % 200), 'plan_c' || (g % 20), 'plan_app' || (g % 10),
+                           (ARRAY['보드게임 모임', '주말 산책', '맛집 탐방', '스터디 모임'])[1 + g % 4] || ' ' || g,
+                           now(), now()
+                    FROM generate_series(1, 20000) g
                     """,
-                    // G1 posts (no app) are not in the G2 indexes (migration 110); the plans must not need them.
                     """
                     INSERT INTO posts.posts (post_id, user_id, product_id, title, created_at, updated_at)
                     SELECT 'plan_g1_' || g, 'plan_u' || (g % 200), 'plan_c' || (g % 20), '모임 ' || g, now(), now()
@@ -58,8 +96,6 @@ struct G2QueryPlanTests {
                 #expect(plan.contains(index), "\(name) should use \(index):\n\(plan)")
                 #expect(!plan.contains("Seq Scan on posts"), "\(name):\n\(plan)")
             }
-            #expect(plans["nearest first"]?.contains("Order By") == true, "\(plans["nearest first"] ?? "")")
-            GenericPlans.print(plans)
         }
     }
 }

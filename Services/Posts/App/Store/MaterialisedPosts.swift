@@ -343,6 +343,14 @@ enum MaterialisedPosts {
             RETURN (SELECT \(postDocument(s, nick: "a.nick", image: "a.profile_image", fresh: true))
                     FROM (SELECT 1) one LEFT JOIN \(s).users a ON a.user_id = p.user_id);
         END $$;
+        \(setPostDocumentFunction(s, g2: "NEW.doc_g2 := \(s).g2_document(NEW.doc, NEW);"))
+        """
+    }
+
+    /// `set_post_document`, the posts' `BEFORE` trigger function since migration 109: the place, the G1 document (lean
+    /// for a new post), then `g2`, PL/pgSQL that sets `NEW.doc_g2`.
+    static func setPostDocumentFunction(_ s: String, g2: String) -> String {
+        """
         CREATE OR REPLACE FUNCTION \(s).set_post_document() RETURNS trigger
         LANGUAGE plpgsql AS $$
         BEGIN
@@ -352,7 +360,7 @@ enum MaterialisedPosts {
             ELSE
                 NEW.doc := \(s).post_document(NEW);
             END IF;
-            NEW.doc_g2 := \(s).g2_document(NEW.doc, NEW);
+            \(g2)
             RETURN NEW;
         END $$;
         """
@@ -368,22 +376,13 @@ enum MaterialisedPosts {
     static func g2DocumentsOfG2PostsOnly(_ s: String) -> String {
         """
         ALTER TABLE \(s).posts ALTER COLUMN doc_g2 DROP NOT NULL;
-        CREATE OR REPLACE FUNCTION \(s).set_post_document() RETURNS trigger
-        LANGUAGE plpgsql AS $$
-        BEGIN
-            \(earthFromPlace)
-            IF TG_OP = 'INSERT' THEN
-                NEW.doc := \(s).new_post_document(NEW);
-            ELSE
-                NEW.doc := \(s).post_document(NEW);
-            END IF;
+        \(setPostDocumentFunction(s, g2: """
             IF NEW.app_id IS NOT NULL THEN
                 NEW.doc_g2 := \(s).g2_document(NEW.doc, NEW);
             ELSE
                 NEW.doc_g2 := NULL;
             END IF;
-            RETURN NEW;
-        END $$;
+            """))
         ALTER TABLE \(s).posts DISABLE TRIGGER post_document;
         UPDATE \(s).posts SET doc_g2 = NULL WHERE app_id IS NULL AND doc_g2 IS NOT NULL;
         ALTER TABLE \(s).posts ENABLE TRIGGER post_document;
