@@ -12,8 +12,6 @@ package struct TestPlatform: Sendable {
     package let schema: SQLIdentifier
     package let outbox: Outbox
     package let brokers: String
-    /// Settings for an outbox relay's own session on this platform's schema (`OutboxRelay(database:)`).
-    package let relaySession: PostgresConnection.Configuration
 
     package static func kafkaConfiguration(clientId: String) throws -> KafkaConfiguration {
         KafkaConfiguration(bootstrapServers: try TestEnvironment.kafkaBrokers(), clientId: clientId, properties: [:])
@@ -33,8 +31,6 @@ package struct TestPlatform: Sendable {
         var configuration = try DatabaseConfiguration(url: try TestEnvironment.databaseURL(), maxConnections: 10)
             .clientConfiguration
         configuration.options.additionalStartupParameters.append(("search_path", "\"\(schema.name)\", public"))
-        var relaySession = try DatabaseConfiguration(url: try TestEnvironment.databaseURL()).connectionConfiguration()
-        relaySession.options.additionalStartupParameters.append(("search_path", "\"\(schema.name)\", public"))
         let postgres = DatabasePool(
             PostgresClient(configuration: configuration, backgroundLogger: TestEnvironment.logger))
         let producer = try KafkaProducer(
@@ -42,7 +38,7 @@ package struct TestPlatform: Sendable {
         let platform = TestPlatform(
             postgres: postgres, producer: producer, schema: schema,
             outbox: Outbox(schema: schema, producerName: "platform-test"),
-            brokers: try TestEnvironment.kafkaBrokers(), relaySession: relaySession)
+            brokers: try TestEnvironment.kafkaBrokers())
         return try await withBackgroundWork(
             [{ await postgres.run() }, { try await producer.run() }], name: "TestPlatform",
             beforeCancel: { await producer.shutdown() }

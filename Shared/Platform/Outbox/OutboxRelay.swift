@@ -4,52 +4,35 @@ import Metrics
 import PostgresNIO
 import SNSKafka
 import ServiceLifecycle
-import Synchronization
 
 /// Publishes the outbox to Kafka: at-least-once, in commit order per aggregate, keyed by aggregate id.
 ///
-/// The relay works on a PostgreSQL session of its own (decision 0034). Among several replicas, the one whose session
-/// holds the schema's relay lock (`pg_try_advisory_lock`, session-level) relays; the others stand by and try the lock
-/// again each time they are woken. It reads pending rows in id order, sends them all and **waits for the broker's
-/// acknowledgements**; the statement that reads the next batch first marks the acknowledged one published, so a batch
-/// costs one round trip to PostgreSQL and no transaction. Nothing is marked published that the broker did not
-/// acknowledge: if the process, its session or the broker fails before the mark, the rows stay pending and are sent
-/// again (consumers are idempotent). There is no "id > last seen" high-water mark: pending rows are found by
-/// `published_at IS NULL`, so a row whose transaction commits late is never skipped. (Per aggregate, ids follow
-/// commit order — `Outbox.append` takes the aggregate's lock first — so a batch read after another was acknowledged
-/// holds only later events of the aggregates it shares with it.)
+/// Each batch runs in one transaction that first takes a transaction-scoped advisory lock for the schema
+/// (`pg_try_advisory_xact_lock`), so among several replicas exactly one relays at a time and the others
+/// stand by. It reads pending rows in id order, sends them all and **waits for the broker's
+/// acknowledgements**, then marks them published and commits. If the process or the broker dies before the
+/// commit, the rows stay pending and are sent again (consumers are idempotent); nothing is marked
+/// published that the broker did not acknowledge. There is no "id > last seen" high-water mark: pending
+/// rows are found by `published_at IS NULL`, so a row whose transaction commits late is never skipped.
 ///
 /// It wakes on `NOTIFY` from `Outbox.append`, heard on the process's `LISTEN` connection (`NotificationListener`),
-/// and polls as a fallback. Its session ends with the relay (shutdown, or any failure of a batch), which releases
-/// the lock to another replica.
+/// and polls as a fallback.
 package final class OutboxRelay: Service, Sendable {
     package enum BatchResult: Sendable, Equatable {
-        /// Sent and acknowledged; marked published by the next batch's statement.
         case published(Int)
-        /// Nothing pending (the previous batch, if any, is now marked published).
         case idle
         /// Another replica holds the relay lock.
         case standby
     }
 
-    /// The relay's session: its connection, whether it holds the relay lock, and the ids the broker acknowledged that
-    /// are not yet marked published. One batch runs at a time (the relay loop's, or a test's).
-    struct Session {
-        var connection: PostgresConnection?
-        var holdsLock = false
-        var acknowledged: [Int64] = []
-    }
-
     let outbox: Outbox
-    /// The relay session's connection settings: the service's database, its schema first on the search path.
-    let database: PostgresConnection.Configuration
+    let client: DatabasePool
     let producer: KafkaProducer
     let logger: Logger
     let pollInterval: Duration
     let batchSize: Int
     let startGate: StartGate?
     let wakeup = WakeupSignal()
-    let session = Mutex(Session())
     let publishedCounter: Counter
     /// `sns_outbox_lag_seconds{schema}`: age of the oldest unpublished row when this replica last read the
     /// outbox; 0 when nothing was pending or another replica holds the relay lock (so `max` over replicas is
@@ -60,18 +43,16 @@ package final class OutboxRelay: Service, Sendable {
 
     static let relayLockClass: Int32 = 0x534E_5302
 
-    /// - Parameter database: settings for the relay's own connection (`ServicePlatform` builds them): the
-    ///   service's schema must come first on its search path.
     /// - Parameter notifications: the process's `LISTEN` connection; the relay subscribes to its outbox's channel
     ///   (nil: no wake-ups, polling only, as tests that call `publishBatch` directly need).
     package init(
-        outbox: Outbox, database: PostgresConnection.Configuration, producer: KafkaProducer,
-        notifications: NotificationListener?, logger: Logger, pollInterval: Duration = .seconds(1),
-        batchSize: Int = 200, startGate: StartGate? = nil, afterSend: (@Sendable () async throws -> Void)? = nil
+        outbox: Outbox, client: DatabasePool, producer: KafkaProducer, notifications: NotificationListener?,
+        logger: Logger, pollInterval: Duration = .seconds(1), batchSize: Int = 200, startGate: StartGate? = nil,
+        afterSend: (@Sendable () async throws -> Void)? = nil
     ) {
         self.afterSend = afterSend
         self.outbox = outbox
-        self.database = database
+        self.client = client
         self.producer = producer
         var logger = logger
         logger[metadataKey: "component"] = "outbox-relay"
@@ -93,16 +74,14 @@ package final class OutboxRelay: Service, Sendable {
             do { try await startGate.wait() } catch { return }
         }
         logger.info("outbox relay started", metadata: ["schema": "\(outbox.schema.name)"])
-        // On SIGTERM a batch in flight is abandoned, not waited for: its rows are not marked and stay pending for the
-        // next relay (the broker may still get the messages: consumers are idempotent). Waiting for acknowledgements
-        // from a broker that is away would hold the process for `message.timeout.ms`. Ending the session releases
-        // the relay lock.
+        // On SIGTERM a batch in flight is abandoned, not waited for: its transaction rolls back and its rows stay
+        // pending for the next relay (the broker may still get the messages: consumers are idempotent). Waiting
+        // for acknowledgements from a broker that is away would hold the process for `message.timeout.ms`.
         await withGracefulShutdownHandler {
             await cancelWhenGracefulShutdown { await self.relayLoop() }
         } onGracefulShutdown: {
             self.wakeup.finish()
         }
-        await close(markingLastBatch: true)
         logger.info("outbox relay stopped")
     }
 
@@ -110,11 +89,12 @@ package final class OutboxRelay: Service, Sendable {
         var failures = 0
         while !wakeup.isFinished && !Task.isCancelled {
             do {
-                // After every sent batch, the next statement marks it published and reads what is pending meanwhile:
-                // one round trip, whether or not it finds more. A row committed later notifies (`Outbox.append`), and
-                // that signal is kept until the wait, so nothing is left pending.
+                // A full batch may have left rows behind: read again at once. After a partial one, wait: a row
+                // committed after this batch's read notifies (`Outbox.append`), and that signal is kept until the
+                // wait, so nothing is left pending; re-reading at once cost an empty transaction (three round
+                // trips) per batch when writes trickle in.
                 var result = try await publishBatch()
-                while case .published = result, !wakeup.isFinished, !Task.isCancelled {
+                while case .published(let count) = result, count >= batchSize, !wakeup.isFinished, !Task.isCancelled {
                     result = try await publishBatch()
                 }
                 failures = 0
@@ -133,85 +113,52 @@ package final class OutboxRelay: Service, Sendable {
         }
     }
 
-    /// One batch: the relay lock if this session does not hold it yet; then, in one statement, mark the previous
-    /// (acknowledged) batch published and read the pending rows; send them and await the acknowledgements. Any failure
-    /// ends the session (and with it the lock): its acknowledged rows stay pending and are sent again.
+    /// One batch: lock, read pending rows, publish and await acks, mark published, commit.
     package func publishBatch() async throws -> BatchResult {
+        let schema = outbox.schema
+        let batchSize = self.batchSize
+        let producer = self.producer
         let logger = self.logger
-        do {
-            // The deadline exceeds the producer's message timeout (30 s), so a slow broker fails the send first.
-            let result = try await withDeadline(.seconds(90), logger: logger) { try await self.batch() }
-            if case .published(let count) = result {
-                publishedCounter.increment(by: count)
-                logger.debug("published outbox rows", metadata: ["count": "\(count)"])
+        let afterSend = self.afterSend
+        let lagGauge = self.lagGauge
+        // The deadline exceeds the producer's message timeout (30 s), so a slow broker fails the send first.
+        let result = try await client.transaction(logger: logger, timeout: .seconds(90)) { connection -> BatchResult in
+            // The relay lock and the pending rows in one statement (one round trip): the rows are read only when the
+            // lock was taken (`l.locked` gates the lateral scan); a replica that is refused gets one row with no id.
+            // The statement's snapshot predates its lock, so in a rare race a replica that takes over the instant
+            // another committed may send that batch again: a duplicate, which consumers drop (at-least-once, as
+            // after any crash between send and commit); first deliveries keep their order.
+            let statement = ReadPendingOutbox(
+                lockClass: Self.relayLockClass, lockKey: schema.name, limit: Int64(batchSize))
+            var locked = false
+            var ids: [Int64] = []
+            var messages: [KafkaOutgoingMessage] = []
+            var oldestAge = 0.0
+            for try await (lockTaken, pending) in try await connection.execute(statement, logger: logger) {
+                locked = lockTaken
+                guard let pending else { continue }
+                ids.append(pending.id)
+                messages.append(
+                    Outbox.message(
+                        topic: pending.topic, partitionKey: pending.partitionKey, payload: pending.payload,
+                        headersJSON: pending.headers))
+                oldestAge = max(oldestAge, pending.age)
             }
-            return result
-        } catch {
-            await close()
-            throw error
-        }
-    }
-
-    private func batch() async throws -> BatchResult {
-        let connection = try await sessionConnection()
-        if !session.withLock({ $0.holdsLock }) {
-            let lock = TakeRelayLock(lockClass: Self.relayLockClass, lockKey: outbox.schema.name)
-            var taken = false
-            for try await row in try await connection.execute(lock, logger: logger) { taken = row }
-            guard taken else {
+            guard locked else {
                 lagGauge.record(0)
                 return .standby
             }
-            session.withLock { $0.holdsLock = true }
+            lagGauge.record(oldestAge)
+            guard !ids.isEmpty else { return .idle }
+            _ = try await producer.send(messages)
+            try await afterSend?()
+            for try await _ in try await connection.execute(MarkOutboxPublished(ids: ids), logger: logger) {}
+            return .published(ids.count)
         }
-        let acknowledged = session.withLock { $0.acknowledged }
-        var ids: [Int64] = []
-        var messages: [KafkaOutgoingMessage] = []
-        var oldestAge = 0.0
-        let read = MarkPublishedAndReadOutbox(published: acknowledged, limit: Int64(batchSize))
-        for try await pending in try await connection.execute(read, logger: logger) {
-            ids.append(pending.id)
-            messages.append(
-                Outbox.message(
-                    topic: pending.topic, partitionKey: pending.partitionKey, payload: pending.payload,
-                    headersJSON: pending.headers))
-            oldestAge = max(oldestAge, pending.age)
+        if case .published(let count) = result {
+            publishedCounter.increment(by: count)
+            logger.debug("published outbox rows", metadata: ["count": "\(count)"])
         }
-        session.withLock { $0.acknowledged = [] }
-        lagGauge.record(oldestAge)
-        guard !ids.isEmpty else { return .idle }
-        _ = try await producer.send(messages)
-        try await afterSend?()
-        session.withLock { $0.acknowledged = ids }
-        return .published(ids.count)
-    }
-
-    /// The session's connection, opened (with the service's search path) when there is none or PostgreSQL closed it
-    /// (its lock went with it).
-    private func sessionConnection() async throws -> PostgresConnection {
-        if let connection = session.withLock({ $0.connection }) {
-            if !connection.isClosed { return connection }
-            await close()
-        }
-        let connection = try await PostgresConnection.connect(configuration: database, id: 0, logger: logger)
-        session.withLock { $0 = Session(connection: connection) }
-        return connection
-    }
-
-    /// Ends the session: its lock goes with it (another replica takes over); rows sent but not yet marked stay
-    /// pending. At shutdown the last batch is first marked, if there is one and the database answers at once.
-    package func close(markingLastBatch: Bool = false) async {
-        let ended = session.withLock { state -> Session in
-            defer { state = Session() }
-            return state
-        }
-        guard let connection = ended.connection else { return }
-        if markingLastBatch, ended.holdsLock, !ended.acknowledged.isEmpty {
-            let mark = MarkPublishedAndReadOutbox(published: ended.acknowledged, limit: 0)
-            _ = try? await withDeadline(.seconds(2), logger: logger, quiet: true) {
-                for try await _ in try await connection.execute(mark, logger: self.logger) {}
-            }
-        }
-        try? await connection.close()
+        return result
     }
 }

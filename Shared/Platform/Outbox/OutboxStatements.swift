@@ -35,58 +35,45 @@ struct AppendOutboxRow: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Bool { true }
 }
 
-/// The relay lock, taken for the relay's session (`OutboxRelay`): true when this session holds it now. Session-level:
-/// it is held until the session ends, so one replica relays until it stops or fails.
-struct TakeRelayLock: PostgresPreparedStatement {
-    typealias Row = Bool
-    static let name = "sns_outbox_relay_lock"
-    static let sql = "SELECT pg_try_advisory_lock($1, hashtext($2))"
-    static let bindingDataTypes: [PostgresDataType] = [.int4, .text]
+/// The relay's lock and the pending rows in one statement: rows only when the lock was taken; one row without an id
+/// otherwise (see `OutboxRelay.publishBatch`).
+struct ReadPendingOutbox: PostgresPreparedStatement {
+    typealias Row = (locked: Bool, pending: PendingOutboxRow?)
+    static let name = "sns_outbox_pending"
+    static let sql = """
+        WITH relay_lock AS MATERIALIZED (
+            SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked)
+        SELECT l.locked, o.id, o.topic, o.partition_key, o.payload::text, o.headers::text,
+               extract(epoch FROM clock_timestamp() - o.created_at)::float8
+        FROM relay_lock l
+        LEFT JOIN LATERAL (
+            SELECT id, topic, partition_key, payload, headers, created_at
+            FROM outbox
+            WHERE l.locked AND published_at IS NULL ORDER BY id LIMIT $3) o ON true
+        ORDER BY o.id
+        """
+    static let bindingDataTypes: [PostgresDataType] = [.int4, .text, .int8]
 
     let lockClass: Int32
     let lockKey: String
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(lockClass)
-        bindings.append(lockKey)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
-}
-
-/// The relay's one statement per batch: marks the rows of the previous batch, which the broker acknowledged,
-/// published, and reads the pending rows in id order. The read leaves the marked rows out by id: a statement does not
-/// see its own update. An empty `published` marks nothing; a `limit` of 0 reads nothing.
-struct MarkPublishedAndReadOutbox: PostgresPreparedStatement {
-    typealias Row = PendingOutboxRow
-    static let name = "sns_outbox_mark_and_read"
-    static let sql = """
-        WITH marked AS (
-            UPDATE outbox SET published_at = clock_timestamp() WHERE id = ANY($1) RETURNING id)
-        SELECT id, topic, partition_key, payload::text, headers::text,
-               extract(epoch FROM clock_timestamp() - created_at)::float8
-        FROM outbox
-        WHERE published_at IS NULL AND id <> ALL($1)
-        ORDER BY id LIMIT $2
-        """
-    static let bindingDataTypes: [PostgresDataType] = [.int8Array, .int8]
-
-    let published: [Int64]
     let limit: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(published)
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(lockClass)
+        bindings.append(lockKey)
         bindings.append(limit)
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> PendingOutboxRow {
-        let (id, topic, key, payload, headers, age) = try row.decode(
-            (Int64, String, String, String, String, Double).self)
-        return PendingOutboxRow(id: id, topic: topic, partitionKey: key, payload: payload, headers: headers, age: age)
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (locked, id, topic, key, payload, headers, age) = try row.decode(
+            (Bool, Int64?, String?, String?, String?, String?, Double?).self)
+        guard let id, let topic, let key, let payload, let headers, let age else { return (locked, nil) }
+        return (
+            locked,
+            PendingOutboxRow(id: id, topic: topic, partitionKey: key, payload: payload, headers: headers, age: age)
+        )
     }
 }
 
@@ -98,4 +85,23 @@ struct PendingOutboxRow: Sendable {
     var payload: String
     var headers: String
     var age: Double
+}
+
+/// Marks relayed rows published at the broker's acknowledgement. Returns no rows; iterate them to await its end
+/// (PostgresNIO's command-tag variant may answer before the statement completed and then traps).
+struct MarkOutboxPublished: PostgresPreparedStatement {
+    typealias Row = Bool
+    static let name = "sns_outbox_published"
+    static let sql = "UPDATE outbox SET published_at = clock_timestamp() WHERE id = ANY($1)"
+    static let bindingDataTypes: [PostgresDataType] = [.int8Array]
+
+    let ids: [Int64]
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(ids)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Bool { true }
 }

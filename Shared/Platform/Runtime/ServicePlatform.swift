@@ -85,11 +85,9 @@ package struct ServicePlatform: Sendable {
                 database: configuration.database, interval: $0, logger: logger, pools: watchedPools,
                 recovery: recovery)
         }
-        var relaySession = try configuration.database.connectionConfiguration()
-        relaySession.options.additionalStartupParameters.append(("search_path", "\"\(schema.name)\", public"))
         self.relay = OutboxRelay(
-            outbox: outbox, database: relaySession, producer: producer, notifications: notifications,
-            logger: logger, pollInterval: configuration.outboxPollInterval, startGate: startGate)
+            outbox: outbox, client: postgres, producer: producer, notifications: notifications, logger: logger,
+            pollInterval: configuration.outboxPollInterval, startGate: startGate)
         self.verifier = try await AccessTokenVerifier(publicKeyPEM: configuration.jwtPublicKeyPEM)
         self.migrator = Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema) + migrations)
     }
