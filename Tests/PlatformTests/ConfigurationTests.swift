@@ -27,6 +27,20 @@ struct ConfigurationTests {
                 .databasePoolPerEventLoop)
     }
 
+    /// `SNS_OUTBOX_GATHER_MS` (decision 0035): 3 ms unless set; 0 turns the pause off.
+    @Test func outboxGatherDefaultsToThreeMillisecondsAndZeroTurnsItOff() throws {
+        #expect(
+            try PlatformConfiguration(serviceName: "posts", defaultPort: 1, environment: Environment(base)).outboxGather
+                == .milliseconds(3))
+        for (value, expected) in [("0", Duration.zero), ("1000", .milliseconds(1000))] {
+            var env = base
+            env["SNS_OUTBOX_GATHER_MS"] = value
+            #expect(
+                try PlatformConfiguration(serviceName: "posts", defaultPort: 1, environment: Environment(env))
+                    .outboxGather == expected)
+        }
+    }
+
     @Test(arguments: ["SNS_DATABASE_URL", "SNS_KAFKA_BROKERS", "SNS_API_KEY", "SNS_JWT_PUBLIC_KEY"])
     func missingRequiredVariableIsNamed(variable: String) {
         var env = base
@@ -41,7 +55,8 @@ struct ConfigurationTests {
     @Test(arguments: [
         ("SNS_HTTP_PORT", "http"), ("SNS_HTTP_PORT", "70000"), ("SNS_DATABASE_URL", "mysql://x@y/z"),
         ("SNS_DATABASE_URL", "postgres://127.0.0.1/db"), ("SNS_LOG_LEVEL", "loud"), ("SNS_KAFKA_PROPERTIES", "novalue"),
-        ("SNS_DATABASE_POOLS", "per-loop"),
+        ("SNS_DATABASE_POOLS", "per-loop"), ("SNS_OUTBOX_GATHER_MS", "-1"), ("SNS_OUTBOX_GATHER_MS", "1001"),
+        ("SNS_OUTBOX_GATHER_MS", "3ms"),
     ])
     func badValueIsNamedAndNotEchoedForSecrets(variable: String, value: String) {
         var env = base

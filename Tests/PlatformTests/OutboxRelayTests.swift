@@ -127,6 +127,32 @@ struct OutboxRelayTests {
         }
     }
 
+    /// With a pause after busy batches (decision 0035), every committed event is still published, in commit order, in
+    /// several batches, and a later lone event as well.
+    @Test func aRelayThatLetsEventsGatherPublishesEveryEventInOrder() async throws {
+        try await TestPlatform.with { platform in
+            let run = TestEnvironment.unique("gather")
+            let aggregate = "agg-\(run)"
+            var committed = try await write(platform, run: run, aggregate: aggregate, range: 0..<10)
+            let relay = OutboxRelay(
+                outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                notifications: nil, logger: TestEnvironment.logger, pollInterval: .milliseconds(100),
+                gather: .milliseconds(200), batchSize: 3)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await relay.run() }
+                try await eventually("the first ten published") { try await self.pendingCount(platform) == 0 }
+                committed.formUnion(try await write(platform, run: run, aggregate: aggregate, range: 10..<11))
+                let expected = committed
+                let messages = try await platform.collect(topic: Topic.media) { seen in
+                    Set(self.probes(seen, run: run).map(\.eventId)) == expected
+                }
+                let sequences = probes(messages, run: run).map(\.payload.sequence)
+                #expect(sequences == Array(0..<11))
+                group.cancelAll()
+            }
+        }
+    }
+
     @Test func relayServiceWakesOnNotifyWithoutPolling() async throws {
         try await TestPlatform.with { platform in
             let run = TestEnvironment.unique("svc")

@@ -19,6 +19,7 @@ import Logging
 /// | `SNS_CONSUMER_RETRY_BASE_MS` | first retry delay, doubled per try | 200 |
 /// | `SNS_CONSUMER_BATCH_SIZE` | most events a consumer applies in one transaction (decision 0015) | 100 |
 /// | `SNS_OUTBOX_POLL_MS` | outbox relay fallback poll interval | 1000 |
+/// | `SNS_OUTBOX_GATHER_MS` | after a batch of several events, how long the relay lets more gather before reading again (decision 0035; 0: never) | 3 |
 /// | `SNS_KAFKA_PROPERTIES` | extra librdkafka properties, `k=v;k=v` | none |
 /// | `SNS_READ_YOUR_WRITES_TIMEOUT_MS` | longest a write's answer waits for other services' projections (0: never waits) | 3000 |
 /// | `SNS_DATABASE_WATCH_MS` | how often the database watch probes; while it is down, requests get 503 at once (0: off) | 1000 |
@@ -42,6 +43,8 @@ package struct PlatformConfiguration: Sendable {
     package var consumerRetryBase: Duration
     package var consumerBatchSize: Int
     package var outboxPollInterval: Duration
+    /// `SNS_OUTBOX_GATHER_MS` (decision 0035).
+    package var outboxGather: Duration
     package var readYourWritesTimeout: Duration
     /// What SIGTERM does: drain, then stop, within a bound. The executable runs the application with
     /// `runService(draining: configuration.platform.drain)`; the platform's router and `/ready` read its state.
@@ -65,6 +68,7 @@ package struct PlatformConfiguration: Sendable {
         consumerRetryBase: Duration = .milliseconds(200),
         consumerBatchSize: Int = 100,
         outboxPollInterval: Duration = .seconds(1),
+        outboxGather: Duration = .milliseconds(3),
         readYourWritesTimeout: Duration = .seconds(3),
         shutdownDrain: Duration = .zero,
         shutdownLimit: Duration? = nil,
@@ -86,6 +90,7 @@ package struct PlatformConfiguration: Sendable {
         self.consumerRetryBase = consumerRetryBase
         self.consumerBatchSize = consumerBatchSize
         self.outboxPollInterval = outboxPollInterval
+        self.outboxGather = outboxGather
         self.readYourWritesTimeout = readYourWritesTimeout
         self.drain = ShutdownDrain(duration: shutdownDrain, limit: shutdownLimit)
         self.databaseWatchInterval = databaseWatchInterval
@@ -126,6 +131,7 @@ package struct PlatformConfiguration: Sendable {
             try env.int("SNS_CONSUMER_RETRY_BASE_MS", default: 200, range: 1...60_000))
         self.consumerBatchSize = try env.int("SNS_CONSUMER_BATCH_SIZE", default: 100, range: 1...10_000)
         self.outboxPollInterval = .milliseconds(try env.int("SNS_OUTBOX_POLL_MS", default: 1000, range: 10...60_000))
+        self.outboxGather = .milliseconds(try env.int("SNS_OUTBOX_GATHER_MS", default: 3, range: 0...1000))
         self.readYourWritesTimeout = .milliseconds(
             try env.int("SNS_READ_YOUR_WRITES_TIMEOUT_MS", default: 3000, range: 0...300_000))
         let drain = try env.int("SNS_SHUTDOWN_DRAIN_MS", default: 3000, range: 0...60_000)

@@ -30,6 +30,9 @@ package final class OutboxRelay: Service, Sendable {
     let producer: KafkaProducer
     let logger: Logger
     let pollInterval: Duration
+    /// After a batch of more than one event, how long the next events may gather before the relay reads again
+    /// (`SNS_OUTBOX_GATHER_MS`, decision 0035).
+    let gather: Duration
     let batchSize: Int
     let startGate: StartGate?
     let wakeup = WakeupSignal()
@@ -47,7 +50,8 @@ package final class OutboxRelay: Service, Sendable {
     ///   (nil: no wake-ups, polling only, as tests that call `publishBatch` directly need).
     package init(
         outbox: Outbox, client: DatabasePool, producer: KafkaProducer, notifications: NotificationListener?,
-        logger: Logger, pollInterval: Duration = .seconds(1), batchSize: Int = 200, startGate: StartGate? = nil,
+        logger: Logger, pollInterval: Duration = .seconds(1), gather: Duration = .zero, batchSize: Int = 200,
+        startGate: StartGate? = nil,
         afterSend: (@Sendable () async throws -> Void)? = nil
     ) {
         self.afterSend = afterSend
@@ -58,6 +62,7 @@ package final class OutboxRelay: Service, Sendable {
         logger[metadataKey: "component"] = "outbox-relay"
         self.logger = logger
         self.pollInterval = pollInterval
+        self.gather = gather
         self.batchSize = batchSize
         self.startGate = startGate
         self.publishedCounter = Counter(
@@ -96,6 +101,13 @@ package final class OutboxRelay: Service, Sendable {
                 var result = try await publishBatch()
                 while case .published(let count) = result, count >= batchSize, !wakeup.isFinished, !Task.isCancelled {
                     result = try await publishBatch()
+                }
+                // Under load (this batch held more than one event), let the next events gather for `gather` before
+                // reading again: every batch costs the rest of the system once — a message set in the broker, a fetch
+                // and a transaction in each consumer — and without the pause the batches shrink as the load grows
+                // (decision 0035). A lone event is never held back.
+                if case .published(let count) = result, count > 1, gather > .zero {
+                    try? await EventLoopSleep.sleep(for: gather)
                 }
                 failures = 0
                 await wakeup.wait(timeout: pollInterval)

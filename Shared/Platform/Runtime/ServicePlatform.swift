@@ -87,7 +87,7 @@ package struct ServicePlatform: Sendable {
         }
         self.relay = OutboxRelay(
             outbox: outbox, client: postgres, producer: producer, notifications: notifications, logger: logger,
-            pollInterval: configuration.outboxPollInterval, startGate: startGate)
+            pollInterval: configuration.outboxPollInterval, gather: configuration.outboxGather, startGate: startGate)
         self.verifier = try await AccessTokenVerifier(publicKeyPEM: configuration.jwtPublicKeyPEM)
         self.migrator = Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema) + migrations)
     }
