@@ -127,8 +127,19 @@ struct OutboxRelayTests {
         }
     }
 
-    /// With a pause after busy batches (decision 0035), every committed event is still published, in commit order, in
-    /// several batches, and a later lone event as well.
+    /// Decision 0035: the relay pauses only after a batch of more than one event, and only with a pause configured.
+    @Test func theRelayPausesOnlyAfterABusyBatch() {
+        let gather = Duration.milliseconds(3)
+        #expect(OutboxRelay.pause(after: .published(2), gather: gather) == gather)
+        #expect(OutboxRelay.pause(after: .published(150), gather: gather) == gather)
+        #expect(OutboxRelay.pause(after: .published(1), gather: gather) == nil, "a lone event is never held back")
+        #expect(OutboxRelay.pause(after: .idle, gather: gather) == nil)
+        #expect(OutboxRelay.pause(after: .standby, gather: gather) == nil)
+        #expect(OutboxRelay.pause(after: .published(2), gather: .zero) == nil, "0 turns the pause off")
+    }
+
+    /// With a pause after busy batches (decision 0035), every committed event is still published, in commit order: a
+    /// first batch of ten (then the pause), three more written while it runs, and a later lone one.
     @Test func aRelayThatLetsEventsGatherPublishesEveryEventInOrder() async throws {
         try await TestPlatform.with { platform in
             let run = TestEnvironment.unique("gather")
@@ -137,17 +148,18 @@ struct OutboxRelayTests {
             let relay = OutboxRelay(
                 outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
                 notifications: nil, logger: TestEnvironment.logger, pollInterval: .milliseconds(100),
-                gather: .milliseconds(200), batchSize: 3)
+                gather: .milliseconds(200))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await relay.run() }
-                try await eventually("the first ten published") { try await self.pendingCount(platform) == 0 }
-                committed.formUnion(try await write(platform, run: run, aggregate: aggregate, range: 10..<11))
+                committed.formUnion(try await write(platform, run: run, aggregate: aggregate, range: 10..<13))
+                try await eventually("the first thirteen published") { try await self.pendingCount(platform) == 0 }
+                committed.formUnion(try await write(platform, run: run, aggregate: aggregate, range: 13..<14))
                 let expected = committed
                 let messages = try await platform.collect(topic: Topic.media) { seen in
                     Set(self.probes(seen, run: run).map(\.eventId)) == expected
                 }
                 let sequences = probes(messages, run: run).map(\.payload.sequence)
-                #expect(sequences == Array(0..<11))
+                #expect(sequences == Array(0..<14))
                 group.cancelAll()
             }
         }

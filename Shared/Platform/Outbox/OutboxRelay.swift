@@ -102,13 +102,7 @@ package final class OutboxRelay: Service, Sendable {
                 while case .published(let count) = result, count >= batchSize, !wakeup.isFinished, !Task.isCancelled {
                     result = try await publishBatch()
                 }
-                // Under load (this batch held more than one event), let the next events gather for `gather` before
-                // reading again: every batch costs the rest of the system once — a message set in the broker, a fetch
-                // and a transaction in each consumer — and without the pause the batches shrink as the load grows
-                // (decision 0035). A lone event is never held back.
-                if case .published(let count) = result, count > 1, gather > .zero {
-                    try? await EventLoopSleep.sleep(for: gather)
-                }
+                if let pause = Self.pause(after: result, gather: gather) { try? await EventLoopSleep.sleep(for: pause) }
                 failures = 0
                 await wakeup.wait(timeout: pollInterval)
             } catch {
@@ -123,6 +117,16 @@ package final class OutboxRelay: Service, Sendable {
                 await wakeup.wait(timeout: delay)
             }
         }
+    }
+
+    /// How long the next events may gather before the relay reads again, after the last batch of a round (nil: wait
+    /// for the next notification as usual). Only after a batch of more than one event — the outbox is busy: every
+    /// batch costs the rest of the system once (a message set in the broker, a fetch and a transaction in each
+    /// consumer), and without the pause the batches shrink as the load grows (decision 0035). A lone event is never
+    /// held back.
+    static func pause(after result: BatchResult, gather: Duration) -> Duration? {
+        guard case .published(let count) = result, count > 1, gather > .zero else { return nil }
+        return gather
     }
 
     /// One batch: lock, read pending rows, publish and await acks, mark published, commit.
