@@ -237,6 +237,93 @@ struct OutboxRelayTests {
         }
     }
 
+    /// Decision 0036: while the local relay leads, a request's write leaves the relay's `NOTIFY` out and its ticket
+    /// wakes the relay in-process once the transaction committed. The relay here has no `LISTEN` at all and polls
+    /// once an hour, so only that wake-up can publish the row.
+    @Test func aWriteWhileTheLocalRelayLeadsWakesItWithoutNotify() async throws {
+        try await TestPlatform.with { platform in
+            let run = TestEnvironment.unique("nudge")
+            let relay = OutboxRelay(
+                outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                notifications: nil, logger: TestEnvironment.logger, pollInterval: .seconds(3600))
+            #expect(!platform.outbox.localRelay.isLeading, "no batch yet: writes notify")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await relay.run() }
+                try await eventually("the relay's first batch took the lock and it waits") {
+                    platform.outbox.localRelay.isLeading && relay.wakeup.isWaiting
+                }
+                let ticket = platform.outbox.readYourWrites()
+                let envelope = try await platform.postgres.withTransaction(logger: TestEnvironment.logger) {
+                    connection in
+                    try await platform.outbox.append(
+                        Probe(sequence: 0, run: run), aggregateId: "agg-\(run)", trace: TraceContext(requestId: nil),
+                        awaitedBy: ticket, on: connection, logger: TestEnvironment.logger)
+                }
+                #expect(try await pendingCount(platform) == 1, "nothing woke the relay before the commit's wake-up")
+                await ticket.wait(logger: TestEnvironment.logger)
+                let messages = try await platform.collect(topic: Topic.media) { seen in
+                    self.probes(seen, run: run).map(\.eventId) == [envelope.eventId]
+                }
+                #expect(probes(messages, run: run).map(\.eventId) == [envelope.eventId])
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Decision 0036, two replicas: A believes it leads, so its writer leaves the `NOTIFY` out and wakes A; but B holds
+    /// the relay lock (in the middle of a batch), so A stands by and sends the `NOTIFY` itself, which wakes B for the
+    /// row (B polls once an hour).
+    @Test func aWokenRelayThatFindsTheLockHeldWakesTheReplicaThatHoldsIt() async throws {
+        try await TestPlatform.with { platform in
+            let run = TestEnvironment.unique("fwd")
+            let outboxA = Outbox(schema: platform.schema, producerName: "platform-test")
+            let outboxB = Outbox(schema: platform.schema, producerName: "platform-test")
+            let gate = AsyncGate()
+            let holdB = Mutex(false)
+            let notifications = try TestEnvironment.notificationListener()
+            let replicaA = OutboxRelay(
+                outbox: outboxA, client: platform.postgres, producer: platform.producer, notifications: nil,
+                logger: TestEnvironment.logger, pollInterval: .seconds(3600))
+            let replicaB = OutboxRelay(
+                outbox: outboxB, client: platform.postgres, producer: platform.producer,
+                notifications: notifications, logger: TestEnvironment.logger, pollInterval: .seconds(3600),
+                afterSend: { if holdB.withLock({ $0 }) { try await gate.pass() } })
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await notifications.run() }
+                group.addTask { try await replicaB.run() }
+                try await eventually("B listens and waits") {
+                    replicaB.wakeup.signalCount >= 1 && replicaB.wakeup.isWaiting
+                }
+                // B takes the lock for a row of its own and is held after sending it.
+                holdB.withLock { $0 = true }
+                var committed = try await write(platform, run: run, aggregate: "agg-\(run)", range: 0..<1)
+                try await gate.waitUntilArrived()
+                holdB.withLock { $0 = false }
+                // A's writer, while A believes it leads.
+                outboxA.localRelay.setLeading(true)
+                let ticket = outboxA.readYourWrites()
+                let envelope = try await platform.postgres.withTransaction(logger: TestEnvironment.logger) {
+                    connection in
+                    try await outboxA.append(
+                        Probe(sequence: 1, run: run), aggregateId: "agg-\(run)-a", trace: TraceContext(requestId: nil),
+                        awaitedBy: ticket, on: connection, logger: TestEnvironment.logger)
+                }
+                committed.insert(envelope.eventId)
+                await ticket.wait(logger: TestEnvironment.logger)
+                #expect(try await replicaA.publishBatch() == .standby)
+                #expect(!outboxA.localRelay.isLeading, "after standing by, A's writers notify again")
+                gate.release()
+                let expected = committed
+                let messages = try await platform.collect(topic: Topic.media) { seen in
+                    Set(self.probes(seen, run: run).map(\.eventId)) == expected
+                }
+                #expect(Set(probes(messages, run: run).map(\.eventId)) == committed)
+                try await eventually("both rows marked published") { try await self.pendingCount(platform) == 0 }
+                group.cancelAll()
+            }
+        }
+    }
+
     func pendingCount(_ platform: TestPlatform) async throws -> Int {
         let rows = try await platform.postgres.query(
             "SELECT count(*)::int FROM \(table: platform.schema, "outbox") WHERE published_at IS NULL",

@@ -142,6 +142,9 @@ package final class ProjectionBarrier: Sendable {
 package final class ReadYourWritesTicket: Sendable {
     let barrier: ProjectionBarrier?
     private let eventIds = Mutex<[UUID]>([])
+    /// The local relay to wake once the transaction committed: set when a row was written without `NOTIFY`
+    /// (`Outbox.row(…, wakingAfterCommit:)`, decision 0036). Woken by `wait`, or when the ticket ends without one.
+    private let relayToWake = Mutex<LocalRelay?>(nil)
 
     init(barrier: ProjectionBarrier?) {
         self.barrier = barrier
@@ -164,6 +167,10 @@ package final class ReadYourWritesTicket: Sendable {
     /// Waits (bounded) until every projection that the acting client can observe has applied this ticket's
     /// events. Call after the transaction committed.
     package func wait(logger: Logger) async {
+        relayToWake.withLock { relay in
+            defer { relay = nil }
+            return relay
+        }?.nudge()
         guard let barrier else { return }
         let ids = eventIds.withLock { ids in
             defer { ids = [] }; return ids
@@ -190,7 +197,21 @@ package final class ReadYourWritesTicket: Sendable {
         if removed { barrier?.forget([eventId]) }
     }
 
+    /// Called by the outbox for a row written without the relay's `NOTIFY`.
+    func wakeAfterCommit(_ relay: LocalRelay) {
+        relayToWake.withLock { $0 = relay }
+    }
+
+    /// The statement wrote no outbox row after all (it writes its event only if something changed): no wake-up.
+    package func cancelRelayWake() {
+        relayToWake.withLock { $0 = nil }
+    }
+
+    /// A ticket lives until its request's transaction has ended (the transaction's closure holds it until the
+    /// commit), so a path that never calls `wait` still wakes the relay after its commit; after a rollback the
+    /// wake-up finds nothing, which costs one empty read.
     deinit {
+        relayToWake.withLock { $0 }?.nudge()
         let ids = eventIds.withLock { $0 }
         if !ids.isEmpty { barrier?.forget(ids) }
     }

@@ -15,6 +15,9 @@ package struct Outbox: Sendable {
     /// Waits for other services' projections after a write (read-your-writes); `nil` in tools and tests that
     /// only write.
     package let barrier: ProjectionBarrier?
+    /// The relay of this outbox in this process, once one is made (`OutboxRelay`): whether writes may wake it
+    /// in-process instead of by `NOTIFY` (decision 0036). Shared by every copy of this value.
+    package let localRelay = LocalRelay()
 
     /// Advisory-lock class id for per-aggregate outbox ordering ("SNS" + 1).
     static let aggregateLockClass: Int32 = 0x534E_5301
@@ -54,26 +57,31 @@ package struct Outbox: Sendable {
         let (envelope, awaitedBy) = self.envelope(payload, aggregateId: aggregateId, trace: trace, awaitedBy: ticket)
         try await append(
             envelope, topic: P.eventType.topic, traceparent: trace.traceparent, awaitedBy: awaitedBy,
-            on: connection, logger: logger)
+            wakingAfterCommit: ticket, on: connection, logger: logger)
         return envelope
     }
 
     /// Appends a prepared envelope (any payload) to `topic`. `awaited` marks it for consumers to announce.
+    /// - Parameter ticket: see `row`.
     package func append<P>(
         _ envelope: EventEnvelope<P>, topic: String, traceparent: String? = nil, awaitedBy groups: [String] = [],
-        on connection: PostgresConnection, logger: Logger
+        wakingAfterCommit ticket: ReadYourWritesTicket? = nil, on connection: PostgresConnection, logger: Logger
     ) async throws {
         // One round trip: the lock first (the insert reads from it, so its id is drawn under the lock), then the
         // row, then the relay's wake-up (delivered at commit). A prepared statement (`AppendOutboxRow`).
         let statement = AppendOutboxRow(
-            try row(envelope, topic: topic, traceparent: traceparent, awaitedBy: groups))
+            try row(envelope, topic: topic, traceparent: traceparent, awaitedBy: groups, wakingAfterCommit: ticket))
         for try await _ in try await connection.execute(statement, logger: logger) {}
     }
 
     /// The outbox row of `envelope` (payload and headers as JSON, the aggregate's lock), for a statement that
     /// appends it itself (`AppendOutboxRow`, or a service's own statement that writes its change and the row at once).
+    /// - Parameter ticket: the request's ticket, whose `wait` (or end) comes after the commit. While this process's
+    ///   relay leads, the row is written without the relay's `NOTIFY` (an empty `channel`) and the ticket wakes the
+    ///   relay in-process instead (decision 0036); without a ticket the row always notifies.
     package func row<P>(
-        _ envelope: EventEnvelope<P>, topic: String, traceparent: String? = nil, awaitedBy groups: [String] = []
+        _ envelope: EventEnvelope<P>, topic: String, traceparent: String? = nil, awaitedBy groups: [String] = [],
+        wakingAfterCommit ticket: ReadYourWritesTicket? = nil
     ) throws -> OutboxRow {
         let payloadJSON = String(decoding: try EventCoding.encoder().encode(envelope), as: UTF8.self)
         var headers: [String: String] = [
@@ -89,7 +97,15 @@ package struct Outbox: Sendable {
         return OutboxRow(
             lockClass: Self.aggregateLockClass, lockKey: "\(schema.name):\(envelope.aggregateId)",
             eventId: envelope.eventId, topic: topic, partitionKey: envelope.aggregateId, eventType: envelope.type,
-            payload: payloadJSON, headers: headersJSON, channel: notificationChannel)
+            payload: payloadJSON, headers: headersJSON, channel: channel(wakingAfterCommit: ticket))
+    }
+
+    /// The relay's `NOTIFY` channel for a row, or "" (no `NOTIFY`) when the local relay leads and `ticket` will wake it
+    /// after the commit.
+    func channel(wakingAfterCommit ticket: ReadYourWritesTicket?) -> String {
+        guard let ticket, localRelay.isLeading else { return notificationChannel }
+        ticket.wakeAfterCommit(localRelay)
+        return ""
     }
 
     /// The envelope of `payload` for `aggregateId`, marked for the projections `ticket` awaits: what `append` writes.
@@ -105,7 +121,7 @@ package struct Outbox: Sendable {
 }
 
 /// One outbox row's values, in `AppendOutboxRow`'s order: the aggregate's advisory lock (class and key), the event,
-/// and the relay's notification channel.
+/// and the relay's notification channel ("" for none: statements notify only `WHERE channel <> ''`).
 package struct OutboxRow: Sendable {
     package let lockClass: Int32
     package let lockKey: String

@@ -16,7 +16,8 @@ import ServiceLifecycle
 /// rows are found by `published_at IS NULL`, so a row whose transaction commits late is never skipped.
 ///
 /// It wakes on `NOTIFY` from `Outbox.append`, heard on the process's `LISTEN` connection (`NotificationListener`),
-/// and polls as a fallback.
+/// on an in-process nudge from this process's writers while it leads (`LocalRelay`, decision 0036), and polls as a
+/// fallback.
 package final class OutboxRelay: Service, Sendable {
     package enum BatchResult: Sendable, Equatable {
         case published(Int)
@@ -68,6 +69,7 @@ package final class OutboxRelay: Service, Sendable {
         self.publishedCounter = Counter(
             label: "sns_outbox_published_total", dimensions: [("schema", outbox.schema.name)])
         self.lagGauge = Gauge(label: "sns_outbox_lag_seconds", dimensions: [("schema", outbox.schema.name)])
+        outbox.localRelay.attach(wakeup)
         // On LISTEN (first and after a reconnection): catch up on anything committed before it took effect.
         notifications?.subscribe(
             channel: outbox.notificationChannel, listening: { [wakeup] in wakeup.signal() },
@@ -85,8 +87,12 @@ package final class OutboxRelay: Service, Sendable {
         await withGracefulShutdownHandler {
             await cancelWhenGracefulShutdown { await self.relayLoop() }
         } onGracefulShutdown: {
+            self.outbox.localRelay.setLeading(false)
             self.wakeup.finish()
         }
+        // Rows this process's writers committed without `NOTIFY` since the last batch: wake another replica for them.
+        outbox.localRelay.setLeading(false)
+        if outbox.localRelay.takeNudged() { await notifyOtherReplicasAtShutdown() }
         logger.info("outbox relay stopped")
     }
 
@@ -95,9 +101,9 @@ package final class OutboxRelay: Service, Sendable {
         while !wakeup.isFinished && !Task.isCancelled {
             do {
                 // A full batch may have left rows behind: read again at once. After a partial one, wait: a row
-                // committed after this batch's read notifies (`Outbox.append`), and that signal is kept until the
-                // wait, so nothing is left pending; re-reading at once cost an empty transaction (three round
-                // trips) per batch when writes trickle in.
+                // committed after this batch's read notifies (`Outbox.append`) or wakes this relay after its commit
+                // (`LocalRelay`), and that signal is kept until the wait, so nothing is left pending; re-reading at
+                // once cost an empty transaction (three round trips) per batch when writes trickle in.
                 var result = try await publishBatch()
                 while case .published(let count) = result, count >= batchSize, !wakeup.isFinished, !Task.isCancelled {
                     result = try await publishBatch()
@@ -106,6 +112,7 @@ package final class OutboxRelay: Service, Sendable {
                 failures = 0
                 await wakeup.wait(timeout: pollInterval)
             } catch {
+                outbox.localRelay.setLeading(false)  // until a batch succeeds, writers notify
                 if wakeup.isFinished || Task.isCancelled { break }  // shutting down: the batch was abandoned
                 failures += 1
                 let delay = Backoff.delay(attempt: failures, base: .milliseconds(200), cap: .seconds(10))
@@ -129,8 +136,41 @@ package final class OutboxRelay: Service, Sendable {
         return gather
     }
 
-    /// One batch: lock, read pending rows, publish and await acks, mark published, commit.
+    /// One batch: lock, read pending rows, publish and await acks, mark published, commit. Tells the outbox's writers
+    /// whether this relay leads (decision 0036); a relay nudged by them that finds the lock held elsewhere sends
+    /// the `NOTIFY` they left out, so the replica that holds it reads their rows.
     package func publishBatch() async throws -> BatchResult {
+        let nudged = outbox.localRelay.takeNudged()
+        let result: BatchResult
+        do {
+            result = try await readAndPublish()
+        } catch {
+            // The rows stay pending for the retry; a relay that stops before it succeeds forwards the wake-up.
+            if nudged { outbox.localRelay.keepNudged() }
+            throw error
+        }
+        outbox.localRelay.setLeading(result != .standby && !wakeup.isFinished)
+        if result == .standby, nudged { try await notifyOtherReplicas() }
+        return result
+    }
+
+    /// The `NOTIFY` on the outbox's channel that writers left out while this relay led.
+    func notifyOtherReplicas() async throws {
+        _ = try await client.query("SELECT pg_notify(\(outbox.notificationChannel), '')", logger: logger)
+    }
+
+    /// Best effort: the process is stopping.
+    private func notifyOtherReplicasAtShutdown() async {
+        do {
+            try await notifyOtherReplicas()
+        } catch {
+            logger.warning(
+                "could not wake another relay for rows left pending",
+                metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
+    private func readAndPublish() async throws -> BatchResult {
         let schema = outbox.schema
         let batchSize = self.batchSize
         let producer = self.producer

@@ -7,7 +7,7 @@ import PostgresNIO
 // run on find the service's schema first on their search path (`ServicePlatform` and the tests' `TestPlatform` set it).
 
 /// One event into the outbox, after the aggregate's advisory lock (so ids follow commit order per aggregate), with the
-/// relay's wake-up (delivered at commit). Returns one row.
+/// relay's wake-up (delivered at commit) unless the channel is "" (decision 0036). Returns one row.
 struct AppendOutboxRow: PostgresPreparedStatement {
     typealias Row = Bool
     static let name = "sns_outbox_append"
@@ -18,7 +18,7 @@ struct AppendOutboxRow: PostgresPreparedStatement {
             SELECT $3, $4, $5, $6, $7::jsonb, $8::jsonb
             FROM aggregate_lock
             RETURNING 1)
-        SELECT true FROM appended, pg_notify($9, '')
+        SELECT true FROM appended LEFT JOIN LATERAL (SELECT pg_notify($9, '') WHERE $9 <> '') AS notified ON true
         """
     static let bindingDataTypes = OutboxRow.bindingDataTypes
 

@@ -33,7 +33,10 @@ struct Messages: Sendable {
                 throw APIError.badRequest("업로드하지 않은 파일입니다: \(file) (not a file uploaded by you)")
             }
         }
-        return try await deps.postgres.transaction(logger: logger) { connection in
+        // Nobody awaits a message's event (sockets get it from the topic), but the ticket wakes chat's own relay after
+        // the commit instead of a `NOTIFY` (decision 0036).
+        let ticket = deps.outbox.readYourWrites()
+        let sent = try await deps.postgres.transaction(logger: logger) { connection in
             let (room, users) = try await participantRoom(roomId, caller: caller, lock: true, on: connection)
             let previous = try await deps.store.lastMessage(in: room.roomId, on: connection, logger: logger)
             // Whole milliseconds, as the apps see them; never before the room's previous message.
@@ -50,9 +53,11 @@ struct Messages: Sendable {
                     chatId: message.chatId, roomId: room.roomId, content: content, files: files,
                     sender: .init(userId: me, nick: sender.nick, profileImage: sender.profileImage),
                     participants: room.participantIds, createdAt: now),
-                aggregateId: room.roomId, trace: caller.trace, on: connection, logger: logger)
+                aggregateId: room.roomId, trace: caller.trace, awaitedBy: ticket, on: connection, logger: logger)
             return Self.json(message, sender: sender)
         }
+        await ticket.wait(logger: logger)
+        return sent
     }
 
     /// A page of the room's messages, oldest first.

@@ -29,7 +29,8 @@ struct Likes: Sendable {
         let (envelope, awaitedBy) = deps.outbox.envelope(
             PostLiked(like: change), aggregateId: postId, trace: caller.trace, awaitedBy: ticket)
         let liked = try deps.outbox.row(
-            envelope, topic: PostLiked.eventType.topic, traceparent: caller.trace.traceparent, awaitedBy: awaitedBy)
+            envelope, topic: PostLiked.eventType.topic, traceparent: caller.trace.traceparent, awaitedBy: awaitedBy,
+            wakingAfterCommit: ticket)
         let desired: Bool? =
             switch desire {
             case .state(let state): state
@@ -41,7 +42,10 @@ struct Likes: Sendable {
         guard let result = try await deps.store.setLike(statement, logger: caller.logger) else {
             throw PostsDependencies.postGone
         }
-        if !result.changed { ticket.withdraw(envelope.eventId) }  // nothing was written: nothing to wait for
+        if !result.changed {  // nothing was written: nothing to wait for, nothing for the relay
+            ticket.withdraw(envelope.eventId)
+            ticket.cancelRelayWake()
+        }
         await ticket.wait(logger: caller.logger)  // counts and rankings in social (decision 0013)
         return result.state
     }

@@ -60,7 +60,8 @@ struct PostWrites: Sendable {
         let (envelope, awaitedBy) = deps.outbox.envelope(
             PostCreated(post: post.snapshot), aggregateId: post.postId, trace: caller.trace, awaitedBy: ticket)
         let outboxRow = try deps.outbox.row(
-            envelope, topic: PostCreated.eventType.topic, traceparent: caller.trace.traceparent, awaitedBy: awaitedBy)
+            envelope, topic: PostCreated.eventType.topic, traceparent: caller.trace.traceparent, awaitedBy: awaitedBy,
+            wakingAfterCommit: ticket)
         let stored = try await deps.store.create(post, outbox: outboxRow, logger: caller.logger)
         // What a read of the post answers (`PostQueries.answer`): G1's JSON, or G2's for a G2 app (whose posts are the
         // ones with a G2 document: `app_id` is the caller's app).

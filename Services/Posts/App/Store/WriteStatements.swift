@@ -8,8 +8,9 @@ import SNSPlatform
 /// A new post in one statement, prepared once per connection, run on its own (PostgreSQL's implicit transaction: all
 /// or nothing): the author's read-model row share-locked and checked, the post row (whose `BEFORE` trigger writes
 /// its G1 and G2 JSON, whose `AFTER` trigger fans it out to followers' feeds), its hashtags, its `post-created`
-/// outbox row under the aggregate's advisory lock with the relay's wake-up, and both documents back, which are the
-/// answer to the request (the same text a read of the post returns: nothing else in the statement changes them).
+/// outbox row under the aggregate's advisory lock with the relay's wake-up (none when its channel is "": decision
+/// 0036), and both documents back, which are the answer to the request (the same text a read of the post returns:
+/// nothing else in the statement changes them).
 /// It replaced a transaction of five round trips (`BEGIN`, the author's lock, the insert, the outbox row, `COMMIT`).
 ///
 /// One row when the author has a row: `withdrawn` (then nothing was written) or the documents. No row when the
@@ -41,7 +42,7 @@ struct CreatePost: PostgresPreparedStatement {
             SELECT $27, $28, $29, $30, $31::jsonb, $32::jsonb FROM aggregate_lock
             RETURNING 1
         ), notified AS MATERIALIZED (
-            SELECT pg_notify($33, '') FROM appended
+            SELECT pg_notify($33, '') FROM appended WHERE $33 <> ''
         )
         SELECT a.withdrawn, i.doc, i.doc_g2, (SELECT count(*) FROM notified)
         FROM author a LEFT JOIN inserted i ON true
@@ -138,7 +139,7 @@ struct LockReactedPost: PostgresPreparedStatement {
 /// A like or a second like set in one statement, prepared once per connection, run on its own (PostgreSQL's implicit
 /// transaction): the user's read-model row share-locked and checked, the post locked (`FOR NO KEY UPDATE`, as
 /// `LockReactedPost`), the like inserted or deleted, and, only if that changed something, its `post-liked` or
-/// `post-unliked` outbox row under the aggregate's advisory lock with the relay's wake-up. It replaced a transaction of
+/// `post-unliked` outbox row under the aggregate's advisory lock with the relay's wake-up (as `CreatePost`). It replaced a transaction of
 /// six round trips (`BEGIN`, the user's lock, the post's lock, the like, the outbox row, `COMMIT`).
 ///
 /// `desired` is the state asked for (G1), or `nil` for the opposite of the current one (G0's toggle). Whether anything
@@ -203,7 +204,7 @@ struct SetLike: PostgresPreparedStatement {
                            '{payload,like,at}', to_jsonb(e.at)) AS enveloped
             RETURNING 1
         ), notified AS MATERIALIZED (
-            SELECT pg_notify($14, '') FROM appended
+            SELECT pg_notify($14, '') FROM appended WHERE $14 <> ''
         )
         SELECT (SELECT withdrawn FROM actor), (SELECT state FROM desired), (SELECT changed FROM changed),
                (SELECT visible FROM desired), (SELECT count(*) FROM notified)
