@@ -3,10 +3,11 @@ import Synchronization
 /// The link between an outbox's writers and the relay running in the same process (decision 0036): whether that
 /// relay leads (its last batch took the relay lock), and how to wake it without PostgreSQL.
 ///
-/// A `NOTIFY` wakes every backend that listens in the database, one per process of the stack, and costs the
-/// committing backend a signal to each: ~10 % of PostgreSQL's CPU per new post for the relay's wake-up alone. When
-/// the process's own relay leads, a write that will be followed by a post-commit step (a request's
-/// `ReadYourWritesTicket`) leaves the `NOTIFY` out and wakes the relay in-process after its commit instead.
+/// A `NOTIFY` wakes every backend that listens in the database, one per process of the stack (their wake-ups were
+/// ~11 % of PostgreSQL's CPU per new post, three `NOTIFY`s each), costs the committing backend a signal to each, and
+/// makes its commit take a database-wide lock, so such commits run one at a time. When the process's own relay
+/// leads, a write that will be followed by a post-commit step (a request's `ReadYourWritesTicket`) leaves the
+/// `NOTIFY` out and wakes the relay in-process after its commit instead.
 ///
 /// Leading is a hint, not a lease: the lock is taken per batch, so another replica may hold it by the time the
 /// nudged relay reads. A relay that was nudged and finds the lock taken therefore sends the `NOTIFY` the writer left

@@ -139,8 +139,9 @@ struct LockReactedPost: PostgresPreparedStatement {
 /// A like or a second like set in one statement, prepared once per connection, run on its own (PostgreSQL's implicit
 /// transaction): the user's read-model row share-locked and checked, the post locked (`FOR NO KEY UPDATE`, as
 /// `LockReactedPost`), the like inserted or deleted, and, only if that changed something, its `post-liked` or
-/// `post-unliked` outbox row under the aggregate's advisory lock with the relay's wake-up (as `CreatePost`). It replaced a transaction of
-/// six round trips (`BEGIN`, the user's lock, the post's lock, the like, the outbox row, `COMMIT`).
+/// `post-unliked` outbox row under the aggregate's advisory lock with the relay's wake-up (as `CreatePost`). It
+/// replaced a transaction of six round trips (`BEGIN`, the user's lock, the post's lock, the like, the outbox row,
+/// `COMMIT`).
 ///
 /// `desired` is the state asked for (G1), or `nil` for the opposite of the current one (G0's toggle). Whether anything
 /// changed is what the insert or delete did, not what the statement saw, so a repeat never yields a second event.
