@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import SNSKafka
 import SNSTestSupport
+import ServiceLifecycle
 import Synchronization
 import Testing
 
@@ -319,6 +320,38 @@ struct OutboxRelayTests {
                 }
                 #expect(Set(probes(messages, run: run).map(\.eventId)) == committed)
                 try await eventually("both rows marked published") { try await self.pendingCount(platform) == 0 }
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Decision 0036: a relay that stops (SIGTERM) while it owes its writers a wake-up sends the `NOTIFY` they left
+    /// out, so whichever replica takes over reads their rows at once.
+    @Test func aRelayThatStopsOwingAWakeUpSendsTheNotify() async throws {
+        try await TestPlatform.with { platform in
+            let heard = Mutex(0)
+            let listening = StartGate()
+            let notifications = try TestEnvironment.notificationListener()
+            notifications.subscribe(
+                channel: platform.outbox.notificationChannel, listening: { listening.open() },
+                received: { _ in heard.withLock { $0 += 1 } })
+            let relay = OutboxRelay(
+                outbox: platform.outbox, client: platform.postgres, producer: platform.producer,
+                notifications: nil, logger: TestEnvironment.logger, pollInterval: .seconds(3600))
+            let services = ServiceGroup(
+                configuration: .init(services: [relay], gracefulShutdownSignals: [], logger: TestEnvironment.logger))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await notifications.run() }
+                try await listening.wait()
+                group.addTask { try await services.run() }
+                try await eventually("the relay leads and waits") {
+                    platform.outbox.localRelay.isLeading && relay.wakeup.isWaiting
+                }
+                #expect(heard.withLock { $0 } == 0)
+                platform.outbox.localRelay.keepNudged()  // a wake-up owed (as after a failed batch)
+                await services.triggerGracefulShutdown()
+                try await eventually("the stopping relay notified") { heard.withLock { $0 } == 1 }
+                #expect(!platform.outbox.localRelay.isLeading)
                 group.cancelAll()
             }
         }

@@ -112,7 +112,6 @@ package final class OutboxRelay: Service, Sendable {
                 failures = 0
                 await wakeup.wait(timeout: pollInterval)
             } catch {
-                outbox.localRelay.setLeading(false)  // until a batch succeeds, writers notify
                 if wakeup.isFinished || Task.isCancelled { break }  // shutting down: the batch was abandoned
                 failures += 1
                 let delay = Backoff.delay(attempt: failures, base: .milliseconds(200), cap: .seconds(10))
@@ -145,7 +144,9 @@ package final class OutboxRelay: Service, Sendable {
         do {
             result = try await readAndPublish()
         } catch {
-            // The rows stay pending for the retry; a relay that stops before it succeeds forwards the wake-up.
+            // Until a batch succeeds, writers notify. The rows stay pending for the retry; a relay that stops before
+            // it succeeds forwards the wake-up it took.
+            outbox.localRelay.setLeading(false)
             if nudged { outbox.localRelay.keepNudged() }
             throw error
         }
