@@ -68,7 +68,7 @@ struct ServiceProcessTests {
 
     @Test(arguments: ["auth", "market"])
     func startsReadyAndStopsCleanlyOnSIGTERM(service: String) async throws {
-        let port = Int.random(in: 20_000..<30_000)
+        let port = try ListeningPorts.reserve()
         let environment = service == "market" ? try marketEnvironment(port: port) : try validEnvironment(port: port)
         let process = try run(try binary(service), environment: environment)
         defer { process.signal(SIGKILL) }

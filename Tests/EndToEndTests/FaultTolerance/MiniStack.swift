@@ -12,9 +12,9 @@ import SNSTestSupport
 /// A private copy of the event pipeline for the fault-tolerance tests, made of real processes: its own
 /// database on the test PostgreSQL cluster (the services' schemas are fixed, so a private database is what
 /// keeps them apart from the shared stack), its own dev broker process, and the chosen service executables
-/// on free loopback ports. Tests kill, stop and restart these processes; nothing else in the suite sees them.
-/// Each process's output is appended to `<SNS_TEST_STATE_DIR>/fault/<database>/<name>.log`; a failing test's
-/// error carries the tail of every log.
+/// on loopback ports outside the ephemeral range (`ListeningPorts`). Tests kill, stop and restart these
+/// processes; nothing else in the suite sees them. Each process's output is appended to
+/// `<SNS_TEST_STATE_DIR>/fault/<database>/<name>.log`; a failing test's error carries the tail of every log.
 actor MiniStack {
     let databaseName: String
     let databaseURL: String
@@ -187,7 +187,7 @@ actor MiniStack {
 
     /// Starts `service` (again, on the same port if it ran before) against the current broker.
     func start(_ service: String) throws {
-        let port = try ports[service] ?? Self.freePort()
+        let port = try ports[service] ?? ListeningPorts.reserve()
         ports[service] = port
         let log = Self.logPath(directory, service)
         let process = try ChildProcess.spawn(
@@ -334,24 +334,6 @@ actor MiniStack {
     }
 
     // MARK: Sockets
-
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw MiniStackError("a socket") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw MiniStackError("a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     /// Whether a TCP connection to the first `host:port` of a bootstrap list is accepted.
     static func acceptsConnections(_ bootstraps: String) -> Bool {
