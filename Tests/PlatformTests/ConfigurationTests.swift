@@ -27,6 +27,34 @@ struct ConfigurationTests {
                 .databasePoolPerEventLoop)
     }
 
+    /// libpq's `host=/dir` (decision 0037): PostgreSQL's Unix-domain socket in that directory, named by the port; the
+    /// URL's own host may be left out. A `host` that is a name is a TCP host, as in libpq.
+    @Test func aHostDirectoryMeansTheUnixDomainSocket() throws {
+        let withHost = try DatabaseConfiguration(url: "postgres://sns:sns@127.0.0.1:54320/sns?host=/srv/pg/run")
+        #expect(withHost.socketPath == "/srv/pg/run/.s.PGSQL.54320")
+        #expect(withHost.endpointDescription == "/srv/pg/run/.s.PGSQL.54320")
+        #expect(withHost.clientConfiguration.unixSocketPath == "/srv/pg/run/.s.PGSQL.54320")
+        #expect(withHost.clientConfiguration.host == nil)
+        #expect(try withHost.connectionConfiguration().unixSocketPath == "/srv/pg/run/.s.PGSQL.54320")
+        let bare = try DatabaseConfiguration(url: "postgresql://sns:s%40cret@/sns?host=/var/run/postgresql/")
+        #expect(bare.socketPath == "/var/run/postgresql/.s.PGSQL.5432")
+        #expect(bare.password == "s@cret")
+        #expect(bare.database == "sns")
+        let named = try DatabaseConfiguration(url: "postgres://sns:sns@ignored:6543/sns?host=db.internal")
+        #expect(named.socketPath == nil)
+        #expect(named.clientConfiguration.host == "db.internal")
+        #expect(named.clientConfiguration.port == 6543)
+        #expect(named.endpointDescription == "db.internal:6543")
+        let tcp = try DatabaseConfiguration(url: "postgres://sns:sns@127.0.0.1:5432/sns")
+        #expect(tcp.socketPath == nil)
+        #expect(tcp.clientConfiguration.unixSocketPath == nil)
+        #expect {
+            try DatabaseConfiguration(url: "postgres://sns:sns@/sns?host=/run/pg&sslmode=require")
+        } throws: { error in
+            (error as? ConfigurationError)?.variable == "SNS_DATABASE_URL"
+        }
+    }
+
     /// `SNS_OUTBOX_GATHER_MS` (decision 0035): 3 ms unless set; 0 turns the pause off.
     @Test func outboxGatherDefaultsToThreeMillisecondsAndZeroTurnsItOff() throws {
         #expect(

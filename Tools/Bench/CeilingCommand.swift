@@ -17,14 +17,16 @@ struct CeilingCommand: AsyncParsableCommand {
     )
 
     @Option(help: "Port on 127.0.0.1.") var port: Int = 8199
-    @Option(help: "postgres://user:password@host:port/database") var databaseURL: String
+    @Option(help: "postgres://user:password@host:port/database (as SNS_DATABASE_URL: `?host=/dir` for a socket)")
+    var databaseURL: String
     @Option(help: "PostgreSQL connections in the pool (the services' SNS_DATABASE_MAX_CONNECTIONS default is 10).")
     var poolSize: Int = 10
 
     func run() async throws {
         var logger = Logger(label: "sns-bench.ceiling")
         logger.logLevel = .warning
-        var configuration = try PostgresURL(databaseURL).clientConfiguration
+        // Parsed as the services parse SNS_DATABASE_URL, so the ceiling reaches PostgreSQL the way the stack does.
+        var configuration = try DatabaseConfiguration(url: databaseURL, variable: "--database-url").clientConfiguration
         configuration.options.size(maximum: poolSize, warm: 0)  // as the services' shared pools (decision 0029)
         let shared = DatabasePool(PostgresClient(configuration: configuration, backgroundLogger: logger))
         let pools = LoopLocalPools(

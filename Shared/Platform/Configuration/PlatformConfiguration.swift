@@ -7,7 +7,7 @@ import Logging
 /// |---|---|---|
 /// | `SNS_HTTP_HOST` | address to bind | `127.0.0.1` |
 /// | `SNS_HTTP_PORT` | port to bind | per service |
-/// | `SNS_DATABASE_URL` | `postgres://user:password@host:port/database` | required |
+/// | `SNS_DATABASE_URL` | `postgres://user:password@host:port/database`; `?host=/dir`: the Unix-domain socket there (decision 0037) | required |
 /// | `SNS_DATABASE_MAX_CONNECTIONS` | pool size | 10 |
 /// | `SNS_DATABASE_POOLS` | `per-event-loop`: posts' requests use a pool per event loop, each `max(2, pool size / loops)`, beside the shared pool (decision 0025); `shared`: one pool | `per-event-loop` |
 /// | `SNS_KAFKA_BROKERS` | bootstrap servers, `host:port[,host:port]` | required |

@@ -4,6 +4,11 @@ import PostgresNIO
 
 /// Where the service's PostgreSQL is, parsed from a `postgres://user:password@host:port/database` URL.
 /// `?sslmode=disable|prefer|require` is honoured (default `disable`, since the database sits on a private network).
+///
+/// As in libpq's URLs, a `host` query parameter that is a directory (it starts with `/`) means PostgreSQL's
+/// Unix-domain socket in that directory, `<directory>/.s.PGSQL.<port>`: `postgres://sns:sns@/sns?host=/run/postgresql`
+/// (the URL's own host may then be left out; the port still names the socket). A database on the same machine is
+/// reached so without the loopback TCP stack: the local stack connects this way (decision 0037).
 package struct DatabaseConfiguration: Sendable {
     package var host: String
     package var port: Int
@@ -12,6 +17,8 @@ package struct DatabaseConfiguration: Sendable {
     package var database: String
     package var tlsMode: String
     package var maxConnections: Int
+    /// The directory of PostgreSQL's Unix-domain socket, when the URL names one (`?host=/…`).
+    package var socketDirectory: String?
 
     package init(url: String, variable: String = "SNS_DATABASE_URL", maxConnections: Int = 10) throws {
         guard let components = URLComponents(string: url),
@@ -20,7 +27,10 @@ package struct DatabaseConfiguration: Sendable {
             throw ConfigurationError(
                 variable: variable, reason: "must look like postgres://user:password@host:port/database")
         }
-        guard let host = components.host, !host.isEmpty else {
+        let query = components.queryItems ?? []
+        let hostParameter = query.first(where: { $0.name == "host" })?.value
+        let socketDirectory = hostParameter.flatMap { $0.hasPrefix("/") ? $0 : nil }
+        guard let host = hostParameter ?? components.host, !host.isEmpty else {
             throw ConfigurationError(variable: variable, reason: "has no host")
         }
         guard let user = components.user, !user.isEmpty else {
@@ -30,9 +40,13 @@ package struct DatabaseConfiguration: Sendable {
         guard !database.isEmpty else {
             throw ConfigurationError(variable: variable, reason: "has no database name (the path part)")
         }
-        let sslmode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable"
+        let sslmode = query.first(where: { $0.name == "sslmode" })?.value ?? "disable"
         guard ["disable", "prefer", "require"].contains(sslmode) else {
             throw ConfigurationError(variable: variable, reason: "sslmode must be disable, prefer or require")
+        }
+        guard socketDirectory == nil || sslmode != "require" else {
+            throw ConfigurationError(
+                variable: variable, reason: "sslmode=require cannot be met over a Unix-domain socket (host=\(host))")
         }
         self.host = host
         self.port = components.port ?? 5432
@@ -41,7 +55,16 @@ package struct DatabaseConfiguration: Sendable {
         self.database = database
         self.tlsMode = sslmode
         self.maxConnections = maxConnections
+        self.socketDirectory = socketDirectory
     }
+
+    /// The socket file when connecting through a Unix-domain socket.
+    package var socketPath: String? {
+        socketDirectory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + ".s.PGSQL.\(port)" }
+    }
+
+    /// Where connections go, for messages: `host:port` or the socket's path.
+    package var endpointDescription: String { socketPath ?? "\(host):\(port)" }
 
     package var clientConfiguration: PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS
@@ -50,9 +73,14 @@ package struct DatabaseConfiguration: Sendable {
         case "prefer": tls = .prefer(.makeClientConfiguration())
         default: tls = .disable
         }
-        var configuration = PostgresClient.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: tls
-        )
+        var configuration =
+            if let socketPath {
+                PostgresClient.Configuration(
+                    unixSocketPath: socketPath, username: username, password: password, database: database)
+            } else {
+                PostgresClient.Configuration(
+                    host: host, port: port, username: username, password: password, database: database, tls: tls)
+            }
         configuration.options.connectTimeout = .seconds(5)
         // No warm connection here: this pool serves migrations, the relay, the consumers and readiness (posts'
         // requests have pools of their own, `LoopLocalPools`), and in the tests' process each of hundreds of
@@ -70,8 +98,14 @@ package struct DatabaseConfiguration: Sendable {
         case "prefer": tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
         default: tls = .disable
         }
-        var configuration = PostgresConnection.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: tls)
+        var configuration =
+            if let socketPath {
+                PostgresConnection.Configuration(
+                    unixSocketPath: socketPath, username: username, password: password, database: database)
+            } else {
+                PostgresConnection.Configuration(
+                    host: host, port: port, username: username, password: password, database: database, tls: tls)
+            }
         configuration.options.connectTimeout = .seconds(5)
         return configuration
     }

@@ -48,7 +48,7 @@ package enum AdminRuntime {
             let text = String(reflecting: error)
             if text.contains("ConnectionPool") || text.contains("connect") {
                 throw AdminError(
-                    "cannot connect to PostgreSQL at \(configuration.host):\(configuration.port) (\(text))")
+                    "cannot connect to PostgreSQL at \(configuration.endpointDescription) (\(text))")
             }
             throw error
         }
@@ -71,7 +71,7 @@ package enum AdminRuntime {
         }
         guard reached else {
             throw AdminError(
-                "cannot connect to PostgreSQL at \(configuration.host):\(configuration.port) within \(connectTimeout)")
+                "cannot connect to PostgreSQL at \(configuration.endpointDescription) within \(connectTimeout)")
         }
     }
 
