@@ -151,7 +151,14 @@ package final class OutboxRelay: Service, Sendable {
             throw error
         }
         outbox.localRelay.setLeading(result != .standby && !wakeup.isFinished)
-        if result == .standby, nudged { try await notifyOtherReplicas() }
+        if result == .standby, nudged {
+            do {
+                try await notifyOtherReplicas()
+            } catch {
+                outbox.localRelay.keepNudged()  // still owed: the retry after the back-off, or the shutdown, sends it
+                throw error
+            }
+        }
         return result
     }
 
