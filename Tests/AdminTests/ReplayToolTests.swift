@@ -180,4 +180,30 @@ struct ReplayToolTests {
             #expect(after == before)
         }
     }
+
+    /// A `--since` older than every record the group keeps (the rest was pruned, decision 0038) is reported with the
+    /// time of its oldest record; a time the records cover is not.
+    @Test func aSinceOlderThanTheKeptRecordsIsReported() async throws {
+        try await TestPlatform.with { platform in
+            let group = TestEnvironment.unique("pruned-group")
+            let oldest = Date().addingTimeInterval(-3600)
+            for (offset, age) in [(1, 3600.0), (2, 60.0)] {
+                _ = try await platform.postgres.query(
+                    """
+                    INSERT INTO \(table: platform.schema, "processed_events")
+                        (consumer, event_id, topic, kafka_partition, kafka_offset, processed_at)
+                    VALUES (\(group), \(UUID.timeOrdered()), 'sns.media', 0, \(offset), \(Date().addingTimeInterval(-age)))
+                    """, logger: TestEnvironment.logger)
+            }
+            let client = platform.postgres.client
+            let pruned = try await Replay.recordsPruned(
+                since: Date().addingTimeInterval(-86_400), group: group, schema: platform.schema.name, client: client,
+                logger: TestEnvironment.logger)
+            #expect(pruned.map { abs($0.timeIntervalSince(oldest)) < 5 } == true)
+            let covered = try await Replay.recordsPruned(
+                since: Date().addingTimeInterval(-1800), group: group, schema: platform.schema.name, client: client,
+                logger: TestEnvironment.logger)
+            #expect(covered == nil)
+        }
+    }
 }

@@ -19,3 +19,17 @@ extension UUID {
         return UUID(uuid: uuid)
     }
 }
+
+extension UUID {
+    /// The smallest version 7 UUID of `date`'s millisecond (the time, then zeros): every time-ordered id made before
+    /// that millisecond sorts below it in PostgreSQL's `uuid` order. The retention pruner finds old processed-event
+    /// records through their primary key with it (decision 0038).
+    package static func timeOrderedLowerBound(at date: Date) -> UUID {
+        let milliseconds = UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded(.down)))
+        var uuid = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).uuid
+        withUnsafeMutableBytes(of: &uuid) { bytes in
+            for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index))) }
+        }
+        return UUID(uuid: uuid)
+    }
+}

@@ -25,6 +25,9 @@ import Logging
 /// | `SNS_DATABASE_WATCH_MS` | how often the database watch probes; while it is down, requests get 503 at once (0: off) | 1000 |
 /// | `SNS_SHUTDOWN_DRAIN_MS` | on SIGTERM, how long the replica drains before it stops (decision 0018) | 3000 |
 /// | `SNS_SHUTDOWN_LIMIT_MS` | the longest SIGTERM takes to end the process, whatever is still waiting | 8000 |
+/// | `SNS_OUTBOX_RETENTION_HOURS` | published outbox rows older than this are deleted (decision 0038; 0: kept for ever) | 168 |
+/// | `SNS_PROCESSED_EVENTS_RETENTION_HOURS` | consumers' processed-event records older than this are deleted (0: kept for ever; else at least the outbox's) | 192 |
+/// | `SNS_RETENTION_INTERVAL_MINUTES` | time between two pruning passes | 10 |
 package struct PlatformConfiguration: Sendable {
     package var serviceName: String
     package var httpHost: String
@@ -52,6 +55,8 @@ package struct PlatformConfiguration: Sendable {
     package var drain: ShutdownDrain
     /// The `DatabaseWatch` probe interval (nil: no watch; in-process applications in tests run without one).
     package var databaseWatchInterval: Duration?
+    /// What the retention pruner deletes, and how often (decision 0038).
+    package var retention: RetentionPolicy
 
     package init(
         serviceName: String,
@@ -73,8 +78,10 @@ package struct PlatformConfiguration: Sendable {
         shutdownDrain: Duration = .zero,
         shutdownLimit: Duration? = nil,
         databaseWatchInterval: Duration? = nil,
-        databasePoolPerEventLoop: Bool = true
+        databasePoolPerEventLoop: Bool = true,
+        retention: RetentionPolicy = .keepEverything
     ) {
+        self.retention = retention
         self.databasePoolPerEventLoop = databasePoolPerEventLoop
         self.serviceName = serviceName
         self.httpHost = httpHost
@@ -142,6 +149,7 @@ package struct PlatformConfiguration: Sendable {
         self.drain = ShutdownDrain(duration: .milliseconds(drain), limit: .milliseconds(limit))
         let watch = try env.int("SNS_DATABASE_WATCH_MS", default: 1000, range: 0...60_000)
         self.databaseWatchInterval = watch == 0 ? nil : .milliseconds(watch)
+        self.retention = try RetentionPolicy(environment: env)
     }
 
     /// `k=v;k=v` (the format of `SNS_KAFKA_PROPERTIES`); a malformed pair names `variable`.

@@ -22,6 +22,8 @@ package struct ServicePlatform: Sendable {
     package let outbox: Outbox
     package let barrier: ProjectionBarrier
     package let relay: OutboxRelay
+    /// Deletes old published outbox rows and processed-event records (decision 0038).
+    package let retention: RetentionPruner
     /// The process's one `LISTEN` connection (the relay's wake-ups, the barrier's announcements).
     package let notifications: NotificationListener
     package let verifier: AccessTokenVerifier
@@ -88,6 +90,8 @@ package struct ServicePlatform: Sendable {
         self.relay = OutboxRelay(
             outbox: outbox, client: postgres, producer: producer, notifications: notifications, logger: logger,
             pollInterval: configuration.outboxPollInterval, gather: configuration.outboxGather, startGate: startGate)
+        self.retention = RetentionPruner(
+            schema: schema, client: postgres, policy: configuration.retention, logger: logger, startGate: startGate)
         self.verifier = try await AccessTokenVerifier(publicKeyPEM: configuration.jwtPublicKeyPEM)
         self.migrator = Migrator(schema: schema, migrations: PlatformMigrations.all(schema: schema) + migrations)
     }
@@ -165,7 +169,7 @@ package struct ServicePlatform: Sendable {
             // The pool's run() was seen not to return after shutdown: bounded, so SIGTERM always ends the process.
             services: [
                 BoundedShutdownService(postgres, name: "postgres pool", logger: logger), producer, notifications,
-                relay,
+                relay, retention,
             ]
                 + requestPools.perLoopPools.map { [logger] in
                     BoundedShutdownService($0, name: "postgres pool of an event loop", logger: logger)

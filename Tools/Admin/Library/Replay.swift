@@ -95,6 +95,23 @@ package enum Replay {
         return ReplayPlan(group: group, schema: ownerSchema, topics: topics, reapply: reapply, entries: entries)
     }
 
+    /// When `date` is older than every processed-event record the group still keeps, the time of its oldest record:
+    /// the retention pruner (decision 0038) deleted the earlier ones, so a replay `--since date` can only start at the
+    /// first message applied at or after that time. Nil when records that old exist (or the group has none).
+    package static func recordsPruned(
+        since date: Date, group: String, schema schemaName: String? = nil, client: PostgresClient, logger: Logger
+    ) async throws -> Date? {
+        let schema = try SQLIdentifier(try schemaName ?? ServiceCatalog.owner(ofConsumer: group).schema)
+        let rows = try await client.query(
+            """
+            SELECT min(processed_at) FROM \(table: schema, "processed_events") WHERE consumer = \(group)
+            """, logger: logger)
+        var oldest: Date?
+        for try await value in rows.decode(Date?.self) { oldest = value }
+        guard let oldest, oldest > date else { return nil }
+        return oldest
+    }
+
     /// Moves the offsets (refusing while the group has live members), then, with `reapply`, forgets the processed
     /// records from the new offsets on. Returns how many records were forgotten.
     package static func apply(

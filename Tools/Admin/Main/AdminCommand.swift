@@ -96,6 +96,11 @@ enum Output {
         }
     }
 
+    /// A warning on standard error (kept out of `--json` output).
+    static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("sns-admin: warning: \(message)\n".utf8))
+    }
+
     /// A plain aligned table.
     static func table(_ header: [String], _ rows: [[String]]) {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

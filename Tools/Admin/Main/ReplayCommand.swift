@@ -44,6 +44,13 @@ struct ReplayCommand: AsyncParsableCommand {
             let plan = try await Replay.plan(
                 group: group, topics: topics, start: start, reapply: reapply,
                 kafka: kafka, client: client, logger: logger)
+            if case .since(let date) = start,
+                let oldest = try await Replay.recordsPruned(since: date, group: group, client: client, logger: logger)
+            {
+                Output.warn(
+                    "\(group) keeps processed-event records from \(oldest) on (older ones were pruned, SNS_PROCESSED_EVENTS_RETENTION_HOURS): the replay starts at the first message it applied since then; use --offset or --from-beginning to go further back"
+                )
+            }
             if dryRun { return (plan, 0) }
             return (
                 plan,

@@ -8,7 +8,8 @@ struct RepublishCommand: AsyncParsableCommand {
         abstract: "Send a service's published outbox history to Kafka again (for a broker that lost its data).",
         discussion: """
             Rows go out in outbox order with their original keys, headers and event ids. Consumers are idempotent, so
-            events they already applied are skipped. Pending rows are left to the outbox relay.
+            events they already applied are skipped. Pending rows are left to the outbox relay. The services delete
+            published rows older than SNS_OUTBOX_RETENTION_HOURS (a week by default): those cannot be republished.
             """)
 
     @OptionGroup var connection: ConnectionOptions
