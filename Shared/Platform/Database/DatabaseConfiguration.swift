@@ -67,20 +67,20 @@ package struct DatabaseConfiguration: Sendable {
     package var endpointDescription: String { socketPath ?? "\(host):\(port)" }
 
     package var clientConfiguration: PostgresClient.Configuration {
-        let tls: PostgresClient.Configuration.TLS
-        switch tlsMode {
-        case "require": tls = .require(.makeClientConfiguration())
-        case "prefer": tls = .prefer(.makeClientConfiguration())
-        default: tls = .disable
+        var configuration: PostgresClient.Configuration
+        if let socketPath {
+            configuration = .init(
+                unixSocketPath: socketPath, username: username, password: password, database: database)
+        } else {
+            let tls: PostgresClient.Configuration.TLS =
+                switch tlsMode {
+                case "require": .require(.makeClientConfiguration())
+                case "prefer": .prefer(.makeClientConfiguration())
+                default: .disable
+                }
+            configuration = .init(
+                host: host, port: port, username: username, password: password, database: database, tls: tls)
         }
-        var configuration =
-            if let socketPath {
-                PostgresClient.Configuration(
-                    unixSocketPath: socketPath, username: username, password: password, database: database)
-            } else {
-                PostgresClient.Configuration(
-                    host: host, port: port, username: username, password: password, database: database, tls: tls)
-            }
         configuration.options.connectTimeout = .seconds(5)
         // No warm connection here: this pool serves migrations, the relay, the consumers and readiness (posts'
         // requests have pools of their own, `LoopLocalPools`), and in the tests' process each of hundreds of
@@ -92,20 +92,21 @@ package struct DatabaseConfiguration: Sendable {
 
     /// For a connection of its own, outside the pool (a long-lived `LISTEN`).
     package func connectionConfiguration() throws -> PostgresConnection.Configuration {
-        let tls: PostgresConnection.Configuration.TLS
-        switch tlsMode {
-        case "require": tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case "prefer": tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        default: tls = .disable
+        var configuration: PostgresConnection.Configuration
+        if let socketPath {
+            configuration = .init(
+                unixSocketPath: socketPath, username: username, password: password, database: database)
+        } else {
+            // A TLS context only for TCP (building one for a socket would be wasted, and could fail for nothing).
+            let tls: PostgresConnection.Configuration.TLS =
+                switch tlsMode {
+                case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                case "prefer": .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                default: .disable
+                }
+            configuration = .init(
+                host: host, port: port, username: username, password: password, database: database, tls: tls)
         }
-        var configuration =
-            if let socketPath {
-                PostgresConnection.Configuration(
-                    unixSocketPath: socketPath, username: username, password: password, database: database)
-            } else {
-                PostgresConnection.Configuration(
-                    host: host, port: port, username: username, password: password, database: database, tls: tls)
-            }
         configuration.options.connectTimeout = .seconds(5)
         return configuration
     }

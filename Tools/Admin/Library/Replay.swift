@@ -49,7 +49,7 @@ package enum Replay {
         schema schemaName: String? = nil, subscribedTopics: [String]? = nil,
         kafka: KafkaConfiguration, client: PostgresClient, logger: Logger
     ) async throws -> ReplayPlan {
-        let ownerSchema = try schemaName ?? ServiceCatalog.owner(ofConsumer: group).schema
+        let ownerSchema = try Self.schema(of: group, given: schemaName)
         let subscribed = subscribedTopics ?? ServiceCatalog.consumerTopics[group] ?? []
         let topics = requested.isEmpty ? subscribed : requested
         if let stray = topics.first(where: { !subscribed.contains($0) }) {
@@ -95,13 +95,18 @@ package enum Replay {
         return ReplayPlan(group: group, schema: ownerSchema, topics: topics, reapply: reapply, entries: entries)
     }
 
+    /// The schema where `group` records its processed events: `given`, or its owner's in `ServiceCatalog`.
+    private static func schema(of group: String, given: String?) throws -> String {
+        try given ?? ServiceCatalog.owner(ofConsumer: group).schema
+    }
+
     /// When `date` is older than every processed-event record the group still keeps, the time of its oldest record:
     /// the retention pruner (decision 0038) deleted the earlier ones, so a replay `--since date` can only start at the
     /// first message applied at or after that time. Nil when records that old exist (or the group has none).
     package static func recordsPruned(
         since date: Date, group: String, schema schemaName: String? = nil, client: PostgresClient, logger: Logger
     ) async throws -> Date? {
-        let schema = try SQLIdentifier(try schemaName ?? ServiceCatalog.owner(ofConsumer: group).schema)
+        let schema = try SQLIdentifier(try Self.schema(of: group, given: schemaName))
         let rows = try await client.query(
             """
             SELECT min(processed_at) FROM \(table: schema, "processed_events") WHERE consumer = \(group)
