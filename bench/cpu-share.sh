@@ -37,7 +37,7 @@ snapshot >"$BEFORE"
 start="$(date +%s.%N)"
 # The command has exited by the second snapshot, so its own CPU comes from bash's `time` (user + system).
 TIMES="$(mktemp)"; TIMEFORMAT='%U %S'
-{ time "$@" >&2 2>&3; } 3>&2 2>"$TIMES"
+{ time "$@" >&3 2>&3; } 3>&2 2>"$TIMES"   # its output to our stderr, only `time` to the file
 end="$(date +%s.%N)"
 snapshot >"$AFTER"
 read -r command_user command_sys <"$TIMES"; rm -f "$TIMES"

@@ -2,6 +2,13 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
+/// A reply's status and how many body bytes it had (an empty page is a few dozen: the mix's figures mean nothing
+/// if its feeds are empty).
+struct LoadReply: Sendable {
+    var status: Int
+    var bodyBytes: Int
+}
+
 /// One request of the load, built before it is due: everything the wire needs, nothing parsed again when sent.
 struct LoadRequest: Sendable {
     var head: HTTPRequestHead
@@ -58,9 +65,9 @@ final class LoadClient: Sendable {
     }
 
     /// Sends the request on a free connection (opening one, or queueing until one is free) and returns the reply's
-    /// status once the whole reply has been read. Fails after `timeout`, and with the connection's error.
-    func send(_ request: LoadRequest, timeout: TimeAmount) async throws -> Int {
-        let promise = loop.makePromise(of: Int.self)
+    /// status and size once the whole reply has been read. Fails after `timeout`, and with the connection's error.
+    func send(_ request: LoadRequest, timeout: TimeAmount) async throws -> LoadReply {
+        let promise = loop.makePromise(of: LoadReply.self)
         loop.execute { [self] in
             let timer = loop.scheduleTask(in: timeout) { promise.fail(BenchError("no reply within \(timeout)")) }
             promise.futureResult.whenComplete { _ in timer.cancel() }
@@ -94,7 +101,7 @@ final class LoadClient: Sendable {
 /// A request and the promise its reply completes.
 private struct Exchange: Sendable {
     let request: LoadRequest
-    let promise: EventLoopPromise<Int>
+    let promise: EventLoopPromise<LoadReply>
 }
 
 /// Idle connections and waiting requests. Used on the client's loop only.
@@ -167,25 +174,26 @@ private final class ConnectionPool {
 private final class ReplyHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
 
-    private var promise: EventLoopPromise<Int>?
+    private var promise: EventLoopPromise<LoadReply>?
     private var done: ((Bool) -> Void)?
-    private var status = 0
+    private var reply = LoadReply(status: 0, bodyBytes: 0)
     private var keepAlive = true
 
-    func start(_ promise: EventLoopPromise<Int>, done: @escaping (Bool) -> Void) {
+    func start(_ promise: EventLoopPromise<LoadReply>, done: @escaping (Bool) -> Void) {
         self.promise = promise
         self.done = done
+        reply = LoadReply(status: 0, bodyBytes: 0)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            status = Int(head.status.code)
+            reply.status = Int(head.status.code)
             keepAlive = head.isKeepAlive
-        case .body:
-            break
+        case .body(let bytes):
+            reply.bodyBytes += bytes.readableBytes
         case .end:
-            finish(.success(status), reusable: keepAlive)
+            finish(.success(reply), reusable: keepAlive)
         }
     }
 
@@ -199,7 +207,7 @@ private final class ReplyHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    private func finish(_ result: Result<Int, any Error>, reusable: Bool) {
+    private func finish(_ result: Result<LoadReply, any Error>, reusable: Bool) {
         guard let promise, let done else { return }
         self.promise = nil
         self.done = nil

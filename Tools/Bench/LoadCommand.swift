@@ -42,6 +42,7 @@ struct LoadCommand: AsyncParsableCommand {
         await client.shutdown()
         if header { print(LoadResult.header) }
         print(result.row)
+        log(result.answerSizes)
         if !result.errors.isEmpty {
             log(
                 "errors: "
@@ -76,14 +77,16 @@ struct LoadCommand: AsyncParsableCommand {
                     sink.record(
                         Sample(
                             operation: operation, measured: measured, latency: 0, completedAt: due,
-                            error: "not sent (\(maxInFlight) in flight)"))
+                            error: "not sent (\(maxInFlight) in flight)", bodyBytes: 0))
                     continue
                 }
                 group.addTask {
                     var failure: String?
+                    var bodyBytes = 0
                     do {
-                        let status = try await client.send(request, timeout: .seconds(30))
-                        if status != 200 { failure = "HTTP \(status) on \(operation.rawValue)" }
+                        let reply = try await client.send(request, timeout: .seconds(30))
+                        bodyBytes = reply.bodyBytes
+                        if reply.status != 200 { failure = "HTTP \(reply.status) on \(operation.rawValue)" }
                     } catch {
                         let reason = (error as? BenchError).map(\.description) ?? "\(type(of: error)): \(error)"
                         failure = "\(reason) on \(operation.rawValue)"
@@ -93,7 +96,7 @@ struct LoadCommand: AsyncParsableCommand {
                     sink.record(
                         Sample(
                             operation: operation, measured: measured, latency: due.duration(to: end).milliseconds,
-                            completedAt: end, error: failure))
+                            completedAt: end, error: failure, bodyBytes: bodyBytes))
                 }
             }
         }
@@ -109,6 +112,7 @@ struct Sample: Sendable {
     let latency: Double
     let completedAt: ContinuousClock.Instant
     let error: String?
+    let bodyBytes: Int
 }
 
 /// Collected by the request tasks; `Mutex`/`Atomic` make it safe to share between them.
@@ -134,6 +138,17 @@ struct LoadResult {
 
     var errors: [String: Int] {
         samples.compactMap(\.error).reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
+
+    /// The mean body size of each operation's successful answers: a page of the seeded scenario is kilobytes, an
+    /// empty one a few dozen bytes (a scenario whose users or follows are gone still answers 200).
+    var answerSizes: String {
+        let sizes = Operation.allCases.compactMap { operation -> String? in
+            let answers = samples.filter { $0.operation == operation && $0.error == nil }
+            guard !answers.isEmpty else { return nil }
+            return "\(operation.rawValue) \(answers.map(\.bodyBytes).reduce(0, +) / answers.count) B"
+        }
+        return "mean answer: " + sizes.joined(separator: ", ")
     }
 
     var row: String {

@@ -237,6 +237,7 @@ running_replica_names() {
       [[ "$base" =~ ^${entry%%:*}(-[0-9]+)?$ ]] && echo "$base"
     done
   done
+  return 0   # not the status of the last pattern test (callers run under set -e)
 }
 # Every replica of every service as "service index" lines, in start order.
 all_replicas() {
