@@ -16,7 +16,8 @@ struct ReferencesBatchTests {
 
     /// The references the rules say the stream leaves (the projection's doc comment), worked out without SQL: a
     /// post references exactly the media paths of its newest snapshot, nothing once deleted, nothing when its author
-    /// withdrew (before or after the snapshot).
+    /// withdrew (before or after the snapshot); a `post-created` without media paths is left alone (in a real
+    /// stream it is the post's first event, when there is nothing to clear; this stream also has it later).
     static func expectedRows(_ stream: [IncomingEvent]) throws -> [String] {
         var withdrawn = Set<String>()
         var posts: [String: (owner: String, paths: Set<String>)] = [:]
@@ -26,6 +27,8 @@ struct ReferencesBatchTests {
                 let post =
                     event.eventType == .postCreated
                     ? try event.payload(as: PostCreated.self).post : try event.payload(as: PostUpdated.self).post
+                let paths = post.files.compactMap { MediaPath($0)?.string }
+                if event.eventType == .postCreated, paths.isEmpty { continue }
                 posts[post.postId] =
                     withdrawn.contains(post.userId)
                     ? nil : (post.userId, Set(post.files.compactMap { MediaPath($0)?.string }))
@@ -41,6 +44,36 @@ struct ReferencesBatchTests {
         }
         let references = posts.flatMap { post in post.value.paths.map { "post|\(post.key)|\($0)|\(post.value.owner)" } }
         return (references + withdrawn.map { "withdrawn|\($0)" }).sorted()
+    }
+
+    /// A holder's first snapshot with no media path changes nothing; one with a media path, and every later
+    /// snapshot (which may clear earlier references), does.
+    @Test func firstSnapshotsWithoutMediaPathsChangeNothing() async throws {
+        try await TestPlatform.with { platform in try Self.checkFirstSnapshots(platform) }
+    }
+
+    static func checkFirstSnapshots(_ platform: TestPlatform) throws {
+        let projection = MediaReferencesProjection(
+            catalog: MediaCatalog(schema: try SQLIdentifier("media_unused"), client: platform.postgres))
+        func post(_ files: [String]) -> PostSnapshot {
+            PostSnapshot(
+                postId: "p", userId: "u", productId: nil, title: nil, price: nil, files: files, hashTags: [],
+                createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0))
+        }
+        func changes<P: EventPayload>(_ payload: P) throws -> Bool {
+            projection.changesAnything(try PostEventStream.event(payload, key: "p", offset: 0))
+        }
+        #expect(try !changes(PostCreated(post: post([]))))
+        #expect(try !changes(PostCreated(post: post(["not/a/media/path.jpg"]))))
+        #expect(try changes(PostCreated(post: post([Self.paths[0]]))))
+        #expect(try changes(PostUpdated(post: post([]))))
+        func user(_ image: String?) -> UserRegistered {
+            UserRegistered(
+                userId: "u", email: "u@example.com", nick: "n", phoneNum: nil, birthDay: nil, profileImage: image,
+                registeredAt: Date(timeIntervalSince1970: 0))
+        }
+        #expect(try !changes(user(nil)))
+        #expect(try changes(user(Self.paths[1])))
     }
 
     @Test func batchedAndOneByOneEndInTheReferencesTheRulesSay() async throws {

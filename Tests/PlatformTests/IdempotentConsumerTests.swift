@@ -131,6 +131,42 @@ struct IdempotentConsumerTests {
         }
     }
 
+    /// A handler that says its `Probe`s of the run "nothing" change nothing (`changesAnything`).
+    struct NothingProbesChangeNothing: EventHandler {
+        let recording: ClosureEventHandler
+        func changesAnything(_ event: IncomingEvent) -> Bool {
+            (try? event.payload(as: Probe.self).run) != "nothing"
+        }
+        func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
+            try await recording.handle(event, connection: connection, logger: logger)
+        }
+    }
+
+    /// An event the handler says changes nothing is left alone like one of a type it does not handle: not handed
+    /// to it, not recorded, alone or in a batch, without holding back the others.
+    @Test func eventsTheHandlerSaysChangeNothingAreNeitherHandledNorRecorded() async throws {
+        try await TestPlatform.with { platform in
+            try await createEffectTable(platform)
+            let name = TestEnvironment.unique("nothing-")
+            let consumer = try makeConsumer(
+                platform, name: name, handler: NothingProbesChangeNothing(recording: recordingHandler(platform)))
+            #expect(try await consumer.process(try message(for: probe(1, run: "nothing"), offset: 1)) == .ignored)
+            let mixed = try await consumer.applyAll([
+                try message(for: probe(2, run: "nothing"), offset: 2), try message(for: probe(3, run: "x"), offset: 3),
+            ])
+            #expect(mixed == [.ignored, .applied])
+            #expect(try await consumer.process(try message(for: probe(4, run: "x"), offset: 4)) == .applied)
+            #expect(try await effects(platform).sequences == [3, 4])
+            let rows = try await platform.postgres.query(
+                "SELECT count(*)::int FROM \(table: platform.schema, "processed_events") WHERE consumer = \(name)",
+                logger: TestEnvironment.logger)
+            for try await count in rows.decode(Int.self) {
+                #expect(count == 2, "only the probes that change something")
+            }
+            await consumer.consumer.shutdown()
+        }
+    }
+
     /// A serialization conflict (like a deadlock or a lost connection) is the infrastructure's fault, not the
     /// event's: it is waited out and never counts toward dead-lettering (here even with a single allowed attempt).
     /// (Killing the backend with pg_terminate_backend was tried first: PostgresNIO 1.33.2 can then hang a query

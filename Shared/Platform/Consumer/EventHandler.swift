@@ -19,6 +19,13 @@ package protocol EventHandler: Sendable {
     /// switch over every `EventType` without a `default`, so a new type must be decided on.
     func handles(_ type: EventType) -> Bool
 
+    /// Whether this event, of a type `handles` said yes to, can change anything here. An event this says no to is
+    /// left alone like one of a type the handler does not handle (not handed to it, not recorded; announced if a
+    /// writer waits for it). Say no only for an event whose effect is nothing when applied in its partition's order
+    /// — the first snapshot of an aggregate with nothing in it for this projection, such as a new post without files
+    /// for media's references — so that leaving it alone is right in order and after any redelivery. Default: yes.
+    func changesAnything(_ event: IncomingEvent) -> Bool
+
     /// The whole effect of `event` as one statement, when it is one (`OneStatementEffect`): a consumer given one event
     /// at a time then records and applies it with that single statement instead of a transaction of four round trips.
     /// It must do exactly what `handle` does for the event. Default: nil (the transaction and `handle`).
@@ -27,6 +34,15 @@ package protocol EventHandler: Sendable {
 
 extension EventHandler {
     package func handles(_ type: EventType) -> Bool { true }
+
+    package func changesAnything(_ event: IncomingEvent) -> Bool { true }
+
+    /// Whether a consumer hands `event` to this handler and records it: a type this build knows, that the handler
+    /// handles, and an event that can change anything here.
+    package func applies(_ event: IncomingEvent) -> Bool {
+        guard let type = event.eventType else { return false }
+        return handles(type) && changesAnything(event)
+    }
 
     package func oneStatement(for event: IncomingEvent) throws -> (any OneStatementEffect)? { nil }
 

@@ -165,7 +165,7 @@ package final class IdempotentConsumer: Service, Sendable {
         let known = events.filter { $0.eventType != nil }
         // Writers wait for these events (read-your-writes): announced when this transaction commits.
         let announcements = known.filter { $0.isAwaited(by: name) }.map { $0.announcement(group: name) }
-        let relevant = known.filter { $0.eventType.map(handler.handles) ?? false }
+        let relevant = known.filter { handler.applies($0) }
         if relevant.isEmpty {
             // Nothing to apply: no transaction, no processed-event rows.
             if !announcements.isEmpty { try await announce(announcements) }
@@ -186,8 +186,8 @@ package final class IdempotentConsumer: Service, Sendable {
             return applied
         }
         return events.map { event in
-            guard let type = event.eventType else { return skip(event) }
-            guard handler.handles(type) else { return .ignored }
+            guard event.eventType != nil else { return skip(event) }
+            guard handler.applies(event) else { return .ignored }
             return applied.remove(event.metadata.eventId) != nil ? .applied : .duplicate
         }
     }
@@ -273,7 +273,7 @@ package final class IdempotentConsumer: Service, Sendable {
     func apply(_ event: IncomingEvent, logger: Logger) async throws -> Outcome {
         let name = self.name
         let handler = self.handler
-        if let type = event.eventType, !handler.handles(type) {
+        if event.eventType != nil, !handler.applies(event) {
             if event.isAwaited(by: name) {
                 try await announce([event.announcement(group: name)])
             }

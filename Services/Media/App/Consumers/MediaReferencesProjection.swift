@@ -14,6 +14,8 @@ import SNSPlatform
 ///   (they travel on other topics, so may arrive after) add nothing.
 /// - anything else: ignored.
 ///
+/// A first snapshot that references nothing is left alone (`changesAnything`).
+///
 /// Every kind of holder is written by one statement (`MediaCatalog.replaceReferences`); a batch's run of distinct
 /// posts' snapshots is one statement too.
 ///
@@ -35,6 +37,29 @@ package struct MediaReferencesProjection: EventHandler {
             .purchaseCompleted, .mediaStored:
             false
         }
+    }
+
+    /// A holder's first snapshot with no media path in it changes nothing (a new post without files, a new user
+    /// without a profile image, a message without files: nothing referenced them before, and messages never change),
+    /// so the consumer leaves it alone: most new posts then cost media no transaction. Applying it after a later
+    /// snapshot of the same holder (a redelivery) would wrongly clear that snapshot's references; leaving it alone
+    /// keeps them. A payload that does not decode is handed on, to fail where it is applied.
+    package func changesAnything(_ event: IncomingEvent) -> Bool {
+        let paths: [String]
+        switch event.eventType {
+        case .postCreated:
+            guard let created = try? event.payload(as: PostCreated.self) else { return true }
+            paths = created.post.files
+        case .userRegistered:
+            guard let user = try? event.payload(as: UserRegistered.self) else { return true }
+            paths = user.profileImage.map { [$0] } ?? []
+        case .chatMessageSent:
+            guard let message = try? event.payload(as: ChatMessageSent.self) else { return true }
+            paths = message.files
+        default:
+            return true
+        }
+        return !Self.mediaPaths(paths).isEmpty
     }
 
     package func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
