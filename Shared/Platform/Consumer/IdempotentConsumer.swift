@@ -165,7 +165,9 @@ package final class IdempotentConsumer: Service, Sendable {
         let known = events.filter { $0.eventType != nil }
         // Writers wait for these events (read-your-writes): announced when this transaction commits.
         let announcements = known.filter { $0.isAwaited(by: name) }.map { $0.announcement(group: name) }
-        let relevant = known.filter { handler.applies($0) }
+        // Asked once per event (a handler's `changesAnything` may decode the payload).
+        let applying = events.map { handler.applies($0) }
+        let relevant = zip(events, applying).filter(\.1).map(\.0)
         if relevant.isEmpty {
             // Nothing to apply: no transaction, no processed-event rows.
             if !announcements.isEmpty { try await announce(announcements) }
@@ -185,9 +187,9 @@ package final class IdempotentConsumer: Service, Sendable {
             if !toApply.isEmpty { try await handler.handle(batch: toApply, connection: connection, logger: logger) }
             return applied
         }
-        return events.map { event in
+        return zip(events, applying).map { event, applies in
             guard event.eventType != nil else { return skip(event) }
-            guard handler.applies(event) else { return .ignored }
+            guard applies else { return .ignored }
             return applied.remove(event.metadata.eventId) != nil ? .applied : .duplicate
         }
     }
