@@ -91,10 +91,14 @@ struct IdempotentConsumerTests {
         }
     }
 
-    /// A handler that acts on `Probe`s only (`handles`), recording them like `recordingHandler`.
+    /// A handler that acts on `Probe`s only (`handles`) and says those of the run "nothing" change nothing
+    /// (`changesAnything`), recording the others like `recordingHandler`.
     struct ProbesOnly: EventHandler {
         let recording: ClosureEventHandler
         func handles(_ type: EventType) -> Bool { type == Probe.eventType }
+        func changesAnything(_ event: IncomingEvent) -> Bool {
+            (try? event.payload(as: Probe.self).run) != "nothing"
+        }
         func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
             try await recording.handle(event, connection: connection, logger: logger)
         }
@@ -131,17 +135,6 @@ struct IdempotentConsumerTests {
         }
     }
 
-    /// A handler that says its `Probe`s of the run "nothing" change nothing (`changesAnything`).
-    struct NothingProbesChangeNothing: EventHandler {
-        let recording: ClosureEventHandler
-        func changesAnything(_ event: IncomingEvent) -> Bool {
-            (try? event.payload(as: Probe.self).run) != "nothing"
-        }
-        func handle(_ event: IncomingEvent, connection: PostgresConnection, logger: Logger) async throws {
-            try await recording.handle(event, connection: connection, logger: logger)
-        }
-    }
-
     /// An event the handler says changes nothing is left alone like one of a type it does not handle: not handed
     /// to it, not recorded, alone or in a batch, without holding back the others.
     @Test func eventsTheHandlerSaysChangeNothingAreNeitherHandledNorRecorded() async throws {
@@ -149,7 +142,7 @@ struct IdempotentConsumerTests {
             try await createEffectTable(platform)
             let name = TestEnvironment.unique("nothing-")
             let consumer = try makeConsumer(
-                platform, name: name, handler: NothingProbesChangeNothing(recording: recordingHandler(platform)))
+                platform, name: name, handler: ProbesOnly(recording: recordingHandler(platform)))
             #expect(try await consumer.process(try message(for: probe(1, run: "nothing"), offset: 1)) == .ignored)
             let mixed = try await consumer.applyAll([
                 try message(for: probe(2, run: "nothing"), offset: 2), try message(for: probe(3, run: "x"), offset: 3),
