@@ -74,6 +74,24 @@ struct ReferencesBatchTests {
         }
         #expect(try !changes(user(nil)))
         #expect(try changes(user(Self.paths[1])))
+        func message(_ files: [String]) -> ChatMessageSent {
+            ChatMessageSent(
+                chatId: "c", roomId: "r", content: "hi", files: files,
+                sender: .init(userId: "u", nick: "n", profileImage: nil), participants: ["u", "v"],
+                createdAt: Date(timeIntervalSince1970: 0))
+        }
+        #expect(try !changes(message([])))
+        #expect(try changes(message([Self.paths[2]])))
+        // Later events of a holder may clear references: always applied.
+        #expect(
+            try changes(
+                PostDeleted(
+                    postId: "p", userId: "u", productId: nil, files: [], deletedAt: Date(timeIntervalSince1970: 0))))
+        #expect(
+            try changes(
+                UserUpdated(
+                    userId: "u", nick: "n", phoneNum: nil, birthDay: nil, profileImage: nil,
+                    updatedAt: Date(timeIntervalSince1970: 0))))
     }
 
     @Test func batchedAndOneByOneEndInTheReferencesTheRulesSay() async throws {
