@@ -19,13 +19,17 @@ let testMediaSigningKey = "posts-tests-media-signing-key-0123456789"
 /// events are published to the real broker and reach the service's read model through a consumer: by default the
 /// stack's posts process, which shares the schema `posts`; on a private schema (e.g. `TestEnvironment.unique("posts_")`)
 /// the service's own, in a consumer group of its own that projects every event of the broker from the beginning.
-func withPostsService(schema: String = "posts", _ body: @Sendable (PostsClient) async throws -> Void) async throws {
+func withPostsService(
+    schema: String = "posts", configure: @Sendable (inout PostsConfiguration) -> Void = { _ in },
+    _ body: @Sendable (PostsClient) async throws -> Void
+) async throws {
     try await TestPlatform.with { platform in
         var configuration = PostsConfiguration(
             platform: try TestEnvironment.platformConfiguration(serviceName: "posts"),
             mediaSigningKey: testMediaSigningKey)
         configuration.schema = schema
         configuration.consumesEvents = schema != "posts"
+        configure(&configuration)
         let settings = configuration
         let app = try await buildApplication(configuration: settings, logger: TestEnvironment.logger)
         let apiKey = try TestEnvironment.apiKey()
