@@ -2,12 +2,13 @@ internal import CRDKafka
 
 /// Owns one `rd_kafka_t *`.
 ///
-/// `@unchecked Sendable` is safe because the pointer is immutable and every use is serialised by the
-/// owner (`KafkaProducer` / `KafkaConsumer` / `KafkaPartitionReader` / `KafkaAdmin` cores): librdkafka
-/// documents `rd_kafka_t` as thread-safe for produce/poll/flush/commit; the one non-thread-safe call,
+/// `@unchecked Sendable` is safe because the pointer is immutable and every use is made by the owner
+/// (`KafkaProducer` / `KafkaConsumer` / `KafkaPartitionReader` / `KafkaAdmin` cores): librdkafka
+/// documents `rd_kafka_t` as thread-safe for produce/poll/flush/commit/offset store (a consumer polls on its
+/// task's thread while commits run on its queue, decision 0039); the one non-thread-safe call,
 /// `rd_kafka_destroy`, is made exactly once by the owner's dedicated thread (producer) or serial queue
-/// (consumer, reader, admin) after the owner's state machine has stopped handing the pointer to anyone
-/// else. The admin's short-lived per-group handles are created and destroyed within one block on the
+/// (consumer, reader, admin) after the owner has stopped handing the pointer to anyone else (the consumer
+/// takes it away under the lock its polls hold). The admin's short-lived per-group handles are created and destroyed within one block on the
 /// admin's queue, or handed whole to one Dispatch worker that only destroys them.
 final class KafkaClientHandle: @unchecked Sendable {
     let pointer: OpaquePointer

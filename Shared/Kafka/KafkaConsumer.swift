@@ -33,6 +33,10 @@ package final class KafkaConsumer: Service, Sendable {
         ("enable.auto.offset.store", "false"),
     ]
 
+    /// How often a consumer waiting for records wakes without librdkafka saying that anything came
+    /// (`KafkaQueueWakeups`): librdkafka expects a poll within `max.poll.interval.ms`.
+    package static let defaultWakeInterval = Duration.milliseconds(100)
+
     private let core: KafkaConsumerCore
     /// A fatal error polled after records of a batch: thrown by the next `nextBatch`.
     private let pendingFailure = Mutex<KafkaError?>(nil)
@@ -42,7 +46,8 @@ package final class KafkaConsumer: Service, Sendable {
         groupId: String,
         topics: [String],
         offsetReset: OffsetReset = .earliest,
-        logger: Logger
+        logger: Logger,
+        wakeInterval: Duration = KafkaConsumer.defaultWakeInterval
     ) throws {
         var logger = logger
         logger[metadataKey: "kafka.client"] = "\(configuration.clientId)"
@@ -52,7 +57,8 @@ package final class KafkaConsumer: Service, Sendable {
             settings: configuration.librdkafkaSettings(defaults: defaults) + Self.requiredProperties,
             topics: topics,
             context: KafkaClientContext(logger: logger),
-            label: "sns.kafka.consumer.\(configuration.clientId)"
+            label: "sns.kafka.consumer.\(configuration.clientId)",
+            wakeInterval: wakeInterval
         )
         self.init(core: core)
     }
@@ -65,8 +71,8 @@ package final class KafkaConsumer: Service, Sendable {
         core.closeDetached()
     }
 
-    /// The subscribed topics' records. Pull-based: every `next()` polls librdkafka on the consumer's
-    /// serial queue (100 ms polls in a loop), so nothing is buffered beyond one record. Ends after
+    /// The subscribed topics' records. Pull-based: every `next()` takes what librdkafka has fetched, waiting for it to
+    /// say that something came when there is nothing, so nothing is buffered beyond one record. Ends after
     /// `shutdown()` or when the iterating task is cancelled. Partition EOF and transient errors are
     /// logged and skipped; fatal errors are thrown.
     package var messages: KafkaConsumerMessages {
@@ -112,7 +118,8 @@ package final class KafkaConsumer: Service, Sendable {
         }
     }
 
-    /// The next records, up to `limit`, in partition order: waits (one poll interval at a time) for the first,
+    /// The next records, up to `limit`, in partition order: waits (until librdkafka says something came, or the
+    /// periodic wake-up) for the first,
     /// then takes only what librdkafka has already fetched, so a batch never waits for more to arrive. Nil once
     /// the consumer is shutting down or the task is cancelled. Partition EOF and transient errors are logged and
     /// skipped; fatal errors are thrown (after the records polled before them were returned).
@@ -154,7 +161,7 @@ package final class KafkaConsumer: Service, Sendable {
     }
 
     /// Leaves the group (committing nothing extra) and destroys the handle. Idempotent. An in-progress
-    /// `next()` returns nil within one poll interval.
+    /// `next()` returns nil at once (or within one 100 ms poll, before its first poll subscribed).
     package func shutdown() async {
         await core.close()
     }

@@ -3,14 +3,20 @@ import Dispatch
 import Logging
 import Synchronization
 
-/// Holds the consumer's handle.
+/// Holds the consumer's handle, its consumer queue and the queue's tick timer.
 ///
-/// `@unchecked Sendable` is safe because `handle` is only read or written from blocks running on
-/// the owning `KafkaConsumerCore.queue`, a serial DispatchQueue, so accesses never overlap.
+/// `@unchecked Sendable` is safe because every field is read or written only from blocks running on the owning
+/// `KafkaConsumerCore.queue`, a serial DispatchQueue, with one exception that cannot overlap a write: `handle` is also
+/// read by `KafkaConsumerCore.pollNow` on the caller's thread while it holds `pollLock`, and the one write after
+/// `init` (`closeOnQueue` setting it to nil) holds `pollLock` too.
 private final class KafkaConsumerSlot: @unchecked Sendable {
     var handle: KafkaClientHandle?
     /// Topics to subscribe to on the first poll (see `make(settings:topics:…)`); nil once subscribed.
     var pendingTopics: [String]?
+    /// Our reference to the consumer queue whose events wake the poller (`KafkaQueueWakeups`); released before the
+    /// handle is destroyed (a reference left makes `rd_kafka_destroy` hang).
+    var consumerQueue: OpaquePointer?
+    var tickTimer: (any DispatchSourceTimer)?
 
     init(handle: KafkaClientHandle, pendingTopics: [String]? = nil) {
         self.handle = handle
@@ -18,8 +24,12 @@ private final class KafkaConsumerSlot: @unchecked Sendable {
     }
 }
 
-/// The consumer's (or partition reader's) handle, serial queue and lifecycle. Every librdkafka call
-/// (poll, commit, close, destroy) runs on `queue`, never on the Swift cooperative pool.
+/// The consumer's (or partition reader's) handle, serial queue and lifecycle. Every librdkafka call that may block
+/// (subscribe, a synchronous commit, close, destroy) runs on `queue`, never on the Swift cooperative pool. Polls
+/// do not block: the poller takes what librdkafka has already fetched (timeout 0) on its own thread and, when there is
+/// nothing, waits for librdkafka to say that something came (`KafkaQueueWakeups`). So a fetched batch reaches the
+/// consumer's task in one wake-up of its thread, where a poll blocked on `queue` took two (the queue's thread, then
+/// the task's), on every batch of every consumer (decision 0039).
 final class KafkaConsumerCore: Sendable {
     enum PollOutcome: Sendable {
         case closed
@@ -31,7 +41,7 @@ final class KafkaConsumerCore: Sendable {
         case error(KafkaError, fatal: Bool)
     }
 
-    /// Upper bound for one poll; also bounds how long shutdown waits for an in-progress `next()`.
+    /// Upper bound for one poll on `queue`.
     static let pollTimeoutMilliseconds: Int32 = 100
 
     private let queue: DispatchQueue
@@ -42,13 +52,37 @@ final class KafkaConsumerCore: Sendable {
     /// Offsets handed to `store` and not yet given to librdkafka: stored on the queue before the next poll (or the
     /// close), so that storing costs the caller no hop of its own.
     private let pendingStores = Mutex<[KafkaTopicPartitionOffset]>([])
+    /// Signalled by librdkafka when its consumer queue gets something; nil if the handle has no consumer queue, in
+    /// which case polls block on `queue` as before.
+    private let wakeups: KafkaQueueWakeups?
+    /// Held by a poll on the caller's thread and by the close while it takes the handle away (see the slot).
+    private let pollLock = Mutex(())
+    /// True once the first poll subscribed (or at once for an assigned reader): from then on polls need no `queue`.
+    private let subscribed: Atomic<Bool>
 
     private init(
-        queue: DispatchQueue, handle: KafkaClientHandle, context: KafkaClientContext, pendingTopics: [String]? = nil
+        queue: DispatchQueue, handle: KafkaClientHandle, context: KafkaClientContext, pendingTopics: [String]? = nil,
+        wakeInterval: Duration
     ) {
         self.queue = queue
         self.slot = KafkaConsumerSlot(handle: handle, pendingTopics: pendingTopics)
         self.context = context
+        self.subscribed = Atomic(pendingTopics == nil)
+        // The consumer queue, where `rd_kafka_poll_set_consumer` sends the main queue's events too.
+        if let consumerQueue = rd_kafka_queue_get_consumer(handle.pointer) {
+            let wakeups = KafkaQueueWakeups()
+            wakeups.enable(on: consumerQueue)
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            let interval = DispatchTimeInterval.milliseconds(Int(wakeInterval / .milliseconds(1)))
+            timer.schedule(deadline: .now() + interval, repeating: interval)
+            timer.setEventHandler { wakeups.tick() }
+            timer.resume()
+            slot.consumerQueue = consumerQueue
+            slot.tickTimer = timer
+            self.wakeups = wakeups
+        } else {
+            self.wakeups = nil
+        }
     }
 
     var logger: Logger { context.logger }
@@ -62,13 +96,15 @@ final class KafkaConsumerCore: Sendable {
     /// leaves, and every member would stall in the rebalances of its joining and leaving. Plain throwing factory
     /// (see the release-mode compiler note in KafkaClientHandle).
     static func make(
-        settings: [(String, String)], topics: [String], context: KafkaClientContext, label: String
+        settings: [(String, String)], topics: [String], context: KafkaClientContext, label: String,
+        wakeInterval: Duration = KafkaConsumer.defaultWakeInterval
     ) throws(KafkaError) -> KafkaConsumerCore {
         let handle = try KafkaClientHandle.make(type: RD_KAFKA_CONSUMER, settings: settings, context: context)
         // Serve the main queue (error callbacks, rebalances) from rd_kafka_consumer_poll.
         _ = rd_kafka_poll_set_consumer(handle.pointer)
         return KafkaConsumerCore(
-            queue: DispatchQueue(label: label), handle: handle, context: context, pendingTopics: topics)
+            queue: DispatchQueue(label: label), handle: handle, context: context, pendingTopics: topics,
+            wakeInterval: wakeInterval)
     }
 
     /// Subscribes if the first poll has not done so yet (on the queue).
@@ -104,7 +140,9 @@ final class KafkaConsumerCore: Sendable {
             rd_kafka_destroy(rk)
             throw KafkaError(err, "assign \(assignment.map(\.description))")
         }
-        return KafkaConsumerCore(queue: DispatchQueue(label: label), handle: handle, context: context)
+        return KafkaConsumerCore(
+            queue: DispatchQueue(label: label), handle: handle, context: context,
+            wakeInterval: KafkaConsumer.defaultWakeInterval)
     }
 
     /// Runs `body` on the serial queue and returns its result.
@@ -120,16 +158,50 @@ final class KafkaConsumerCore: Sendable {
     func poll(timeoutMilliseconds: Int32 = KafkaConsumerCore.pollTimeoutMilliseconds) async -> PollOutcome {
         let milliseconds = min(max(timeoutMilliseconds, 0), Self.pollTimeoutMilliseconds)
         return await onQueue { core in
-            core.storePendingOnQueue()
+            core.storePending()
             return core.pollOnQueue(timeoutMilliseconds: milliseconds)
         }
     }
 
-    /// Up to `limit` outcomes in one hop to the queue: the first poll waits up to the poll timeout, the rest only
-    /// take what librdkafka has already fetched (timeout 0). Stops after the first outcome that is not a message.
+    /// Up to `limit` outcomes, waiting up to about the poll timeout for the first: what librdkafka has already
+    /// fetched, taken on the caller's thread; if there is nothing, after librdkafka says something came (or the
+    /// poll timeout passed: then possibly none). Stops after the first outcome that is not a message.
     func pollBatch(limit: Int) async -> [PollOutcome] {
+        guard let wakeups, subscribed.load(ordering: .acquiring) else { return await pollBatchOnQueue(limit: limit) }
+        let outcomes = pollNow(limit: limit)
+        if !outcomes.isEmpty { return outcomes }
+        await wakeups.wait()
+        return pollNow(limit: limit)
+    }
+
+    /// Up to `limit` outcomes without waiting, on the caller's thread (librdkafka's poll is thread-safe; `pollLock`
+    /// keeps the handle from being destroyed meanwhile).
+    private func pollNow(limit: Int) -> [PollOutcome] {
+        pollLock.withLock { _ -> [PollOutcome] in
+            guard let rk = slot.handle?.pointer, !isClosing else { return [.closed] }
+            storePending()
+            var outcomes: [PollOutcome] = []
+            while outcomes.count < max(limit, 1) {
+                let outcome = Self.poll(rk, timeoutMilliseconds: 0)
+                switch outcome {
+                case .message:
+                    outcomes.append(outcome)
+                case .idle:
+                    return outcomes
+                default:
+                    outcomes.append(outcome)
+                    return outcomes
+                }
+            }
+            return outcomes
+        }
+    }
+
+    /// `pollBatch` for a handle without a consumer queue, and until the first poll subscribed: in one hop to the
+    /// queue, the first poll waits up to the poll timeout, the rest only take what librdkafka has already fetched.
+    private func pollBatchOnQueue(limit: Int) async -> [PollOutcome] {
         await onQueue { core in
-            core.storePendingOnQueue()
+            core.storePending()
             var outcomes: [PollOutcome] = []
             var timeout = Self.pollTimeoutMilliseconds
             polling: while outcomes.count < max(limit, 1) {
@@ -152,6 +224,11 @@ final class KafkaConsumerCore: Sendable {
     private func pollOnQueue(timeoutMilliseconds: Int32) -> PollOutcome {
         guard let rk = slot.handle?.pointer, !isClosing else { return .closed }
         if let failure = subscribeIfPending(rk) { return .error(failure, fatal: true) }
+        subscribed.store(true, ordering: .releasing)
+        return Self.poll(rk, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    private static func poll(_ rk: OpaquePointer, timeoutMilliseconds: Int32) -> PollOutcome {
         guard let record = rd_kafka_consumer_poll(rk, timeoutMilliseconds) else { return .idle }
         defer { rd_kafka_message_destroy(record) }
         let err = record.pointee.err
@@ -160,12 +237,12 @@ final class KafkaConsumerCore: Sendable {
             return .endOfPartition(topic: topic, partition: record.pointee.partition, offset: record.pointee.offset)
         }
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            return .error(describe(err, rk: rk, record: record), fatal: Self.isFatal(err))
+            return .error(describe(err, rk: rk, record: record), fatal: isFatal(err))
         }
         return .message(KafkaConsumerMessage(copying: record))
     }
 
-    private func describe(
+    private static func describe(
         _ err: rd_kafka_resp_err_t, rk: OpaquePointer, record: UnsafeMutablePointer<rd_kafka_message_t>
     ) -> KafkaError {
         if err == RD_KAFKA_RESP_ERR__FATAL {
@@ -274,7 +351,8 @@ final class KafkaConsumerCore: Sendable {
         pendingStores.withLock { $0.append(contentsOf: offsets) }
     }
 
-    private func storePendingOnQueue() {
+    /// On the queue, or on the poller's thread under `pollLock` (`rd_kafka_offsets_store` is thread-safe).
+    private func storePending() {
         let offsets = pendingStores.withLock { pending in
             defer { pending = [] }
             return pending
@@ -299,6 +377,7 @@ final class KafkaConsumerCore: Sendable {
     /// on the queue; the group's coordinator drops the member after its session timeout anyway.
     func close(within limit: Duration = .seconds(3)) async {
         closing.withLock { $0 = true }
+        wakeups?.signal()  // a waiting poller returns `.closed`
         let resumed = Mutex(false)
         let finished = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let resumeOnce: @Sendable (Bool) -> Void = { value in
@@ -325,13 +404,21 @@ final class KafkaConsumerCore: Sendable {
     /// Same as `close()` without waiting (deinit without shutdown).
     func closeDetached() {
         closing.withLock { $0 = true }
+        wakeups?.signal()
         queue.async { [self] in closeOnQueue() }
     }
 
     private func closeOnQueue() {
-        storePendingOnQueue()  // committed by the close (auto-commit commits the stored offsets on unassign)
+        storePending()  // committed by the close (auto-commit commits the stored offsets on unassign)
         guard let handle = slot.handle else { return }
-        slot.handle = nil
+        pollLock.withLock { _ in slot.handle = nil }  // waits for a poll in progress on another thread
+        slot.tickTimer?.cancel()
+        slot.tickTimer = nil
+        if let consumerQueue = slot.consumerQueue {
+            KafkaQueueWakeups.disable(on: consumerQueue)
+            rd_kafka_queue_destroy(consumerQueue)
+            slot.consumerQueue = nil
+        }
         let err = rd_kafka_consumer_close(handle.pointer)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR {
             logger.warning("Kafka consumer close: \(KafkaError(err))")

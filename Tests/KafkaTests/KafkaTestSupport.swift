@@ -51,13 +51,14 @@ enum KafkaTestBroker {
 
     /// Session timeout well above the mock's fixed 3 s initial rebalance delay; fast heartbeats.
     static func consumer(
-        group: String, topic: String, offsetReset: KafkaConsumer.OffsetReset = .earliest
+        group: String, topic: String, offsetReset: KafkaConsumer.OffsetReset = .earliest,
+        wakeInterval: Duration = KafkaConsumer.defaultWakeInterval
     ) throws -> KafkaConsumer {
         try KafkaConsumer(
             configuration: configuration(
                 "kafka-tests-consumer", ["session.timeout.ms": "6000", "heartbeat.interval.ms": "500"]
             ),
-            groupId: group, topics: [topic], offsetReset: offsetReset, logger: logger
+            groupId: group, topics: [topic], offsetReset: offsetReset, logger: logger, wakeInterval: wakeInterval
         )
     }
 
