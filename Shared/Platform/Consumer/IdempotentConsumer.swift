@@ -203,7 +203,7 @@ package final class IdempotentConsumer: Service, Sendable {
 
     /// Announces applied (or ignored) awaited events outside a transaction: delivered at once.
     private func announce(_ announcements: [Announcement]) async throws {
-        try await client.query(
+        _ = try await client.query(
             """
             SELECT pg_notify(a.channel, a.payload)
             FROM unnest(\(announcements.map(\.channel))::text[], \(announcements.map(\.payload))::text[]) AS a(channel, payload)
