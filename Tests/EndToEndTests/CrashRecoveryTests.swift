@@ -19,7 +19,14 @@ import Testing
 struct CrashRecoveryTests {
     @Test func everyAcknowledgedJoinIsPublishedAfterAKill9AndRestart() async throws {
         let processes = ServiceProcessTests()
-        let port = Int.random(in: 30_000..<40_000)
+        // Below the kernel's ephemeral range (`ListeningPorts`): a random port in 30 000–40 000 once collided, and
+        // neither start of the auth process could bind it.
+        let port = try ListeningPorts.reserve()
+        // The processes' logs go to a file, shown when an expectation fails: a pipe nobody reads would block them
+        // once full (an auth process without a broker logs librdkafka's connection errors).
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("crash-recovery-\(port).log").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let logged = { Self.tail(of: log) }
         let environment = try processes.validEnvironment(port: port)
         var brokerDown = environment
         brokerDown["SNS_KAFKA_BROKERS"] = "127.0.0.1:1"
@@ -29,9 +36,11 @@ struct CrashRecoveryTests {
         // Its relay, sending to nowhere, holds the auth schema's relay turn for a send's whole timeout: keep that
         // short so the stack's auth relay keeps publishing everyone else's sign-ups meanwhile.
         brokerDown["SNS_KAFKA_PROPERTIES"] = "message.timeout.ms=1000"
-        let first = try processes.run(try processes.binary("auth"), environment: brokerDown)
+        let first = try ChildProcess.spawn(
+            try processes.binary("auth").path, environment: brokerDown, standardOutput: .file(log),
+            standardError: .file(log))
         defer { first.signal(SIGKILL) }
-        #expect(try await waitUntil(port: port, path: "/health"))  // alive, though not ready: no broker
+        #expect(try await waitUntil(port: port, path: "/health"), logged())  // alive, though not ready: no broker
 
         let run = TestEnvironment.unique("crash")
         let apiKey = try TestEnvironment.apiKey()
@@ -62,14 +71,16 @@ struct CrashRecoveryTests {
                 kill(pid, SIGKILL)
             }
         }
-        #expect(await first.exit() == .signalled(SIGKILL))
+        #expect(await first.exit() == .signalled(SIGKILL), logged())
         let acknowledged = Set(succeeded.values)
-        #expect(!acknowledged.isEmpty)
+        #expect(!acknowledged.isEmpty, logged())
 
         // Restart; the new process's relay publishes whatever the dead one left pending.
-        let second = try processes.run(try processes.binary("auth"), environment: environment)
+        let second = try ChildProcess.spawn(
+            try processes.binary("auth").path, environment: environment, standardOutput: .file(log),
+            standardError: .file(log))
         defer { second.signal(SIGTERM); second.waitUntilExit() }
-        #expect(try await waitUntil(port: port, path: "/ready"))
+        #expect(try await waitUntil(port: port, path: "/ready"), logged())
 
         let keys = Set(acknowledged.map { Array($0.utf8) })
         let messages = try await TestPlatform.collect(topic: Topic.users) { seen in
@@ -89,6 +100,12 @@ struct CrashRecoveryTests {
         }
         #expect(Set(rows.keys) == acknowledged)
         #expect(rows.values.allSatisfy { $0 == 1 })
+    }
+
+    /// The end of the processes' log, for a failed expectation.
+    static func tail(of log: String) -> Comment {
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return Comment(rawValue: "the auth processes' log (end):\n" + String(text.suffix(4_000)))
     }
 
     func waitUntil(port: Int, path: String) async throws -> Bool {
