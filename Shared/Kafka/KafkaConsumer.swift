@@ -118,11 +118,10 @@ package final class KafkaConsumer: Service, Sendable {
         }
     }
 
-    /// The next records, up to `limit`, in partition order: waits (until librdkafka says something came, or the
-    /// periodic wake-up) for the first,
-    /// then takes only what librdkafka has already fetched, so a batch never waits for more to arrive. Nil once
-    /// the consumer is shutting down or the task is cancelled. Partition EOF and transient errors are logged and
-    /// skipped; fatal errors are thrown (after the records polled before them were returned).
+    /// The next records, up to `limit`, in partition order: waits for the first (until librdkafka says something
+    /// came, or the periodic wake-up), then takes only what librdkafka has already fetched, so a batch never waits for
+    /// more to arrive. Nil once the consumer is shutting down or the task is cancelled. Partition EOF and transient
+    /// errors are logged and skipped; fatal errors are thrown (after the records polled before them were returned).
     package func nextBatch(limit: Int) async throws -> [KafkaConsumerMessage]? {
         if let failure = pendingFailure.withLock({ $0 }) { throw failure }
         while !core.isClosing, !Task.isCancelled {
