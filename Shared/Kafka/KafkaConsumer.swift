@@ -159,6 +159,9 @@ package final class KafkaConsumer: Service, Sendable {
         await shutdown()
     }
 
+    /// A `nextBatch` waits for librdkafka to say that records came (for tests).
+    var isWaitingForRecords: Bool { core.isWaiting }
+
     /// Leaves the group (committing nothing extra) and destroys the handle. Idempotent. An in-progress
     /// `next()` returns nil at once (or within one 100 ms poll, before its first poll subscribed).
     package func shutdown() async {

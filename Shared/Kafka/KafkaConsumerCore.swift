@@ -174,6 +174,9 @@ final class KafkaConsumerCore: Sendable {
         return pollNow(limit: limit)
     }
 
+    /// A poller waits for librdkafka's queue event (for tests).
+    var isWaiting: Bool { wakeups?.isWaiting ?? false }
+
     /// Up to `limit` outcomes without waiting, on the caller's thread (librdkafka's poll is thread-safe; `pollLock`
     /// keeps the handle from being destroyed meanwhile).
     private func pollNow(limit: Int) -> [PollOutcome] {

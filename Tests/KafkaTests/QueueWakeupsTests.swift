@@ -81,11 +81,22 @@ struct QueueWakeupsTests {
     @Test("Shutting down ends a consumer's wait for records at once")
     func shutdownEndsTheWait() async throws {
         let topic = KafkaTestBroker.uniqueTopic("wakeups-shutdown")
+        let producer = try KafkaTestBroker.producer()
         let consumer = try KafkaTestBroker.consumer(
             group: KafkaTestBroker.uniqueGroup("wakeups-shutdown"), topic: topic, wakeInterval: .seconds(3600))
+        // One record first: the consumer has then subscribed and waits on librdkafka's events, not in a poll.
+        _ = try await withHangGuard("sending") {
+            try await producer.send(KafkaOutgoingMessage(topic: topic, key: "k".bytes, value: "only".bytes))
+        }
+        _ = try await KafkaTestBroker.receive(1, from: consumer)
         let reading = Task { try await consumer.nextBatch(limit: 10) }
+        try await withHangGuard("the consumer to wait") {
+            while !consumer.isWaitingForRecords { await Task.yield() }
+        }
+        // With an hour's periodic wake-up, only the close's own signal can end this wait in time.
         await consumer.shutdown()
         let batch = try await withHangGuard("waiting for the reader to end") { try await reading.value }
+        await producer.shutdown()
         #expect(batch == nil)
     }
 }
