@@ -23,21 +23,35 @@ struct LoadRequest: Sendable {
 /// request, 15 % of the machine at 1 000 req/s, taken from the stack it measures. Here a request is a write and a
 /// promise (bench/results/2026-11-27-pools-without-timers.md). The seeder still uses AsyncHTTPClient
 /// (`GatewayClient`), where convenience matters more than CPU.
+///
+/// Requests time out without a timer each: NIO keeps scheduled tasks in a heap whose removal searches it linearly,
+/// so a timer per request, cancelled by its reply, cost the load generator ~7 % of its CPU at 1 000 req/s, more the
+/// more requests are in flight. Once a second a sweep fails what waited longer than `timeout` for a connection, and
+/// the request of every connection whose reply is overdue; that connection is closed, so the request ends on the
+/// wire too.
 final class LoadClient: Sendable {
     let loop: any EventLoop
+    let timeout: TimeAmount
     private let host: String
     private let port: Int
     private let hostHeader: String
     // Touched only on `loop` (every entry point hops there first).
     private let pool: NIOLoopBound<ConnectionPool>
+    private let sweep: NIOLoopBound<RepeatedTask>
 
     /// `baseURL`: `http://host:port` (no TLS: the gateway is local to the benchmark).
-    init(baseURL: String, connections: Int, loop: any EventLoop) throws {
+    init(baseURL: String, connections: Int, timeout: TimeAmount = .seconds(30), loop: any EventLoop) throws {
         guard let url = Self.parse(baseURL) else { throw BenchError("the gateway URL must look like http://host:port") }
         self.loop = loop
+        self.timeout = timeout
         (host, port) = url
         hostHeader = port == 80 ? host : "\(host):\(port)"
-        pool = NIOLoopBound(ConnectionPool(limit: max(1, connections)), eventLoop: loop)
+        let pool = NIOLoopBound(ConnectionPool(limit: max(1, connections)), eventLoop: loop)
+        self.pool = pool
+        let sweep = loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
+            pool.value.failOverdue(olderThan: .now() - timeout)
+        }
+        self.sweep = NIOLoopBound(sweep, eventLoop: loop)
     }
 
     static func parse(_ url: String) -> (String, Int)? {
@@ -65,19 +79,21 @@ final class LoadClient: Sendable {
     }
 
     /// Sends the request on a free connection (opening one, or queueing until one is free) and returns the reply's
-    /// status and size once the whole reply has been read. Fails after `timeout`, and with the connection's error.
-    func send(_ request: LoadRequest, timeout: TimeAmount) async throws -> LoadReply {
+    /// status and size once the whole reply has been read. Fails with the connection's error, or about `timeout`
+    /// (at most a second more) after it was sent or queued.
+    func send(_ request: LoadRequest) async throws -> LoadReply {
         let promise = loop.makePromise(of: LoadReply.self)
         loop.execute { [self] in
-            let timer = loop.scheduleTask(in: timeout) { promise.fail(BenchError("no reply within \(timeout)")) }
-            promise.futureResult.whenComplete { _ in timer.cancel() }
-            pool.value.enqueue(Exchange(request: request, promise: promise), client: self)
+            pool.value.enqueue(Exchange(request: request, promise: promise, queuedAt: .now()), client: self)
         }
         return try await promise.futureResult.get()
     }
 
     func shutdown() async {
-        let channels = try? await loop.submit { [self] in pool.value.closeAll() }.get()
+        let channels = try? await loop.submit { [self] in
+            sweep.value.cancel()
+            return pool.value.closeAll()
+        }.get()
         for channel in channels ?? [] { try? await channel.close() }
     }
 
@@ -102,6 +118,7 @@ final class LoadClient: Sendable {
 private struct Exchange: Sendable {
     let request: LoadRequest
     let promise: EventLoopPromise<LoadReply>
+    let queuedAt: NIODeadline
 }
 
 /// Idle connections and waiting requests. Used on the client's loop only.
@@ -109,7 +126,10 @@ private final class ConnectionPool {
     let limit: Int
     var open = 0
     var idle: [any Channel] = []
+    /// In the order they were queued, so the overdue ones are at the front.
     var waiting = CircularBuffer<Exchange>()
+    /// Every open connection's reply handler (busy or idle), by connection.
+    var handlers: [ObjectIdentifier: (channel: any Channel, handler: ReplyHandler)] = [:]
 
     init(limit: Int) { self.limit = limit }
 
@@ -121,6 +141,9 @@ private final class ConnectionPool {
             client.connect().assumeIsolated().whenComplete { result in
                 switch result {
                 case .success(let channel):
+                    if let handler = try? channel.pipeline.syncOperations.handler(type: ReplyHandler.self) {
+                        self.handlers[ObjectIdentifier(channel)] = (channel, handler)
+                    }
                     self.send(exchange, on: channel, client: client)
                 case .failure(let error):
                     self.open -= 1
@@ -141,7 +164,7 @@ private final class ConnectionPool {
             enqueue(exchange, client: client)
             return
         }
-        handler.start(exchange.promise) { reusable in client.released(channel, reusable: reusable) }
+        handler.start(exchange.promise, at: .now()) { reusable in client.released(channel, reusable: reusable) }
         channel.write(HTTPClientRequestPart.head(exchange.request.head), promise: nil)
         if let body = exchange.request.body {
             channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
@@ -152,6 +175,7 @@ private final class ConnectionPool {
     func released(_ channel: any Channel, reusable: Bool, client: LoadClient) {
         guard reusable, channel.isActive else {
             open -= 1
+            handlers[ObjectIdentifier(channel)] = nil
             channel.close(promise: nil)
             if let next = waiting.popFirst() { enqueue(next, client: client) }
             return
@@ -167,6 +191,19 @@ private final class ConnectionPool {
         defer { idle = [] }
         return idle
     }
+
+    /// Fails the requests queued or sent before `limit` (the sweep's): the queued ones at once, a sent one through
+    /// its connection's handler, which gives the connection back as not reusable (closed, so a late reply cannot be
+    /// taken for the next request's).
+    func failOverdue(olderThan limit: NIODeadline) {
+        while let first = waiting.first, first.queuedAt < limit {
+            waiting.removeFirst()
+            first.promise.fail(BenchError("no connection within the timeout"))
+        }
+        for (_, entry) in handlers {
+            entry.handler.failIfStarted(before: limit)
+        }
+    }
 }
 
 /// Reads one reply per request: its status from the head, done at its end. A connection the server closes (or
@@ -176,13 +213,21 @@ private final class ReplyHandler: ChannelInboundHandler {
 
     private var promise: EventLoopPromise<LoadReply>?
     private var done: ((Bool) -> Void)?
+    private var startedAt = NIODeadline.distantFuture
     private var reply = LoadReply(status: 0, bodyBytes: 0)
     private var keepAlive = true
 
-    func start(_ promise: EventLoopPromise<LoadReply>, done: @escaping (Bool) -> Void) {
+    func start(_ promise: EventLoopPromise<LoadReply>, at now: NIODeadline, done: @escaping (Bool) -> Void) {
         self.promise = promise
         self.done = done
+        startedAt = now
         reply = LoadReply(status: 0, bodyBytes: 0)
+    }
+
+    /// The sweep's: fails the request in flight if it was sent before `limit`.
+    func failIfStarted(before limit: NIODeadline) {
+        guard promise != nil, startedAt < limit else { return }
+        finish(.failure(BenchError("no reply within the timeout")), reusable: false)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -211,6 +256,7 @@ private final class ReplyHandler: ChannelInboundHandler {
         guard let promise, let done else { return }
         self.promise = nil
         self.done = nil
+        startedAt = .distantFuture
         promise.completeWith(result)
         done(reusable)
     }

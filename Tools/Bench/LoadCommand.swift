@@ -24,6 +24,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "limit of every read.") var pageSize = 10
     @Option(help: "Requests in flight at most; beyond it a due request is counted as an error, not sent.")
     var maxInFlight = 4096
+    @Option(help: "Seconds a request may wait for its reply before it counts as an error.") var timeout: Double = 30
     @Option(help: "Random seed of the request sequence.") var seed: UInt64 = 2
     @Flag(help: "Print the table header before the row.") var header = false
 
@@ -31,13 +32,15 @@ struct LoadCommand: AsyncParsableCommand {
         guard rate > 0, duration > 0, warmup >= 0 else {
             throw ValidationError("--rate and --duration must be positive")
         }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
 
     func run() async throws {
         let scenario = try Scenario.load(scenario)
         guard !scenario.users.isEmpty else { throw ValidationError("the scenario has no users") }
         let client = try LoadClient(
-            baseURL: scenario.gateway, connections: connections, loop: MultiThreadedEventLoopGroup.singleton.any())
+            baseURL: scenario.gateway, connections: connections, timeout: .nanoseconds(Int64(timeout * 1e9)),
+            loop: MultiThreadedEventLoopGroup.singleton.any())
         let result = await drive(client, scenario: scenario)
         await client.shutdown()
         if header { print(LoadResult.header) }
@@ -84,7 +87,7 @@ struct LoadCommand: AsyncParsableCommand {
                     var failure: String?
                     var bodyBytes = 0
                     do {
-                        let reply = try await client.send(request, timeout: .seconds(30))
+                        let reply = try await client.send(request)
                         bodyBytes = reply.bodyBytes
                         if reply.status != 200 { failure = "HTTP \(reply.status) on \(operation.rawValue)" }
                     } catch {
