@@ -159,6 +159,13 @@ package final class KafkaConsumer: Service, Sendable {
         await shutdown()
     }
 
+    /// This member holds its group's current assignment: it joined, and no rebalance is under way since
+    /// (`KafkaRebalance`).
+    package var holdsAssignment: Bool { core.holdsAssignment }
+
+    /// The partitions assigned to this member now (empty before it joined).
+    package func assignment() async -> [KafkaTopicPartitionOffset] { await core.assignment() }
+
     /// A `nextBatch` waits for librdkafka to say that records came (for tests).
     var isWaitingForRecords: Bool { core.isWaiting }
 

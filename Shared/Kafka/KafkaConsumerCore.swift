@@ -99,7 +99,8 @@ final class KafkaConsumerCore: Sendable {
         settings: [(String, String)], topics: [String], context: KafkaClientContext, label: String,
         wakeInterval: Duration = KafkaConsumer.defaultWakeInterval
     ) throws(KafkaError) -> KafkaConsumerCore {
-        let handle = try KafkaClientHandle.make(type: RD_KAFKA_CONSUMER, settings: settings, context: context)
+        let handle = try KafkaClientHandle.make(
+            type: RD_KAFKA_CONSUMER, settings: settings, context: context, configure: KafkaRebalance.install(on:))
         // Serve the main queue (error callbacks, rebalances) from rd_kafka_consumer_poll.
         _ = rd_kafka_poll_set_consumer(handle.pointer)
         return KafkaConsumerCore(
@@ -173,6 +174,10 @@ final class KafkaConsumerCore: Sendable {
         await wakeups.wait()
         return pollNow(limit: limit)
     }
+
+    /// A group member holds the group's current assignment (`KafkaRebalance`); false before it joined, during a
+    /// rebalance and after it left.
+    var holdsAssignment: Bool { context.holdsAssignment.load(ordering: .acquiring) }
 
     /// A poller waits for librdkafka's queue event (for tests).
     var isWaiting: Bool { wakeups?.isWaiting ?? false }

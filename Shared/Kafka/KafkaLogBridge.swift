@@ -1,11 +1,14 @@
 internal import CRDKafka
 import Logging
+import Synchronization
 
 /// Per-handle state that librdkafka's C callbacks reach through `rd_kafka_opaque(rk)`.
 /// Kept alive (strongly referenced by the owning client core) until after `rd_kafka_destroy` returns,
 /// because log/error callbacks can fire from librdkafka threads until then.
 final class KafkaClientContext: Sendable {
     let logger: Logger
+    /// A group member's: whether it holds the group's current assignment (`KafkaRebalance`).
+    let holdsAssignment = Atomic<Bool>(false)
 
     init(logger: Logger) {
         self.logger = logger

@@ -333,6 +333,7 @@ restart_services() {
       spare=2
       start_replica "$name" "$spare"
       wait_for "$(replica_name "$name" "$spare") ready" 120 service_ready "$name" "$spare"
+      wait_for_consumers "$name" "$spare"
     fi
     for i in $(seq 1 "$count"); do
       log "restarting $(replica_name "$name" "$i")"
@@ -340,6 +341,7 @@ restart_services() {
       stop_pid "$(replica_name "$name" "$i")"
       start_replica "$name" "$i"
       wait_for "$(replica_name "$name" "$i") ready" 120 service_ready "$name" "$i"
+      wait_for_consumers "$name" "$i"
       gateway_put_back "$name" "$i"
     done
     if [ -n "$spare" ]; then
@@ -350,6 +352,19 @@ restart_services() {
   done
   rm -f "$STATE/run/restarting"
   log "restarted: $*"
+}
+
+# After a replica is ready, a rolling restart waits (up to 30 s) until its consumers hold their groups' assignments
+# (/ready's "consumers"): the next replica to stop then leaves a settled group. One that leaves in the middle of the
+# rebalance that the new member started cannot finish its close in time on the dev broker, and its group waits a
+# session timeout (10 s) before its partitions move (decision 0018).
+wait_for_consumers() {
+  local url; url="http://127.0.0.1:$(service_port "$1" "$2")/ready"
+  for _ in $(seq 1 150); do
+    curl --max-time 5 -sS "$url" 2>/dev/null | grep -q '"consumers":true' && return 0
+    sleep 0.2
+  done
+  log "$(replica_name "$1" "$2"): its consumers hold no assignment 30 s after it became ready; going on"
 }
 
 # Ready when /ready answers 200; fails the wait at once if the process died (its log says why).

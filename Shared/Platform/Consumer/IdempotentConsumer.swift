@@ -97,6 +97,9 @@ package final class IdempotentConsumer: Service, Sendable {
         logger.info("consumer stopped")
     }
 
+    /// Holds its group's current assignment (joined, no rebalance under way): what `/ready` reports as `consumers`.
+    package var holdsAssignment: Bool { consumer.holdsAssignment }
+
     /// Stops consuming and leaves the group now (a draining replica hands its partitions over early); `run()` still
     /// returns only at shutdown.
     package func leaveGroup() async {

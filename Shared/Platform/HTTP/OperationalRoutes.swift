@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import PostgresNIO
 import SNSKafka
+import Synchronization
 
 /// `/health` (the process is alive), `/ready` (start-up done, database and broker reachable) and
 /// `/metrics` (Prometheus text format). Not behind `SesacKey`; the gateway does not route them.
@@ -14,17 +15,19 @@ package struct ReadinessCheck: Sendable {
     /// While it says the database is down, requests are answered 503: the service is not ready either, whatever a
     /// probe of the pool says.
     let databaseWatch: DatabaseWatch?
+    let consumers: ConsumerRoster?
     let logger: Logger
 
     package init(
         startGate: StartGate, drain: ShutdownDrain? = nil, postgres: DatabasePool, producer: KafkaProducer,
-        databaseWatch: DatabaseWatch? = nil, logger: Logger
+        databaseWatch: DatabaseWatch? = nil, consumers: ConsumerRoster? = nil, logger: Logger
     ) {
         self.startGate = startGate
         self.drain = drain
         self.postgres = postgres
         self.databaseWatch = databaseWatch
         self.producer = producer
+        self.consumers = consumers
         self.logger = logger
     }
 
@@ -35,6 +38,10 @@ package struct ReadinessCheck: Sendable {
         package var broker: Bool
         /// The replica is leaving (SIGTERM received): the gateway should stop sending it work.
         package var draining: Bool
+        /// Every consumer of the replica holds its group's current assignment (none is joining or rebalancing;
+        /// true without consumers). Not part of `ready`, which is about serving requests: a rolling restart waits for
+        /// it before it stops the next replica, so that no replica leaves a group in the middle of a rebalance.
+        package var consumers: Bool
     }
 
     /// Answers within `limit` (plus scheduling), whatever the database or the broker do: a probe that has not
@@ -58,7 +65,7 @@ package struct ReadinessCheck: Sendable {
         let (db, kafka) = await (database, broker)
         return Report(
             ready: started && db && kafka && !draining, started: started, database: db, broker: kafka,
-            draining: draining)
+            draining: draining, consumers: consumers?.allHoldTheirAssignment ?? true)
     }
 
     private static func probe(
@@ -70,6 +77,22 @@ package struct ReadinessCheck: Sendable {
             logger.warning("readiness: \(name) unreachable", metadata: ["error": "\(error)"])
             return false
         }
+    }
+}
+
+/// The consumers of a process, known once the application is made (after its router, which holds `/ready`).
+package final class ConsumerRoster: Sendable {
+    private let consumers = Mutex<[IdempotentConsumer]>([])
+
+    package init() {}
+
+    package func register(_ list: [IdempotentConsumer]) {
+        consumers.withLock { $0.append(contentsOf: list) }
+    }
+
+    /// Every registered consumer holds its group's current assignment (true for none).
+    package var allHoldTheirAssignment: Bool {
+        consumers.withLock { $0 }.allSatisfy(\.holdsAssignment)
     }
 }
 

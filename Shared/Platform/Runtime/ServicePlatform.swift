@@ -34,6 +34,8 @@ package struct ServicePlatform: Sendable {
     /// Announced by the database watch when the database is back: ends the pauses of the `LISTEN` connection and
     /// of the consumers at once.
     package let databaseRecovery: DatabaseRecovery
+    /// The consumers `makeApplication` was given, for `/ready`'s `consumers`.
+    package let consumerRoster = ConsumerRoster()
     /// SIGTERM's drain and bound (from the configuration).
     package var drain: ShutdownDrain { configuration.drain }
 
@@ -122,7 +124,7 @@ package struct ServicePlatform: Sendable {
         router.addOperationalRoutes(
             readiness: ReadinessCheck(
                 startGate: startGate, drain: drain, postgres: postgres, producer: producer,
-                databaseWatch: databaseWatch, logger: logger))
+                databaseWatch: databaseWatch, consumers: consumerRoster, logger: logger))
         return router
     }
 
@@ -179,6 +181,7 @@ package struct ServicePlatform: Sendable {
             logger: logger.quietingExpectedShutdownErrors
         )
         for consumer in consumers { drain.onDrain { await consumer.leaveGroup() } }
+        consumerRoster.register(consumers)
         let migrator = self.migrator
         let postgres = self.postgres
         let startGate = self.startGate
