@@ -505,7 +505,8 @@ $(tail -n 8 "$STATE/logs/${what%% *}.log" 2>/dev/null)"
 }
 
 # A log of the stack that outgrew 64 MiB is set aside as <name>.1 (replacing the previous one) before the stack
-# starts, so benchmarks do not fill the disk: the gateway's access log gains a line per request.
+# starts (and while it runs: start_log_keeper), so benchmarks do not fill the disk: the gateway's access log gains a
+# line per request.
 set_aside_big_logs() {
   local file
   for file in "$STATE"/logs/*.log; do
@@ -518,6 +519,22 @@ set_aside_big_logs() {
   return 0
 }
 
+# While the stack runs, a small loop sets aside every log that outgrew 64 MiB once a minute (copied to <name>.1, then
+# emptied in place: every process appends, so it goes on writing at the new end; lines written during the copy are
+# lost). It ends with the stack, or by itself once the broker is gone (a stack that was killed, not stopped).
+start_log_keeper() {
+  pid_alive logkeeper && return 0
+  start_process logkeeper bash -c '
+    logs="$1"; broker_pid_file="$2"
+    while sleep 60; do
+      [ -s "$broker_pid_file" ] && kill -0 "$(cat "$broker_pid_file")" 2>/dev/null || exit 0
+      for file in "$logs"/*.log; do
+        [ -f "$file" ] && [ "$(stat -c %s "$file")" -gt $((64 * 1024 * 1024)) ] || continue
+        cp -f "$file" "$file.1" && truncate -s 0 "$file" && echo "set aside $file as $file.1"
+      done
+    done' logkeeper "$STATE/logs" "$STATE/run/broker.pid"
+}
+
 start_stack() {
   mkdir -p "$STATE/run" "$STATE/logs"
   rm -f "$(gateway_out_file)"   # left by a rolling restart that died
@@ -525,6 +542,7 @@ start_stack() {
   start_postgres
   ensure_keys
   start_broker
+  start_log_keeper
   start_portone_test_server
   start_idp_test_server
   start_services
@@ -542,6 +560,7 @@ stop_stack() {
   stop_pid $(running_replica_names)
   stop_pid portone
   stop_pid idp
+  stop_pid logkeeper
   stop_pid broker
   stop_postgres
   log "stopped ($PROFILE)"
