@@ -80,7 +80,7 @@ final class LoadClient: Sendable {
 
     /// Sends the request on a free connection (opening one, or queueing until one is free) and returns the reply's
     /// status and size once the whole reply has been read. Fails with the connection's error, or about `timeout`
-    /// (at most a second more) after it was sent or queued.
+    /// (at most a second more) after this call, whether it waited for a connection or for its reply.
     func send(_ request: LoadRequest) async throws -> LoadReply {
         let promise = loop.makePromise(of: LoadReply.self)
         loop.execute { [self] in
@@ -164,7 +164,10 @@ private final class ConnectionPool {
             enqueue(exchange, client: client)
             return
         }
-        handler.start(exchange.promise, at: .now()) { reusable in client.released(channel, reusable: reusable) }
+        // The timeout runs from `send`, whether the request then waited for a connection or not.
+        handler.start(exchange.promise, at: exchange.queuedAt) { reusable in
+            client.released(channel, reusable: reusable)
+        }
         channel.write(HTTPClientRequestPart.head(exchange.request.head), promise: nil)
         if let body = exchange.request.body {
             channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
@@ -217,14 +220,14 @@ private final class ReplyHandler: ChannelInboundHandler {
     private var reply = LoadReply(status: 0, bodyBytes: 0)
     private var keepAlive = true
 
-    func start(_ promise: EventLoopPromise<LoadReply>, at now: NIODeadline, done: @escaping (Bool) -> Void) {
+    func start(_ promise: EventLoopPromise<LoadReply>, at start: NIODeadline, done: @escaping (Bool) -> Void) {
         self.promise = promise
         self.done = done
-        startedAt = now
+        startedAt = start
         reply = LoadReply(status: 0, bodyBytes: 0)
     }
 
-    /// The sweep's: fails the request in flight if it was sent before `limit`.
+    /// The sweep's: fails the request in flight if it was made before `limit`.
     func failIfStarted(before limit: NIODeadline) {
         guard promise != nil, startedAt < limit else { return }
         finish(.failure(BenchError("no reply within the timeout")), reusable: false)
