@@ -337,18 +337,12 @@ restart_services() {
     fi
     for i in $(seq 1 "$count"); do
       log "restarting $(replica_name "$name" "$i")"
-      gateway_take_out "$name" "$i"
       stop_pid "$(replica_name "$name" "$i")"
       start_replica "$name" "$i"
       wait_for "$(replica_name "$name" "$i") ready" 120 service_ready "$name" "$i"
       wait_for_consumers "$name" "$i"
-      gateway_put_back "$name" "$i"
     done
-    if [ -n "$spare" ]; then
-      gateway_take_out "$name" "$spare"
-      stop_pid "$(replica_name "$name" "$spare")"
-      gateway_put_back "$name" "$spare"
-    fi
+    [ -n "$spare" ] && stop_pid "$(replica_name "$name" "$spare")"
   done
   rm -f "$STATE/run/restarting"
   log "restarted: $*"
@@ -382,10 +376,10 @@ start_gateway() {
     name="${entry%%:*}"; count="$(replicas "$name")"
     upstreams+="    upstream $name {"$'\n'
     for i in $(seq 1 "$count"); do
-      upstreams+="        server 127.0.0.1:$(service_port "$name" "$i") max_fails=1 fail_timeout=1s$(gateway_slot_down "$name" "$i");"$'\n'
+      upstreams+="        server 127.0.0.1:$(service_port "$name" "$i") max_fails=1 fail_timeout=1s;"$'\n'
     done
     # The slot a rolling restart's spare uses (only when every replica above refuses).
-    upstreams+="        server 127.0.0.1:$(service_port "$name" $((count + 1))) backup$(gateway_slot_down "$name" $((count + 1)));"$'\n'
+    upstreams+="        server 127.0.0.1:$(service_port "$name" $((count + 1))) backup;"$'\n'
     # Idle connections are closed by nginx before a draining replica stops (SNS_SHUTDOWN_DRAIN_MS 3000 > 2 s).
     # keepalive_requests: nginx's default (1000) would close each upstream connection every second or so under
     # load, and each new connection costs the service a channel set-up.
@@ -394,7 +388,7 @@ start_gateway() {
     # its Engine.IO session (hashing allows no backup server).
     upstreams+="    upstream ${name}_sockets {"$'\n'"        hash \$remote_addr consistent;"$'\n'
     for i in $(seq 1 "$count"); do
-      upstreams+="        server 127.0.0.1:$(service_port "$name" "$i") max_fails=1 fail_timeout=1s$(gateway_slot_down "$name" "$i");"$'\n'
+      upstreams+="        server 127.0.0.1:$(service_port "$name" "$i") max_fails=1 fail_timeout=1s;"$'\n'
     done
     upstreams+="    }"$'\n'
   done
@@ -405,7 +399,7 @@ start_gateway() {
   mkdir -p "$STATE/nginx/sns"
   ln -sfn "$ROOT/docs/api/openapi.json" "$STATE/nginx/sns/openapi.json"
   if gateway_running; then
-    reload_gateway "$conf"
+    nginx -p "$STATE/nginx" -c "$conf" -s reload
   else
     log "starting the nginx gateway on 127.0.0.1:$GATEWAY_PORT"
     nginx -p "$STATE/nginx" -c "$conf" -t -q || die "nginx configuration invalid"
@@ -414,49 +408,7 @@ start_gateway() {
   wait_for "gateway" 30 curl --max-time 5 -sS -o /dev/null "http://127.0.0.1:$GATEWAY_PORT/v1/"
 }
 
-# A rolling restart takes a replica out of the gateway's rotation before it stops (`down` in its upstreams) and puts
-# it back once it is ready again. Its own drain refuses new connections only after a short pause (decision 0018),
-# and a connection the gateway opened in that pause would be reset with a request in it; the gateway that stopped
-# choosing the replica opens none. The slots out of rotation are "service:replica" lines in this file.
-gateway_out_file() { echo "$STATE/run/gateway-out"; }
-gateway_slot_down() { if grep -qsx "$1:$2" "$(gateway_out_file)"; then echo " down"; fi; }
-# gateway_take_out SERVICE REPLICA / gateway_put_back SERVICE REPLICA (no-ops when the gateway does not run).
-gateway_take_out() {
-  echo "$1:$2" >>"$(gateway_out_file)"
-  gateway_running && start_gateway
-  return 0
-}
-gateway_put_back() {
-  local file; file="$(gateway_out_file)"
-  [ -f "$file" ] && { grep -vx "$1:$2" "$file" >"$file.tmp" || true; mv -f "$file.tmp" "$file"; }
-  gateway_running && start_gateway
-  return 0
-}
-
 gateway_running() { [ -s "$STATE/nginx/nginx.pid" ] && kill -0 "$(cat "$STATE/nginx/nginx.pid")" 2>/dev/null; }
-
-# Reloads nginx and waits (up to 5 s) until every worker of the previous configuration is shutting down: such a
-# worker has closed its listening socket, so it takes no new request and chooses no upstream for one. (It finishes
-# what it holds, open sockets included, on its own time.)
-reload_gateway() {
-  local conf="$1" master old pid settled
-  master="$(cat "$STATE/nginx/nginx.pid")"
-  old="$(pgrep -P "$master" || true)"
-  nginx -p "$STATE/nginx" -c "$conf" -t -q || die "nginx configuration invalid"
-  local said
-  said="$(nginx -p "$STATE/nginx" -c "$conf" -s reload 2>&1)" || die "nginx reload failed: $said"
-  for _ in $(seq 1 100); do
-    settled=1
-    for pid in $old; do
-      [ -r "/proc/$pid/cmdline" ] || continue   # gone
-      tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q "shutting down" || { settled=0; break; }
-    done
-    [ -n "$(comm -13 <(echo "$old" | sort) <(pgrep -P "$master" | sort))" ] || settled=0   # a new worker runs
-    [ $settled = 1 ] && return 0
-    sleep 0.05
-  done
-  log "gateway: the previous configuration's workers still take requests 5 s after a reload; going on"
-}
 
 start_process() {
   local name="$1"; shift
@@ -537,7 +489,6 @@ start_log_keeper() {
 
 start_stack() {
   mkdir -p "$STATE/run" "$STATE/logs"
-  rm -f "$(gateway_out_file)"   # left by a rolling restart that died
   set_aside_big_logs
   start_postgres
   ensure_keys
