@@ -31,7 +31,6 @@ struct LoadRequest: Sendable {
 /// wire too.
 final class LoadClient: Sendable {
     let loop: any EventLoop
-    let timeout: TimeAmount
     private let host: String
     private let port: Int
     private let hostHeader: String
@@ -43,7 +42,6 @@ final class LoadClient: Sendable {
     init(baseURL: String, connections: Int, timeout: TimeAmount = .seconds(30), loop: any EventLoop) throws {
         guard let url = Self.parse(baseURL) else { throw BenchError("the gateway URL must look like http://host:port") }
         self.loop = loop
-        self.timeout = timeout
         (host, port) = url
         hostHeader = port == 80 ? host : "\(host):\(port)"
         let pool = NIOLoopBound(ConnectionPool(limit: max(1, connections)), eventLoop: loop)

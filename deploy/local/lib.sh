@@ -459,11 +459,12 @@ $(tail -n 8 "$STATE/logs/${what%% *}.log" 2>/dev/null)"
 # A log of the stack that outgrew 64 MiB is set aside as <name>.1 (replacing the previous one) before the stack
 # starts (and while it runs: start_log_keeper), so benchmarks do not fill the disk: the gateway's access log gains a
 # line per request.
+BIG_LOG_BYTES=$((64 * 1024 * 1024))
 set_aside_big_logs() {
   local file
   for file in "$STATE"/logs/*.log; do
     [ -f "$file" ] || continue
-    if [ "$(stat -c %s "$file")" -gt $((64 * 1024 * 1024)) ]; then
+    if [ "$(stat -c %s "$file")" -gt "$BIG_LOG_BYTES" ]; then
       mv -f "$file" "$file.1"
       log "set aside $(basename "$file") ($(du -h "$file.1" | cut -f1)) as $(basename "$file").1"
     fi
@@ -477,14 +478,14 @@ set_aside_big_logs() {
 start_log_keeper() {
   pid_alive logkeeper && return 0
   start_process logkeeper bash -c '
-    logs="$1"; broker_pid_file="$2"
+    logs="$1"; broker_pid_file="$2"; big="$3"
     while sleep 60; do
       [ -s "$broker_pid_file" ] && kill -0 "$(cat "$broker_pid_file")" 2>/dev/null || exit 0
       for file in "$logs"/*.log; do
-        [ -f "$file" ] && [ "$(stat -c %s "$file")" -gt $((64 * 1024 * 1024)) ] || continue
+        [ -f "$file" ] && [ "$(stat -c %s "$file")" -gt "$big" ] || continue
         cp -f "$file" "$file.1" && truncate -s 0 "$file" && echo "set aside $file as $file.1"
       done
-    done' logkeeper "$STATE/logs" "$STATE/run/broker.pid"
+    done' logkeeper "$STATE/logs" "$STATE/run/broker.pid" "$BIG_LOG_BYTES"
 }
 
 start_stack() {
@@ -525,7 +526,7 @@ check_alive() {
   if ! { [ -s "$STATE/run/restarting" ] && kill -0 "$(cat "$STATE/run/restarting")" 2>/dev/null; }; then
     for name in $(all_replica_names); do pid_alive "$name" || return 1; done
   fi
-  [ -s "$STATE/nginx/nginx.pid" ] && kill -0 "$(cat "$STATE/nginx/nginx.pid")" 2>/dev/null
+  gateway_running
 }
 
 stack_status() {
@@ -543,7 +544,7 @@ stack_status() {
     if pid_alive "$name"; then printf '%-10s running on 127.0.0.1:%s, ready: %s\n' "$name" "$port" "$(curl --max-time 5 -s "http://127.0.0.1:$port/ready" || echo no)"; else printf '%-10s stopped\n' "$name"; fi
   done <<<"$replicas_list"
 
-  if [ -s "$STATE/nginx/nginx.pid" ] && kill -0 "$(cat "$STATE/nginx/nginx.pid")" 2>/dev/null; then printf '%-10s http://127.0.0.1:%s\n' gateway "$GATEWAY_PORT"; else printf '%-10s stopped\n' gateway; fi
+  if gateway_running; then printf '%-10s http://127.0.0.1:%s\n' gateway "$GATEWAY_PORT"; else printf '%-10s stopped\n' gateway; fi
 }
 
 print_banner() {
