@@ -318,6 +318,13 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
+        // The load generator's HTTP reply parser (the rest of the benchmark tool prints numbers and is not tested).
+        .testTarget(
+            name: "BenchToolTests",
+            dependencies: ["BenchTool"],
+            path: "Tests/BenchToolTests",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "KafkaTests",
             dependencies: ["SNSKafka", "SNSTestSupport"],

@@ -9,10 +9,9 @@ struct LoadReply: Sendable {
     var bodyBytes: Int
 }
 
-/// One request of the load, built before it is due: everything the wire needs, nothing parsed again when sent.
+/// One request of the load, built before it is due: its bytes on the wire, head and body, written as they are.
 struct LoadRequest: Sendable {
-    var head: HTTPRequestHead
-    var body: ByteBuffer?
+    var bytes: ByteBuffer
 }
 
 /// The load generator's HTTP/1.1 client: up to `connections` keep-alive connections to the gateway, one request at a
@@ -21,7 +20,10 @@ struct LoadRequest: Sendable {
 ///
 /// `sns-bench load` ran on AsyncHTTPClient before: its pool and request state machines cost ~0.24 ms of CPU per
 /// request, 15 % of the machine at 1 000 req/s, taken from the stack it measures. Here a request is a write and a
-/// promise (bench/results/2026-11-27-pools-without-timers.md). The seeder still uses AsyncHTTPClient
+/// promise (bench/results/2026-11-27-pools-without-timers.md). Requests are written as bytes built beforehand and
+/// replies read by `ReplyParser` (status, body size, keep-alive), without NIO's HTTP encoder and decoder, and a reply
+/// completes its request by a callback on the loop, without a task per request
+/// (bench/results/2026-12-01-a-lighter-load-generator-and-the-event-path.md). The seeder still uses AsyncHTTPClient
 /// (`GatewayClient`), where convenience matters more than CPU.
 ///
 /// Requests time out without a timer each: NIO keeps scheduled tasks in a heap whose removal searches it linearly,
@@ -62,29 +64,43 @@ final class LoadClient: Sendable {
         return (String(host), port)
     }
 
-    /// A request with the headers every call of the apps carries.
+    /// A request with the headers every call of the apps carries. The path and header values come from the scenario
+    /// and the workload; a byte that could end a line or the request line is refused rather than sent.
     func request(
         _ method: HTTPMethod, _ path: String, headers: [(String, String)], json: ByteBuffer? = nil
-    ) -> LoadRequest {
-        var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
-        head.headers.add(name: "Host", value: hostHeader)
-        for (name, value) in headers { head.headers.add(name: name, value: value) }
-        if let json {
-            head.headers.add(name: "Content-Type", value: "application/json")
-            head.headers.add(name: "Content-Length", value: String(json.readableBytes))
+    ) throws -> LoadRequest {
+        guard !path.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
+            throw BenchError("a request path with a space or a control character: \(path)")
         }
-        return LoadRequest(head: head, body: json)
+        var head = "\(method.rawValue) \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\n"
+        for (name, value) in headers {
+            guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else {
+                throw BenchError("a line break in the value of \(name)")
+            }
+            head += "\(name): \(value)\r\n"
+        }
+        if let json {
+            head += "Content-Type: application/json\r\nContent-Length: \(json.readableBytes)\r\n"
+        }
+        head += "\r\n"
+        var bytes = ByteBuffer(string: head)
+        if var json { bytes.writeBuffer(&json) }
+        return LoadRequest(bytes: bytes)
     }
 
-    /// Sends the request on a free connection (opening one, or queueing until one is free) and returns the reply's
-    /// status and size once the whole reply has been read. Fails with the connection's error, or about `timeout`
+    /// Sends the request on a free connection (opening one, or queueing until one is free) and calls `completion` on
+    /// the client's loop once the whole reply has been read. Fails with the connection's error, or about `timeout`
     /// (at most a second more) after this call, whether it waited for a connection or for its reply.
-    func send(_ request: LoadRequest) async throws -> LoadReply {
+    func send(_ request: LoadRequest, completion: @escaping @Sendable (Result<LoadReply, any Error>) -> Void) {
         let promise = loop.makePromise(of: LoadReply.self)
-        loop.execute { [self] in
+        promise.futureResult.whenComplete(completion)
+        if loop.inEventLoop {
             pool.value.enqueue(Exchange(request: request, promise: promise, queuedAt: .now()), client: self)
+        } else {
+            loop.execute { [self] in
+                pool.value.enqueue(Exchange(request: request, promise: promise, queuedAt: .now()), client: self)
+            }
         }
-        return try await promise.futureResult.get()
     }
 
     func shutdown() async {
@@ -100,7 +116,6 @@ final class LoadClient: Sendable {
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(ReplyHandler())
                 }
             }
@@ -166,11 +181,7 @@ private final class ConnectionPool {
         handler.start(exchange.promise, at: exchange.queuedAt) { reusable in
             client.released(channel, reusable: reusable)
         }
-        channel.write(HTTPClientRequestPart.head(exchange.request.head), promise: nil)
-        if let body = exchange.request.body {
-            channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
-        }
-        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+        channel.writeAndFlush(exchange.request.bytes, promise: nil)
     }
 
     func released(_ channel: any Channel, reusable: Bool, client: LoadClient) {
@@ -207,22 +218,21 @@ private final class ConnectionPool {
     }
 }
 
-/// Reads one reply per request: its status from the head, done at its end. A connection the server closes (or
-/// that fails) fails the request on it and is not reused.
+/// Reads one reply per request (`ReplyParser`). A connection the server closes (or that fails) fails the request on
+/// it and is not reused; so is one that sends bytes while no request waits.
 private final class ReplyHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTPClientResponsePart
+    typealias InboundIn = ByteBuffer
 
     private var promise: EventLoopPromise<LoadReply>?
     private var done: ((Bool) -> Void)?
     private var startedAt = NIODeadline.distantFuture
-    private var reply = LoadReply(status: 0, bodyBytes: 0)
-    private var keepAlive = true
+    private var parser = ReplyParser()
 
     func start(_ promise: EventLoopPromise<LoadReply>, at start: NIODeadline, done: @escaping (Bool) -> Void) {
         self.promise = promise
         self.done = done
         startedAt = start
-        reply = LoadReply(status: 0, bodyBytes: 0)
+        parser.reset()
     }
 
     /// The sweep's: fails the request in flight if it was made before `limit`.
@@ -232,19 +242,24 @@ private final class ReplyHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            reply.status = Int(head.status.code)
-            keepAlive = head.isKeepAlive
-        case .body(let bytes):
-            reply.bodyBytes += bytes.readableBytes
-        case .end:
-            finish(.success(reply), reusable: keepAlive)
+        var bytes = unwrapInboundIn(data)
+        guard promise != nil else {
+            context.close(promise: nil)  // a reply to nothing: this connection's replies can no longer be matched
+            return
+        }
+        do {
+            if let (reply, reusable) = try parser.parse(&bytes) { finish(.success(reply), reusable: reusable) }
+        } catch {
+            finish(.failure(error), reusable: false)
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        finish(.failure(BenchError("the gateway closed the connection")), reusable: false)
+        if let reply = parser.endOfStream() {
+            finish(.success(reply), reusable: false)
+        } else {
+            finish(.failure(BenchError("the gateway closed the connection")), reusable: false)
+        }
         context.fireChannelInactive()
     }
 

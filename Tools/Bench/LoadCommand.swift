@@ -67,42 +67,44 @@ struct LoadCommand: AsyncParsableCommand {
         lateness.reserveCapacity(total)
         let pace = EventLoopPace(loop: client.loop)
 
-        await withDiscardingTaskGroup { group in
-            for index in 0..<total {
-                let due = start + interval * index
-                if clock.now < due { await pace.sleep(for: clock.now.duration(to: due)) }
-                let operation = mix.pick(using: &rng)
-                let measured = index >= warmupCount
-                if measured { lateness.append(due.duration(to: clock.now).milliseconds) }
-                guard let request = try? factory.make(operation, using: &rng) else { continue }
-                guard sink.inFlight.add(1, ordering: .relaxed).newValue <= maxInFlight else {
-                    sink.inFlight.subtract(1, ordering: .relaxed)
-                    sink.record(
-                        Sample(
-                            operation: operation, measured: measured, latency: 0, completedAt: due,
-                            error: "not sent (\(maxInFlight) in flight)", bodyBytes: 0))
-                    continue
+        // Each reply completes its request by a callback on the client's loop, the loop this task runs on: no task per
+        // request.
+        for index in 0..<total {
+            let due = start + interval * index
+            if clock.now < due { await pace.sleep(for: clock.now.duration(to: due)) }
+            let operation = mix.pick(using: &rng)
+            let measured = index >= warmupCount
+            if measured { lateness.append(due.duration(to: clock.now).milliseconds) }
+            guard let request = try? factory.make(operation, using: &rng) else { continue }
+            guard sink.inFlight.add(1, ordering: .relaxed).newValue <= maxInFlight else {
+                sink.inFlight.subtract(1, ordering: .relaxed)
+                sink.record(
+                    Sample(
+                        operation: operation, measured: measured, latency: 0, completedAt: due,
+                        error: "not sent (\(maxInFlight) in flight)", bodyBytes: 0))
+                continue
+            }
+            client.send(request) { result in
+                var failure: String?
+                var bodyBytes = 0
+                switch result {
+                case .success(let reply):
+                    bodyBytes = reply.bodyBytes
+                    if reply.status != 200 { failure = "HTTP \(reply.status) on \(operation.rawValue)" }
+                case .failure(let error):
+                    let reason = (error as? BenchError).map(\.description) ?? "\(type(of: error)): \(error)"
+                    failure = "\(reason) on \(operation.rawValue)"
                 }
-                group.addTask {
-                    var failure: String?
-                    var bodyBytes = 0
-                    do {
-                        let reply = try await client.send(request)
-                        bodyBytes = reply.bodyBytes
-                        if reply.status != 200 { failure = "HTTP \(reply.status) on \(operation.rawValue)" }
-                    } catch {
-                        let reason = (error as? BenchError).map(\.description) ?? "\(type(of: error)): \(error)"
-                        failure = "\(reason) on \(operation.rawValue)"
-                    }
-                    let end = clock.now
-                    sink.inFlight.subtract(1, ordering: .relaxed)
-                    sink.record(
-                        Sample(
-                            operation: operation, measured: measured, latency: due.duration(to: end).milliseconds,
-                            completedAt: end, error: failure, bodyBytes: bodyBytes))
-                }
+                let end = clock.now
+                sink.inFlight.subtract(1, ordering: .relaxed)
+                sink.record(
+                    Sample(
+                        operation: operation, measured: measured, latency: due.duration(to: end).milliseconds,
+                        completedAt: end, error: failure, bodyBytes: bodyBytes))
             }
         }
+        // Every request ends within the timeout (the client's sweep fails the overdue ones).
+        while sink.inFlight.load(ordering: .relaxed) > 0 { await pace.sleep(for: .milliseconds(5)) }
         let windowStart = start + interval * warmupCount
         return LoadResult(
             target: rate, mix: mix, samples: sink.all.filter(\.measured), windowStart: windowStart, lateness: lateness)
@@ -118,7 +120,7 @@ struct Sample: Sendable {
     let bodyBytes: Int
 }
 
-/// Collected by the request tasks; `Mutex`/`Atomic` make it safe to share between them.
+/// Collected by the requests' completions; `Mutex`/`Atomic` make it safe to share between them.
 final class SampleSink: Sendable {
     let inFlight = Atomic<Int>(0)
     private let samples = Mutex<[Sample]>([])

@@ -64,7 +64,7 @@ struct RequestFactory {
         -> LoadRequest
     {
         let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
-        return client.request(
+        return try client.request(
             method, path, headers: [("SesacKey", scenario.apiKey), ("Authorization", token)], json: body)
     }
 
