@@ -56,11 +56,9 @@ struct ReplyParser {
                     return finished(done, leftover: bytes)
                 }
             case .body(let remaining):
-                let taken = min(remaining, bytes.readableBytes)
-                bytes.moveReaderIndex(forwardBy: taken)
-                reply.bodyBytes += taken
-                guard taken == remaining else {
-                    state = .body(remaining: remaining - taken)
+                let left = countBody(&bytes, upTo: remaining)
+                guard left == 0 else {
+                    state = .body(remaining: left)
                     return nil
                 }
                 return finished(reply, leftover: bytes)
@@ -69,11 +67,9 @@ struct ReplyParser {
                 let size = try Self.chunkSize(line)
                 state = size == 0 ? .trailers : .chunkData(remaining: size)
             case .chunkData(let remaining):
-                let taken = min(remaining, bytes.readableBytes)
-                bytes.moveReaderIndex(forwardBy: taken)
-                reply.bodyBytes += taken
-                guard taken == remaining else {
-                    state = .chunkData(remaining: remaining - taken)
+                let left = countBody(&bytes, upTo: remaining)
+                guard left == 0 else {
+                    state = .chunkData(remaining: left)
                     return nil
                 }
                 state = .chunkEnd
@@ -90,6 +86,14 @@ struct ReplyParser {
                 return nil
             }
         }
+    }
+
+    /// Skips and counts up to `remaining` body bytes; returns how many are still to come.
+    private mutating func countBody(_ bytes: inout ByteBuffer, upTo remaining: Int) -> Int {
+        let taken = min(remaining, bytes.readableBytes)
+        bytes.moveReaderIndex(forwardBy: taken)
+        reply.bodyBytes += taken
+        return remaining - taken
     }
 
     /// The connection ended: the reply, if it was one that runs to the end of the connection.
