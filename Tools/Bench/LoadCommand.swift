@@ -75,7 +75,17 @@ struct LoadCommand: AsyncParsableCommand {
             let operation = mix.pick(using: &rng)
             let measured = index >= warmupCount
             if measured { lateness.append(due.duration(to: clock.now).milliseconds) }
-            guard let request = try? factory.make(operation, using: &rng) else { continue }
+            let request: LoadRequest
+            do {
+                request = try factory.make(operation, using: &rng)
+            } catch {
+                // Counted, so a run whose requests could not be built does not look like a quiet one.
+                sink.record(
+                    Sample(
+                        operation: operation, measured: measured, latency: 0, completedAt: due,
+                        error: "not built (\(error))", bodyBytes: 0))
+                continue
+            }
             guard sink.inFlight.add(1, ordering: .relaxed).newValue <= maxInFlight else {
                 sink.inFlight.subtract(1, ordering: .relaxed)
                 sink.record(
