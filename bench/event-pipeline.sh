@@ -18,9 +18,7 @@ source "$(dirname "$0")/stack.sh"   # BASE, KEY, DB and ports of the profile to 
 PSQL="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)/psql"
 sql() { "$PSQL" "$DB" -qAtX -v ON_ERROR_STOP=1 -c "$1"; }
 RUN="$(date +%s)"
-# The dev broker gets slower as its log fills (decision 0003): say how full it is.
-held="$("$ROOT/sns" admin topics 2>/dev/null | awk '$1 == "sns.posts" { print $3 }')" || true
-echo "broker: sns.posts holds ${held:-?} messages before the run (the dev broker keeps up to ~5 MB per partition)"
+broker_fill
 
 # 1. Relay throughput.
 echo "relay: committing $BURST outbox rows at once …" >&2

@@ -79,9 +79,7 @@ mib() { awk -v kib="$1" 'BEGIN { printf "%.0f MiB", kib / 1024 }'; }
 
 declare -A IDLE PEAK
 for program in "${PROGRAMS[@]}"; do IDLE[$program]="$(rss_kib "$program")"; done
-# The dev broker gets slower as its log fills (decision 0003): say how full it is, so runs can be compared.
-held="$("$ROOT/sns" admin topics 2>/dev/null | awk '$1 == "sns.posts" { print $3 }')" || true
-echo "dev broker: sns.posts holds ${held:-?} messages before the first rate (it keeps up to ~5 MB per partition)" >&2
+broker_fill >&2
 
 echo "### Mixed workload (feed 60 %, timeline 30 %, create 10 %), ${SECONDS_RUN} s per rate"
 echo

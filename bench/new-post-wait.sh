@@ -23,8 +23,7 @@ WORK="$(mktemp -d)"; trap 'rm -rf "$WORK"' EXIT
 
 echo "building sns-bench ($CONFIGURATION) …" >&2
 (cd "$ROOT" && swift build -c "$CONFIGURATION" --scratch-path "$SCRATCH" --product sns-bench >/dev/null)
-held="$("$ROOT/sns" admin topics 2>/dev/null | awk '$1 == "sns.posts" { print $3 }')" || true
-echo "dev broker: sns.posts holds ${held:-?} messages before the run (it keeps up to ~5 MB per partition)"
+broker_fill
 
 since="$("$PSQL" "$DB" -qAtX -c "SELECT now()")"
 "$SCRATCH/$CONFIGURATION/sns-bench" load --scenario "$SCENARIO" --rate "$RATE" --duration "$SECONDS_RUN" --warmup 3 \

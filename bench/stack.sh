@@ -10,6 +10,14 @@ DB="${SNS_BENCH_DATABASE_URL:-$DATABASE_URL}"
 # Services' own ports (direct, without the gateway).
 direct_url() { echo "http://127.0.0.1:$(service_port "$1")"; }
 
+# The dev broker gets slower as its log fills (decision 0003): how many messages sns.posts holds, so that runs can
+# be compared ("?" when the admin tool cannot say). The dev broker keeps up to ~5 MB per partition.
+broker_fill() {
+  local held
+  held="$("$ROOT/sns" admin topics 2>/dev/null | awk '$1 == "sns.posts" { print $3 }')" || true
+  echo "dev broker: sns.posts holds ${held:-?} messages before the run (it keeps up to ~5 MB per partition)"
+}
+
 # Waits (up to 90 s) until the machine is quiet after a seed: the consumers have applied the seed's events and
 # autovacuum is done, so a measurement does not share the cores with them. Quiet = at least 85 % idle over 2 s.
 settle() {

@@ -83,16 +83,8 @@ struct ContentJourneyThroughGatewayTests {
 
         // The post's events, in order, keyed by the post id. Publication is at least once (the relay may send an
         // event again after an unacknowledged attempt; consumers skip it by its id): each distinct event counts once.
-        let key = Array(postId.utf8)
-        @Sendable func header(_ message: KafkaConsumerMessage, _ name: String) -> String? {
-            message.headers.first { $0.key == name }?.stringValue
-        }
-        @Sendable func distinct(_ messages: [KafkaConsumerMessage]) -> [KafkaConsumerMessage] {
-            var seen = Set<String>()
-            return messages.filter { $0.key == key && seen.insert(header($0, EventHeader.eventId) ?? "").inserted }
-        }
-        let messages = distinct(try await TestPlatform.collect(topic: Topic.posts) { distinct($0).count >= 4 })
-        let types = messages.map { header($0, EventHeader.eventType) }
+        let messages = try await TestPlatform.collectEvents(topic: Topic.posts, key: postId, count: 4)
+        let types = messages.map { $0.header(EventHeader.eventType) }
         #expect(types == ["post-created", "post-liked", "comment-created", "post-deleted"])
     }
 }

@@ -82,14 +82,8 @@ struct InternalRoutesThroughGatewayTests {
         #expect(image.body == Self.png)
 
         // And the change left auth through its outbox: user-registered, then user-updated with the new values.
-        let key = Array(userId.utf8)
-        let messages = try await TestPlatform.collect(topic: Topic.users) { seen in
-            seen.filter { $0.key == key }.count >= 2
-        }.filter { $0.key == key }
-        #expect(
-            messages.map { $0.headers.first { $0.key == EventHeader.eventType }?.stringValue } == [
-                "user-registered", "user-updated",
-            ])
+        let messages = try await TestPlatform.collectEvents(topic: Topic.users, key: userId, count: 2)
+        #expect(messages.map { $0.header(EventHeader.eventType) } == ["user-registered", "user-updated"])
         let updated = try EventCoding.decoder().decode(
             EventEnvelope<UserUpdated>.self, from: Data(try #require(messages.last?.value)))
         #expect(updated.payload.nick == newNick)

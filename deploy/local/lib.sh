@@ -616,6 +616,45 @@ ensure_test_python() {
   export SNS_TEST_PYTHON="$venv/bin/python"
 }
 
+# How many tests Swift Testing runs at once. Unbounded, every test starts at once and the peak of in-process
+# services (each with its own pools) depends on the machine's speed: 850 connections seen on one machine, more than
+# the cluster's 1 000 on a slower one, where the stack's own services then could not connect and answered 504s.
+TEST_PARALLELISM="${SNS_TEST_PARALLELISM:-24}"
+# Hang guards, far above a normal run (suite ~4 min, resilience ~7 min on 2 cores): a test that hangs must end the
+# run with the names of the unfinished tests, not consume CI's whole budget silently.
+TEST_SUITE_LIMIT="${SNS_TEST_SUITE_LIMIT:-40m}"
+TEST_RESILIENCE_LIMIT="${SNS_TEST_RESILIENCE_LIMIT:-20m}"
+
+# swift test under a time limit, its output appended to the tests' log. On the limit: the tests that started and
+# never finished, then exit 124.
+run_swift_test() {  # limit [swift test arguments…]
+  local limit="$1"; shift
+  local mark; mark=$(wc -l <"$STATE/logs/tests.log")
+  timeout --kill-after=30s "$limit" swift test --skip-build --scratch-path "$SCRATCH" "$@" 2>&1 |
+    tee -a "$STATE/logs/tests.log"
+  local status=${PIPESTATUS[0]}
+  if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+    log "swift test did not finish within $limit; tests that started and did not finish:"
+    tail -n +"$((mark + 1))" "$STATE/logs/tests.log" | unfinished_tests >&2
+    status=124
+  fi
+  return "$status"
+}
+
+# From Swift Testing's output: the tests with a "started" line and no "passed"/"failed"/"skipped" line.
+unfinished_tests() {
+  awk '
+    /^◇ Test (run|case passing) / { next }
+    /^◇ Test .* started\.$/ { name = $0; sub(/^◇ Test /, "", name); sub(/ started\.$/, "", name); open[name] = 1; next }
+    /^[^ ]+ Test .* (passed|failed) after [0-9.]+ seconds/ || /^[^ ]+ Test .* skipped/ {
+      name = $0; sub(/^[^ ]+ Test /, "", name)
+      sub(/ (passed|failed) after [0-9.]+ seconds.*$/, "", name); sub(/ skipped.*$/, "", name)
+      sub(/ with [0-9]+ test cases?$/, "", name); delete open[name]
+    }
+    END { n = 0; for (name in open) { print "  " name; n++ } if (n == 0) print "  (none: the time went elsewhere)" }
+  '
+}
+
 # ./sns test: a fresh database and broker, the whole stack behind the gateway, then `swift test`.
 run_tests() {
   if [ -z "${SNS_HOLDS_PORTS_LOCK:-}" ]; then
@@ -651,17 +690,17 @@ run_tests() {
   # with --resilience first, only the resilience tests).
   local status=0 resilience=0 suite=1
   if [ $# = 0 ]; then resilience=1; elif [ "$1" = --resilience ]; then shift; resilience=1; suite=0; fi
+  : >"$STATE/logs/tests.log"
   set +e
   if [ $suite = 1 ]; then
-    log "running swift test"
-    swift test --skip-build --scratch-path "$SCRATCH" "$@" 2>&1 | tee "$STATE/logs/tests.log"
-    status=${PIPESTATUS[0]}
+    log "running swift test (at most $TEST_PARALLELISM tests at a time, stopped after $TEST_SUITE_LIMIT)"
+    run_swift_test "$TEST_SUITE_LIMIT" --experimental-maximum-parallelization-width "$TEST_PARALLELISM" "$@"
+    status=$?
   fi
   if [ $resilience = 1 ]; then
-    log "running the resilience tests (alone, against this stack)"
-    SNS_TEST_RESILIENCE=1 swift test --skip-build --scratch-path "$SCRATCH" --filter ResilienceTests "$@" 2>&1 |
-      tee -a "$STATE/logs/tests.log"
-    local resilience_status=${PIPESTATUS[0]}
+    log "running the resilience tests (alone, against this stack, stopped after $TEST_RESILIENCE_LIMIT)"
+    SNS_TEST_RESILIENCE=1 run_swift_test "$TEST_RESILIENCE_LIMIT" --filter ResilienceTests "$@"
+    local resilience_status=$?
     [ $status = 0 ] && status=$resilience_status
   fi
   set -e
