@@ -320,6 +320,9 @@ start_replica() {
 # ./sns restart <service>…: a rolling restart, one replica at a time, each back on /ready before the next goes. A
 # service with one replica gets a spare first (on the gateway's backup slot), so it never has none; the gateway
 # retries what a leaving replica refuses (decision 0018).
+# How long nginx leaves a replica out after a failed attempt (`max_fails=1`; each worker keeps its own count).
+GATEWAY_FAIL_TIMEOUT_S=1
+
 restart_services() {
   local name count i spare
   [ $# -gt 0 ] || die "usage: ./sns restart <service>… (services: $(service_names))"
@@ -341,6 +344,10 @@ restart_services() {
       start_replica "$name" "$i"
       wait_for "$(replica_name "$name" "$i") ready" 120 service_ready "$name" "$i"
       wait_for_consumers "$name" "$i"
+      # Requests refused while it was down left it marked failed in nginx until fail_timeout after the last refusal,
+      # which came before it listened: stopping the next replica (or the spare) sooner leaves nginx no live server
+      # for a moment, and a GET then gets 502 (seen once: social-2 stopped as soon as social's consumers settled).
+      sleep $((GATEWAY_FAIL_TIMEOUT_S + 1))
     done
     [ -n "$spare" ] && stop_pid "$(replica_name "$name" "$spare")"
   done
@@ -376,7 +383,7 @@ start_gateway() {
     name="${entry%%:*}"; count="$(replicas "$name")"
     upstreams+="    upstream $name {"$'\n'
     for i in $(seq 1 "$count"); do
-      upstreams+="        server 127.0.0.1:$(service_port "$name" "$i") max_fails=1 fail_timeout=1s;"$'\n'
+      upstreams+="        server 127.0.0.1:$(service_port "$name" "$i") max_fails=1 fail_timeout=${GATEWAY_FAIL_TIMEOUT_S}s;"$'\n'
     done
     # The slot a rolling restart's spare uses (only when every replica above refuses).
     upstreams+="        server 127.0.0.1:$(service_port "$name" $((count + 1))) backup;"$'\n'
@@ -388,7 +395,7 @@ start_gateway() {
     # its Engine.IO session (hashing allows no backup server).
     upstreams+="    upstream ${name}_sockets {"$'\n'"        hash \$remote_addr consistent;"$'\n'
     for i in $(seq 1 "$count"); do
-      upstreams+="        server 127.0.0.1:$(service_port "$name" "$i") max_fails=1 fail_timeout=1s;"$'\n'
+      upstreams+="        server 127.0.0.1:$(service_port "$name" "$i") max_fails=1 fail_timeout=${GATEWAY_FAIL_TIMEOUT_S}s;"$'\n'
     done
     upstreams+="    }"$'\n'
   done
@@ -617,8 +624,8 @@ ensure_test_python() {
 }
 
 # How many tests Swift Testing runs at once. Unbounded, every test starts at once and the peak of in-process
-# services (each with its own pools) depends on the machine's speed: 850 connections seen on one machine, more than
-# the cluster's 1 000 on a slower one, where the stack's own services then could not connect and answered 504s.
+# services (each with its own pools) depends on how the tests happen to overlap: 850 connections seen on one run,
+# more than the cluster's 1 000 on one CI run, where the stack's own services then could not connect (504s).
 TEST_PARALLELISM="${SNS_TEST_PARALLELISM:-24}"
 # Hang guards, far above a normal run (suite ~4 min, resilience ~7 min on 2 cores): a test that hangs must end the
 # run with the names of the unfinished tests, not consume CI's whole budget silently.
