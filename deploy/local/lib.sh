@@ -317,12 +317,12 @@ start_replica() {
   echo $! >"$STATE/run/$process.pid"
 }
 
-# ./sns restart <service>…: a rolling restart, one replica at a time, each back on /ready before the next goes. A
-# service with one replica gets a spare first (on the gateway's backup slot), so it never has none; the gateway
-# retries what a leaving replica refuses (decision 0018).
 # How long nginx leaves a replica out after a failed attempt (`max_fails=1`; each worker keeps its own count).
 GATEWAY_FAIL_TIMEOUT_S=1
 
+# ./sns restart <service>…: a rolling restart, one replica at a time, each back on /ready before the next goes. A
+# service with one replica gets a spare first (on the gateway's backup slot), so it never has none; the gateway
+# retries what a leaving replica refuses (decision 0018).
 restart_services() {
   local name count i spare
   [ $# -gt 0 ] || die "usage: ./sns restart <service>… (services: $(service_names))"
