@@ -227,7 +227,7 @@ struct PostContractTests {
             let tag = TestEnvironment.unique("Tag")
             let hangul = "키보드\(TestEnvironment.unique(""))"
             let a = try await api.created(
-                as: alice, ##"{"product_id":"hashtag_contract","content":"#\##(tag) 좋아요 #\##(hangul)!"}"##
+                as: alice, ##"{"product_id":"hashtag_contract","content":"#\##(tag) 좋아요 #\##(hangul)\n끝"}"##
             ).decode(APIModels.Post.self)
             #expect(a.hashTags == [tag, hangul], "author's spelling kept, without #")
             let b = try await api.createPost(as: alice, ##"{"product_id":"other","content":"#\##(tag.uppercased())"}"##)
@@ -243,7 +243,10 @@ struct PostContractTests {
     }
 
     @Test func hashtagExtractionRules() {
-        #expect(Hashtags.extract(from: "#Top #top #탑_1 a#b #! #") == ["Top", "탑_1", "b"])
+        #expect(Hashtags.extract(from: "#Top #top #탑_1 a#b #! #") == ["Top", "탑_1", "b", "!"])
+        // A tag runs to the next whitespace or `#`: DevCommunity's roles keep their `;count` and `/`.
+        #expect(Hashtags.extract(from: "#iOS;2 #백엔드;1 #UI/UX;1 ") == ["iOS;2", "백엔드;1", "UI/UX;1"])
+        #expect(Hashtags.extract(from: "#a#b ##c #독서,\n#next\t#탭") == ["a", "b", "c", "독서,", "next", "탭"])
         #expect(Hashtags.extract(from: "no tags") == [])
         #expect(Hashtags.key("#Top") == "top")
     }

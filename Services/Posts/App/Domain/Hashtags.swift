@@ -1,5 +1,6 @@
-/// Hashtag rules (API conventions §10.5): a tag is `#` followed by letters, digits or `_` in any script (Hangul
-/// included). Responses keep the author's spelling without `#`; matching is case-insensitive.
+/// Hashtag rules (decision 0041): a tag is `#` followed by everything up to the next whitespace or `#`, in any script
+/// (DevCommunity writes roles as `#iOS;2 #UI/UX;1` and splits the tags it reads back at `;`). Responses keep the
+/// author's spelling without `#`; matching is case-insensitive.
 enum Hashtags {
     static let maxTags = 30
     static let maxLength = 100
@@ -22,7 +23,7 @@ enum Hashtags {
     }
 
     static func isTagCharacter(_ character: Character) -> Bool {
-        character == "_" || character.isLetter || character.isNumber
+        !character.isWhitespace && character != "#"
     }
 
     /// The matching key of a tag (or of a search term, with an optional leading `#`).
