@@ -163,25 +163,12 @@ actor AppSession {
     /// The access token expires: replaced by a token for the same session that expired 100 s ago (signed with
     /// the stack's key, as auth would have issued it earlier).
     func letAccessTokenExpire() async throws {
-        let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-        accessToken = try await signer.sign(
-            AccessTokenClaims(
-                userId: userId, sessionId: Self.sessionId(in: accessToken),
-                issuedAt: Date().addingTimeInterval(-700),
-                expiresAt: Date().addingTimeInterval(-100)))
+        accessToken = try await TwinTokens.expired(sameSessionAs: accessToken, userId: userId)
     }
 
     /// The refresh token's 14 days pass: its session's expiry is moved into the past in auth's database.
     func letRefreshTokenExpire() async throws {
-        guard let session = Self.sessionId(in: accessToken) else {
-            Issue.record("the current access token names no session")
-            return
-        }
-        _ = try await TestEnvironment.withDatabase { db in
-            try await db.query(
-                "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                logger: TestEnvironment.logger)
-        }
+        try await TwinTokens.expireRefreshToken(sessionOf: accessToken)
     }
 }
 

@@ -102,10 +102,6 @@ actor G2Session {
 
     /// The access token expires (as `AppSession.letAccessTokenExpire`).
     func letAccessTokenExpire() async throws {
-        let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-        accessToken = try await signer.sign(
-            AccessTokenClaims(
-                userId: userId, sessionId: AppSession.sessionId(in: accessToken),
-                issuedAt: Date().addingTimeInterval(-700), expiresAt: Date().addingTimeInterval(-100)))
+        accessToken = try await TwinTokens.expired(sameSessionAs: accessToken, userId: userId)
     }
 }

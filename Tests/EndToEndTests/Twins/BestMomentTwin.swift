@@ -502,22 +502,12 @@ enum BestMomentTwin {
 
         /// The access token expires: replaced by a token of the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
-            let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(
-                AccessTokenClaims(
-                    userId: userID ?? "", sessionId: AppSession.sessionId(in: storedAccessToken),
-                    issuedAt: Date().addingTimeInterval(-700),
-                    expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await TwinTokens.expired(sameSessionAs: storedAccessToken, userId: userID ?? "")
         }
 
         /// The refresh token's lifetime passes (its session's expiry moves into the past in auth's database).
         func letRefreshTokenExpire() async throws {
-            let session = try #require(AppSession.sessionId(in: storedAccessToken), "the access token names no session")
-            _ = try await TestEnvironment.withDatabase { db in
-                try await db.query(
-                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                    logger: TestEnvironment.logger)
-            }
+            try await TwinTokens.expireRefreshToken(sessionOf: storedAccessToken)
         }
     }
 

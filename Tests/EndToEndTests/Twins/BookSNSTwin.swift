@@ -511,18 +511,6 @@ enum BookSNSTwin {
         return dateFormatter.string(from: utcDate)
     }
 
-    /// The `sid` claim of a JWT, read without verifying it (test-side, to let time pass).
-    static func sessionId(in token: String) -> String? {
-        let parts = token.split(separator: ".")
-        guard parts.count == 3 else { return nil }
-        var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
-        guard let data = Data(base64Encoded: payload),
-            let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return nil }
-        return claims["sid"] as? String
-    }
-
     // MARK: - One installed app (UserDefaults + the network managers + APIRequestInterceptor)
 
     actor Session {
@@ -710,23 +698,12 @@ enum BookSNSTwin {
 
         /// The access token expires: replaced by a token of the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
-            let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(
-                AccessTokenClaims(
-                    userId: userID, sessionId: BookSNSTwin.sessionId(in: accessToken),
-                    issuedAt: Date().addingTimeInterval(-700),
-                    expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await TwinTokens.expired(sameSessionAs: accessToken, userId: userID)
         }
 
         /// The refresh token's 14 days pass (its session's expiry moved into the past in auth's database).
         func letRefreshTokenExpire() async throws {
-            let session = try #require(BookSNSTwin.sessionId(in: accessToken), "the access token names no session")
-            _ = try await TestEnvironment.withDatabase { db in
-                _ = try await db.query(
-                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                    logger: TestEnvironment.logger)
-                return true
-            }
+            try await TwinTokens.expireRefreshToken(sessionOf: accessToken)
         }
     }
 

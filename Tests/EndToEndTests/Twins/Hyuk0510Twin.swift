@@ -338,22 +338,12 @@ enum Hyuk0510Twin {
         /// The access token expires: "Token" becomes a token of the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
             let current = try #require(token, "no token stored")
-            let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            token = try await signer.sign(
-                AccessTokenClaims(
-                    userId: memberID, sessionId: AppSession.sessionId(in: current),
-                    issuedAt: Date().addingTimeInterval(-700),
-                    expiresAt: Date().addingTimeInterval(-100)))
+            token = try await TwinTokens.expired(sameSessionAs: current, userId: memberID)
         }
 
         /// The refresh token's lifetime passes (its session's expiry moves into the past in auth's database).
         func letRefreshTokenExpire() async throws {
-            let session = try #require(token.flatMap(AppSession.sessionId(in:)), "the token names no session")
-            _ = try await TestEnvironment.withDatabase { db in
-                try await db.query(
-                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                    logger: TestEnvironment.logger)
-            }
+            try await TwinTokens.expireRefreshToken(sessionOf: try #require(token, "no token stored"))
         }
     }
 

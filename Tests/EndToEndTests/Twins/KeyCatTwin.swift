@@ -785,25 +785,12 @@ enum KeyCatTwin {
 
         /// The access token expires: replaced by a token of the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
-            let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(
-                AccessTokenClaims(
-                    userId: userID, sessionId: AppSession.sessionId(in: accessToken),
-                    issuedAt: Date().addingTimeInterval(-700),
-                    expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await TwinTokens.expired(sameSessionAs: accessToken, userId: userID)
         }
 
         /// The refresh token's 14 days pass (its session's expiry moved into the past in auth's database).
         func letRefreshTokenExpire() async throws {
-            guard let session = AppSession.sessionId(in: accessToken) else {
-                Issue.record("the current access token names no session")
-                return
-            }
-            _ = try await TestEnvironment.withDatabase { db in
-                try await db.query(
-                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                    logger: TestEnvironment.logger)
-            }
+            try await TwinTokens.expireRefreshToken(sessionOf: accessToken)
         }
     }
 

@@ -421,21 +421,12 @@ enum KimJunhwanTwin {
 
         func letAccessTokenExpire() async throws {
             let token = try #require(accessToken, "no access token in the Keychain")
-            let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(
-                AccessTokenClaims(
-                    userId: userID, sessionId: AppSession.sessionId(in: token),
-                    issuedAt: Date().addingTimeInterval(-700), expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await TwinTokens.expired(sameSessionAs: token, userId: userID)
         }
 
         func letRefreshTokenExpire() async throws {
             let token = try #require(accessToken, "no access token in the Keychain")
-            let session = try #require(AppSession.sessionId(in: token), "the access token names no session")
-            _ = try await TestEnvironment.withDatabase { db in
-                try await db.query(
-                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                    logger: TestEnvironment.logger)
-            }
+            try await TwinTokens.expireRefreshToken(sessionOf: token)
         }
     }
 

@@ -328,23 +328,13 @@ enum LSLPPracticeTwin {
         /// The access token expires: replaced by a token of the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
             let current = try #require(accessToken, "no access token stored")
-            let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(
-                AccessTokenClaims(
-                    userId: signedInUserId, sessionId: AppSession.sessionId(in: current),
-                    issuedAt: Date().addingTimeInterval(-700),
-                    expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await TwinTokens.expired(sameSessionAs: current, userId: signedInUserId)
         }
 
         /// The refresh token's 14 days pass (its session's expiry moves into the past in auth's database).
         func letRefreshTokenExpire() async throws {
             let current = try #require(accessToken, "no access token stored")
-            let session = try #require(AppSession.sessionId(in: current), "the access token names no session")
-            _ = try await TestEnvironment.withDatabase { db in
-                try await db.query(
-                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                    logger: TestEnvironment.logger)
-            }
+            try await TwinTokens.expireRefreshToken(sessionOf: current)
         }
     }
 

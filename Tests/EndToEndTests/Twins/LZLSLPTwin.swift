@@ -399,22 +399,13 @@ enum LZLSLPTwin {
         /// The access token expires: replaced by a token of the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
             let token = try #require(accessToken)
-            let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(
-                AccessTokenClaims(
-                    userId: try #require(userId), sessionId: AppSession.sessionId(in: token),
-                    issuedAt: Date().addingTimeInterval(-700), expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await TwinTokens.expired(sameSessionAs: token, userId: try #require(userId))
         }
 
         /// The refresh token's lifetime passes (its session's expiry moves into the past in auth's database).
         func letRefreshTokenExpire() async throws {
             let token = try #require(accessToken)
-            let session = try #require(AppSession.sessionId(in: token), "the access token names no session")
-            _ = try await TestEnvironment.withDatabase { db in
-                try await db.query(
-                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                    logger: TestEnvironment.logger)
-            }
+            try await TwinTokens.expireRefreshToken(sessionOf: token)
         }
     }
 

@@ -471,21 +471,11 @@ enum RaeBaekTwin {
         // MARK: Time passing (test-side only, as in AppSession)
 
         func letAccessTokenExpire() async throws {
-            let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            token = try await signer.sign(
-                AccessTokenClaims(
-                    userId: id, sessionId: AppSession.sessionId(in: token),
-                    issuedAt: Date().addingTimeInterval(-700),
-                    expiresAt: Date().addingTimeInterval(-100)))
+            token = try await TwinTokens.expired(sameSessionAs: token, userId: id)
         }
 
         func letRefreshTokenExpire() async throws {
-            let session = try #require(AppSession.sessionId(in: token), "the access token names no session")
-            _ = try await TestEnvironment.withDatabase { db in
-                try await db.query(
-                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                    logger: TestEnvironment.logger)
-            }
+            try await TwinTokens.expireRefreshToken(sessionOf: token)
         }
     }
 

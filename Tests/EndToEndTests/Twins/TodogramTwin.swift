@@ -589,20 +589,11 @@ enum TodogramTwin {
         /// The Keychain's access token expires: replaced by a token of the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
             let current = try #require(token, "no token in the Keychain")
-            let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            token = try await signer.sign(
-                AccessTokenClaims(
-                    userId: id ?? "", sessionId: AppSession.sessionId(in: current),
-                    issuedAt: Date().addingTimeInterval(-700), expiresAt: Date().addingTimeInterval(-100)))
+            token = try await TwinTokens.expired(sameSessionAs: current, userId: id ?? "")
         }
 
         func letRefreshTokenExpire() async throws {
-            let session = try #require(AppSession.sessionId(in: token ?? ""), "the access token names no session")
-            _ = try await TestEnvironment.withDatabase { db in
-                try await db.query(
-                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                    logger: TestEnvironment.logger)
-            }
+            try await TwinTokens.expireRefreshToken(sessionOf: token ?? "")
         }
     }
 

@@ -538,18 +538,6 @@ enum UyubudanTwin {
         return formatter.date(from: string) != nil
     }
 
-    /// The `sid` claim of a JWT, read without verifying it (test-side, to let time pass).
-    static func sessionId(in token: String) -> String? {
-        let parts = token.split(separator: ".")
-        guard parts.count == 3 else { return nil }
-        var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
-        guard let data = Data(base64Encoded: payload),
-            let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return nil }
-        return claims["sid"] as? String
-    }
-
     // MARK: - One installed app (UserDefaultsManager + NetworkManager + NetworkInterceptor)
 
     actor Session {
@@ -711,23 +699,12 @@ enum UyubudanTwin {
 
         /// The access token expires: replaced by a token of the same session that expired 100 s ago.
         func letAccessTokenExpire() async throws {
-            let signer = try await AccessTokenSigner(privateKeyPEM: try TestEnvironment.jwtPrivateKeyPEM())
-            accessToken = try await signer.sign(
-                AccessTokenClaims(
-                    userId: userID, sessionId: UyubudanTwin.sessionId(in: accessToken),
-                    issuedAt: Date().addingTimeInterval(-700),
-                    expiresAt: Date().addingTimeInterval(-100)))
+            accessToken = try await TwinTokens.expired(sameSessionAs: accessToken, userId: userID)
         }
 
         /// The refresh token's 14 days pass (its session's expiry moved into the past in auth's database).
         func letRefreshTokenExpire() async throws {
-            let session = try #require(UyubudanTwin.sessionId(in: accessToken), "the access token names no session")
-            _ = try await TestEnvironment.withDatabase { db in
-                _ = try await db.query(
-                    "UPDATE auth.refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = \(session)",
-                    logger: TestEnvironment.logger)
-                return true
-            }
+            try await TwinTokens.expireRefreshToken(sessionOf: accessToken)
         }
     }
 
