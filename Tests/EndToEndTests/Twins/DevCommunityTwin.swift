@@ -624,7 +624,9 @@ struct DevCommunityTwinTests {
         let ids = events.data.map(\.postID)
         #expect(Set(ids).count == ids.count, "an event is listed twice")
         #expect(events.nextCursor == "0")
-        #expect(events.data.map(\.createdAt) == events.data.map(\.createdAt).sorted(by: >))
+        // Newest first, checked on this journey's own events: another journey publishes events into the same
+        // product at the same time, and posts written within the same milliseconds may list against their
+        // `createdAt` (docs/client-twins.md, known gaps).
         let newerIndex = try #require(ids.firstIndex(of: newer.postID), "the new event is not listed")
         let olderIndex = try #require(ids.firstIndex(of: older.postID), "the older event is not listed")
         #expect(newerIndex < olderIndex)
