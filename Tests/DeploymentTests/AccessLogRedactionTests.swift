@@ -4,7 +4,7 @@ import Testing
 
 /// Both gateways log a request's target, never its headers or body; a query that carries credentials is logged as
 /// `?[redacted]` (DevCommunity sends its access token, refresh token and `SesacKey` as query parameters of three
-/// GETs). Checked by running nginx with each configuration's own map and log format, unbuffered, on a free port.
+/// GETs). Checked by running nginx with each configuration's own map and log format, unbuffered, on a Unix socket.
 @Suite("Gateway access logs")
 struct AccessLogRedactionTests {
     static let configurations = ["deploy/nginx/nginx.local.conf.template", "deploy/nginx/compose/nginx.conf"]
@@ -22,27 +22,21 @@ struct AccessLogRedactionTests {
             #expect(!format.contains(leak), "\(path)'s access log format contains \(leak)")
         }
 
-        let lines = try Self.logLines(map: map, format: format, targets: Self.targets)
-        #expect(lines.count == Self.targets.count, "\(lines)")
-        for (line, expected) in zip(lines, Self.expected) {
-            #expect(line.contains("\"GET \(expected) HTTP/1.1\""), "\(line)")
+        let lines = try Self.logLines(map: map, format: format, targets: Self.requests.map(\.target))
+        #expect(lines.count == Self.requests.count, "\(lines)")
+        for (line, request) in zip(lines, Self.requests) {
+            #expect(line.contains("\"GET \(request.logged) HTTP/1.1\""), "\(line)")
             #expect(!line.contains("eyJ") && !line.contains("sns-secret"), "\(line)")
         }
     }
 
-    static let targets = [
-        "/v1/posts?next=&limit=10&product_id=DevCommunity",
-        "/v1/users/me/profile?Authorization=eyJhbGciOi&SesacKey=sns-secret",
-        "/v1/auth/refresh?next=&refresh=eyJhbGciOi",
-        "/v1/users/withdraw?sesackey=sns-secret",
-        "/v1/posts/hashtags?hashTag=%EB%8F%85%EC%84%9C",
-    ]
-    static let expected = [
-        "/v1/posts?next=&limit=10&product_id=DevCommunity",
-        "/v1/users/me/profile?[redacted]",
-        "/v1/auth/refresh?[redacted]",
-        "/v1/users/withdraw?[redacted]",
-        "/v1/posts/hashtags?hashTag=%EB%8F%85%EC%84%9C",
+    /// Each request target and how the access log must show it.
+    static let requests: [(target: String, logged: String)] = [
+        ("/v1/posts?next=&limit=10&product_id=DevCommunity", "/v1/posts?next=&limit=10&product_id=DevCommunity"),
+        ("/v1/users/me/profile?Authorization=eyJhbGciOi&SesacKey=sns-secret", "/v1/users/me/profile?[redacted]"),
+        ("/v1/auth/refresh?next=&refresh=eyJhbGciOi", "/v1/auth/refresh?[redacted]"),
+        ("/v1/users/withdraw?sesackey=sns-secret", "/v1/users/withdraw?[redacted]"),
+        ("/v1/posts/hashtags?hashTag=%EB%8F%85%EC%84%9C", "/v1/posts/hashtags?hashTag=%EB%8F%85%EC%84%9C"),
     ]
 
     /// Runs nginx in the foreground with `map` and `format` and an unbuffered access log on a Unix-domain socket,
