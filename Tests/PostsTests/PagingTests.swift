@@ -38,12 +38,33 @@ struct PagingTests {
             let exact = try await api.send(.get, "/v1/posts?limit=12&product_id=\(product)", as: alice)
             #expect(exact.postIds.count == 12)
             #expect(exact.nextCursor == "0")
-            // Over the maximum is clamped to 100, not an error.
-            #expect(try await api.send(.get, "/v1/posts?limit=1000&product_id=\(product)", as: alice).status == 200)
+            // Over the maximum is clamped, not an error (KeyCat asks for 10 000 and never pages).
+            #expect(try await api.send(.get, "/v1/posts?limit=10000&product_id=\(product)", as: alice).status == 200)
 
             let byUser = try await api.send(
                 .get, "/v1/posts/users/\(alice.userId)?limit=3&product_id=\(product)", as: alice)
             #expect(byUser.postIds == Array(newestFirst.prefix(3)))
+        }
+    }
+
+    /// Apps that never page (KeyCat `limit=10000`, DevCommunity and Runwithu `limit=1000`) get more than the old
+    /// maximum of 100 in one answer (decision 0042).
+    @Test func aPageHoldsMoreThanAHundredPosts() async throws {
+        try await withPostsService { api in
+            let alice = try await api.user()
+            let product = TestEnvironment.unique("big")
+            var created: [String] = []
+            for index in 0..<120 {
+                created.append(
+                    try await api.createPost(as: alice, #"{"product_id":"\#(product)","title":"\#(index)"}"#).string(
+                        "post_id")!)
+            }
+            let all = try await api.send(.get, "/v1/posts?next=&limit=10000&product_id=\(product)", as: alice)
+            #expect(all.postIds == Array(created.reversed()))
+            #expect(all.nextCursor == "0")
+            let byUser = try await api.send(
+                .get, "/v1/posts/users/\(alice.userId)?limit=1000&product_id=\(product)", as: alice)
+            #expect(byUser.postIds.count == 120)
         }
     }
 
@@ -114,7 +135,9 @@ struct PagingTests {
         #expect(try Page.parseLimit(" 7 ") == 7)
         #expect(try Page.parseLimit("\u{3000}7") == 7, "Unicode blanks too")
         #expect(try Page.parseLimit("100") == 100)
-        #expect(try Page.parseLimit("101") == Page.maxLimit)
+        #expect(try Page.parseLimit("1000") == 1000)
+        #expect(Page.maxLimit == 1000)
+        #expect(try Page.parseLimit("1001") == Page.maxLimit)
         #expect(try Page.parseLimit("999999999999999999") == Page.maxLimit)
         #expect(try Page.parseLimit("99999999999999999999999") == Page.maxLimit, "more digits than an Int holds")
         for bad in ["0", "000", "-1", "+5", "1.5", "abc", "5a", "٣"] {

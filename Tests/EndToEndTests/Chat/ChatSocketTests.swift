@@ -13,15 +13,6 @@ struct ChatSocketTests {
         let token: String
     }
 
-    struct Outcome: Decodable {
-        var transport: String?
-        var refusal: Refusal?
-        var posted: [String]
-        var events: [[String: JSONValue]]
-
-        struct Refusal: Decodable { var message: String }
-    }
-
     let gateway: GatewayClient
     let apiKey: String
 
@@ -58,28 +49,8 @@ struct ChatSocketTests {
         return urls
     }
 
-    /// Runs the client with `config` and returns what it saw.
-    func client(_ config: [String: Any]) async throws -> Outcome {
-        let python = try #require(
-            ProcessInfo.processInfo.environment["SNS_TEST_PYTHON"], "SNS_TEST_PYTHON (set by ./sns test)")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "socketio_client.py")
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: config), as: UTF8.self)
-        let process = try ChildProcess.spawn(
-            python, arguments: [script.path, json], environment: ["PATH": "/usr/bin:/bin"], standardOutput: .pipe,
-            standardError: .pipe)
-        // The client runs for seconds: read its pipes on a Dispatch thread, never on one of the concurrency pool's
-        // (two on this machine; blocking them stalls every other test of the process).
-        let (output, errorBytes) = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let output = process.standardOutput?.readAllRetryingInterrupts() ?? Data()
-                let errors = process.standardError?.readAllRetryingInterrupts() ?? Data()
-                continuation.resume(returning: (output, errors))
-            }
-        }
-        let errors = String(decoding: errorBytes, as: UTF8.self)
-        #expect(await process.exit() == .exited(0), "\(errors)")
-        return try JSONDecoder().decode(Outcome.self, from: output)
+    func client(_ config: [String: Any]) async throws -> SocketIOTestClient.Outcome {
+        try await SocketIOTestClient.run(config)
     }
 
     func config(
@@ -93,7 +64,7 @@ struct ChatSocketTests {
         ]
     }
 
-    func expectDelivered(_ outcome: Outcome, room: String, transport: String) {
+    func expectDelivered(_ outcome: SocketIOTestClient.Outcome, room: String, transport: String) {
         #expect(outcome.refusal == nil, "\(String(describing: outcome.refusal))")
         #expect(outcome.transport == transport)
         #expect(outcome.events.compactMap { $0["chat_id"]?.string } == outcome.posted, "each message once, in order")

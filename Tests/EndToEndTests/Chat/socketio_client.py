@@ -9,6 +9,8 @@ usage: socketio_client.py CONFIG_JSON
   {"url": "http://127.0.0.1:18080", "room": "...", "transports": ["polling", "websocket"],
    "headers": {...} (sent on the socket, optional), "rest": [{"url": ..., "token": ..., "key": ...}],
    "files": [...] (paths sent with every message, optional),
+   a "rest" entry may instead give the request as an app sends it: {"url": ..., "headers": {...}, "body": "..."}
+   (the body as the exact JSON text, sent for every message that entry posts),
    "messages": 3, "timeout": 20}
 """
 import json
@@ -64,10 +66,12 @@ if not refusal and config.get("messages", 0) > 0:
     targets = config["rest"]
     for index in range(config["messages"]):
         target = targets[index % len(targets)]
+        headers = target.get("headers") or {
+            "Authorization": target["token"], "SesacKey": target["key"], "Content-Type": "application/json"}
+        body = target.get("body") or json.dumps(
+            {"content": "socket message %d" % index, "files": config.get("files", [])})
         reply = requests.post(
-            target["url"] + "/v1/chats/" + config["room"],
-            headers={"Authorization": target["token"], "SesacKey": target["key"], "Content-Type": "application/json"},
-            data=json.dumps({"content": "socket message %d" % index, "files": config.get("files", [])}), timeout=30)
+            target["url"] + "/v1/chats/" + config["room"], headers=headers, data=body.encode("utf-8"), timeout=30)
         result["posted"].append(reply.json().get("chat_id") if reply.status_code == 200 else reply.status_code)
     finished.wait(config.get("timeout", 20))
 result["transport"] = client.transport() if client.connected else None

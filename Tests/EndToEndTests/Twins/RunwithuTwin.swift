@@ -745,7 +745,7 @@ struct RunwithuTwinTests {
         #expect(community.data.count <= 10)
         let groups = try await writer.request(
             App.getPosts(.runwithu_running_group, limit: 1000, next: nil), of: App.GetPostsOutput.self)
-        #expect(groups.data.count <= 100, "limit=1000 is answered with at most 100")
+        #expect(groups.data.count <= 1000, "limit=1000 is answered in full (decision 0042)")
         _ = try await writer.request(App.UserEndPoint.readMyProfile, of: App.ProfileOutput.self)
         let (notConsented, consented) = try await App.myInvitations(writer)
         #expect(notConsented.isEmpty && consented.isEmpty)

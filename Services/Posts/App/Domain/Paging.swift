@@ -8,7 +8,8 @@ import SNSPlatform
 /// repeated while others write. `next` missing or `""` is the first page; `next_cursor` `"0"` is the end.
 struct Page: Sendable {
     static let defaultLimit = 10
-    static let maxLimit = 100
+    /// What the apps that never page ask for (one request of `limit=1000` or more, decision 0042), still a bound.
+    static let maxLimit = 1000
 
     /// Items strictly older than this position; `Int64.max` on the first page, 0 past the end.
     let before: Int64
