@@ -270,7 +270,7 @@ service_env() {
   # one event loop each wastes less on thread wake-ups than one per core (decision 0028).
   case "$name" in
     auth) echo SNS_JWT_PRIVATE_KEY_FILE="$STATE/keys/jwt-private.pem" SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" \
-               SNS_ACCESS_TOKEN_TTL="${SNS_ACCESS_TOKEN_TTL:-600}" SNS_REFRESH_TOKEN_TTL="${SNS_REFRESH_TOKEN_TTL:-1209600}" \
+               SNS_ACCESS_TOKEN_TTL="${SNS_ACCESS_TOKEN_TTL:-300}" SNS_REFRESH_TOKEN_TTL="${SNS_REFRESH_TOKEN_TTL:-1209600}" \
                SNS_BCRYPT_COST="${SNS_BCRYPT_COST:-10}" \
                SNS_FIREBASE_PROJECT_ID="$(federation_value SNS_FIREBASE_PROJECT_ID "$IDP_FIREBASE_PROJECT")" \
                SNS_FIREBASE_JWKS_URL="$(federation_value SNS_FIREBASE_JWKS_URL "$(idp_url)/firebase/jwks")" \

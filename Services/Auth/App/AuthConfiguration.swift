@@ -6,7 +6,7 @@ import SNSPlatform
 /// |---|---|---|
 /// | `SNS_JWT_PRIVATE_KEY` / `_FILE` | ES256 private key (PEM, P-256) that signs access tokens | required |
 /// | `SNS_MEDIA_SIGNING_KEY` / `_FILE` | the media service's path-signing key (≥ 32 characters): a profile edit accepts only a profile image the media service issued to the user | required |
-/// | `SNS_ACCESS_TOKEN_TTL` | access-token lifetime, seconds | 600 |
+/// | `SNS_ACCESS_TOKEN_TTL` | access-token lifetime, seconds (LSLP's five minutes, decision 0043) | 300 |
 /// | `SNS_REFRESH_TOKEN_TTL` | refresh-token lifetime, seconds | 1209600 (14 days) |
 /// | `SNS_BCRYPT_COST` | bcrypt work factor | 10 |
 /// | `SNS_PASSWORD_MIN_LENGTH` | minimum password length, characters (EcoPloggers accepts 5; decision 0013) | 4 |
@@ -29,7 +29,7 @@ package struct AuthConfiguration: Sendable {
 
     package init(
         platform: PlatformConfiguration, jwtPrivateKeyPEM: String, mediaSigningKey: String,
-        accessTokenTTL: Duration = .seconds(600), refreshTokenTTL: Duration = .seconds(1_209_600), bcryptCost: Int = 10,
+        accessTokenTTL: Duration = .seconds(300), refreshTokenTTL: Duration = .seconds(1_209_600), bcryptCost: Int = 10,
         passwordMinLength: Int = 8, federation: FederationConfiguration = FederationConfiguration()
     ) {
         self.platform = platform
@@ -48,7 +48,7 @@ package struct AuthConfiguration: Sendable {
         self.jwtPrivateKeyPEM = try env.secret("SNS_JWT_PRIVATE_KEY")
         self.mediaSigningKey = try env.secret("SNS_MEDIA_SIGNING_KEY")
         _ = try MediaPathSigner(secret: mediaSigningKey)  // ≥ 32 characters, or exit 78 naming the variable
-        self.accessTokenTTL = .seconds(try env.int("SNS_ACCESS_TOKEN_TTL", default: 600, range: 1...86_400))
+        self.accessTokenTTL = .seconds(try env.int("SNS_ACCESS_TOKEN_TTL", default: 300, range: 1...86_400))
         self.refreshTokenTTL = .seconds(try env.int("SNS_REFRESH_TOKEN_TTL", default: 1_209_600, range: 1...31_536_000))
         self.bcryptCost = try env.int("SNS_BCRYPT_COST", default: 10, range: 4...16)
         self.passwordMinLength = try env.int("SNS_PASSWORD_MIN_LENGTH", default: 4, range: 1...64)
