@@ -38,6 +38,17 @@ struct AdminToolProcessTests {
             "replay", "--group", "market-products", "--from-beginning", "--dry-run", "--json",
         ])
         #expect(replayPlan.status == 0, "\(replayPlan.stderr)")
+
+        // Every consumer group of the catalog on every topic it reads (other tests write meanwhile: the lag's value
+        // is not checked here; the resilience tests wait for it to reach zero).
+        let lag = try await admin(["lag", "--json"])
+        #expect(lag.status == 0, "\(lag.stderr)")
+        let rows = try #require(
+            (try JSONSerialization.jsonObject(with: Data(lag.stdout.utf8)) as? [String: Any])?["rows"]
+                as? [[String: Any]])
+        let pairs = Set(rows.compactMap { row in (row["group"] as? String).map { "\($0) \(row["topic"] ?? "")" } })
+        #expect(pairs == Set(SystemCatalog.consumers.flatMap { group in group.topics.map { "\(group.group) \($0)" } }))
+        #expect(rows.allSatisfy { ($0["lag"] as? Int).map { $0 >= 0 } == true })
     }
 
     /// A sign-up's `user-registered` found by `tail --key`, with its envelope's identity, and nothing else. `tail`
@@ -113,6 +124,9 @@ struct AdminToolProcessTests {
         let unknownGroup = try await admin(["replay", "--group", "nobody", "--from-beginning", "--dry-run"])
         #expect(unknownGroup.status != 0)
         #expect(unknownGroup.stderr.contains("unknown consumer group"))
+        let unknownLagGroup = try await admin(["lag", "--group", "nobody"])
+        #expect(unknownLagGroup.status != 0)
+        #expect(unknownLagGroup.stderr.contains("unknown consumer group"))
 
         // (A rebuild refused while the service runs is tested on a private mini-stack, FaultToleranceTests: the
         // refusal joins the consumer group, and on the shared stack that rebalance stalled `social-projections`

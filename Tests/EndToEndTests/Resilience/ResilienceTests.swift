@@ -163,6 +163,33 @@ struct ResilienceTests {
         #expect(failed.isEmpty, "\(failed.count) of \(load.completed) requests failed: \(failed.prefix(5))")
         try await Self.expectAcknowledgedPostsExist(load)
         try await Self.waitUntilAllReady()
+        try await Self.expectEveryConsumerGroupDrains()
+    }
+
+    /// After a restart every consumer group is back and consuming: new events on the users, follows and posts topics
+    /// (a sign-up, a follow, a post), then `sns-admin lag --check` until every group of the catalog has committed
+    /// to the end of every topic it reads (offsets are committed about once a second, decision 0030).
+    static func expectEveryConsumerGroupDrains() async throws {
+        let gateway = try GatewayClient()
+        let (follower, author) = (try await AppSession.signUp(gateway), try await AppSession.signUp(gateway))
+        let authorId = await author.userId
+        let followed = try await follower.send("POST", "/v1/follow/\(authorId)")
+        #expect(followed.status == 200, "\(followed.text)")
+        let posted = try await author.send(
+            "POST", "/v1/posts", json: #"{"title":"after the restart","product_id":"resilience"}"#)
+        #expect(posted.status == 200, "\(posted.text)")
+        var last = AdminRun(status: -1, stdout: "", stderr: "")
+        do {
+            try await waitUntil("every consumer group drained") {
+                last = try await AdminProcess.run(
+                    ["lag", "--check"], databaseURL: try TestEnvironment.databaseURL(),
+                    brokers: try TestEnvironment.kafkaBrokers())
+                return last.status == 0
+            }
+        } catch {
+            Issue.record("sns-admin lag: \(last.stdout) \(last.stderr)")
+            throw error
+        }
     }
 
     /// Longer than PostgresNIO's pools keep retrying before their circuit breaker trips (a minute of failed

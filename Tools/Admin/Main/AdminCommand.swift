@@ -17,7 +17,7 @@ struct AdminCommand: AsyncParsableCommand {
             "Inspect, replay and repair the SNS event pipeline (outboxes, topics, consumer groups, dead letters).",
         subcommands: [
             CatalogCommand.self, TopicsCommand.self, TailCommand.self, OutboxCommand.self, RepublishCommand.self,
-            ReplayCommand.self, RebuildCommand.self, DeadLetterCommand.self,
+            ReplayCommand.self, RebuildCommand.self, DeadLetterCommand.self, LagCommand.self,
         ]
     )
 
