@@ -15,8 +15,25 @@ import Testing
 /// and multipart), builds queries with `URLComponents.queryItems` (a `nil` cursor gives the bare name `next`), encodes
 /// bodies with a plain `JSONEncoder`; and `NetworkManager`, whose RxSwift `retry(when:)` on 419 refreshes the token,
 /// sends the request once more inside the retry handler (answer dropped) and then re-subscribes the original request
-/// (a third send); a failed refresh posts `.authenticationFailed` (login screen). Chat (`/v1/chats…`, Socket.IO) is out
-/// of scope: the server does not serve it. The Naver image search (`/v1/search/image`) is another server.
+/// (a third send); a failed refresh posts `.authenticationFailed` (login screen). The Naver image search
+/// (`/v1/search/image`) is another server.
+///
+/// Chat (one-to-one, text only; the latest commit, d1ad118, still has it): the message button of another member's
+/// profile opens the room (`POST /v1/chats` `{opponent_id}`, Profile/ProfileViewModel.swift); the room screen
+/// (Message/ChatRoomViewModel.swift, Message/ChatRoomView.swift) loads the history without any query (the newest
+/// messages), connects the room's socket when it appears, and sends `{"content"}` (Network/Query/MessageQuery.swift)
+/// with `POST /v1/chats/{room_id}`, ignoring the answer: a message, the member's own included, shows only when the
+/// socket delivers it. The message list (MessageList/MessageListViewModel.swift) polls `GET /v1/chats` every second
+/// while it shows, names the first participant that is not me, and shows `lastChat?.content` and `updatedAt`. The
+/// socket (Message/SocketIOManager.swift, SocketIO-Client-Swift 16.1.0) is a `SocketManager` on `"\(baseURL)/v1"` with
+/// `[.log(true), .compress]` — default transports (long-polling, then the upgrade to WebSocket), no headers — joined
+/// to the namespace `/chats-{room_id}`; each `chat` event's first item is re-serialized and decoded as
+/// `ChatContentModel` (an undecodable one is printed and dropped). The twin runs that socket with the tests'
+/// python-socketio client, which offers no permessage-deflate (`.compress`). Mirrored chat files: Network/Router.swift
+/// (`myChats`, `makeChat`, `lookChat`, `sendChat`), Network/Query/ChatQuery.swift, Network/Query/MessageQuery.swift,
+/// Network/Model/ChatListModel.swift, Message/SocketIOManager.swift. (ChatRoomViewModel loads the history before the
+/// view's `.task` connects the socket, so a message committed in between shows only when the room is opened again;
+/// the twin, like the app, loads the history first.)
 enum BuyOrNotTwin {
     // MARK: Constants
 
@@ -103,6 +120,16 @@ enum BuyOrNotTwin {
     struct ProfileQuery: Sendable {
         let nick: String
         let file: Data?
+    }
+
+    // BuyOrNot: Network/Query/ChatQuery.swift
+    struct ChatQuery: Encodable, Sendable {
+        let opponent_id: String
+    }
+
+    // BuyOrNot: Network/Query/MessageQuery.swift (text only: no `files`)
+    struct MessageQuery: Encodable, Sendable {
+        let content: String
     }
 
     // MARK: Models (BuyOrNot's Decodable types)
@@ -210,6 +237,36 @@ enum BuyOrNotTwin {
         let data: [PaymentsDataModel]
     }
 
+    // BuyOrNot: Network/Model/ChatListModel.swift (`ChatListModel`, the message list)
+    struct ChatListModel: Decodable, Sendable {
+        let data: [ChatModel]
+    }
+
+    // BuyOrNot: Network/Model/ChatListModel.swift (`ChatModel`, one room; `lastChat` optional)
+    struct ChatModel: Decodable, Sendable {
+        let room_id: String
+        let createdAt: String
+        let updatedAt: String
+        let participants: [CreatorModel]
+        let lastChat: ChatContentModel?
+    }
+
+    // BuyOrNot: Network/Model/ChatListModel.swift (`ChatContentModel`, one message: `content` optional, `files`
+    // required; REST answers and the socket's `chat` payload alike)
+    struct ChatContentModel: Decodable, Sendable {
+        let chat_id: String
+        let room_id: String
+        let content: String?
+        let createdAt: String
+        let sender: CreatorModel
+        let files: [String]
+    }
+
+    // BuyOrNot: Network/Model/ChatListModel.swift (`ChatRoomModel`, the history)
+    struct ChatRoomModel: Decodable, Sendable {
+        var data: [ChatContentModel]
+    }
+
     // MARK: Helpers mirroring the app
 
     /// BuyOrNot: Extension/String+Ex.swift (`numericString`): the price is the digits of `content1`.
@@ -217,10 +274,14 @@ enum BuyOrNotTwin {
 
     /// BuyOrNot: String+Ex.swift (`formattedDate`) and Network/Model/ChatListModel.swift: ISO 8601 with fractional
     /// seconds ("Invalid date" otherwise).
-    static func isAppDate(_ string: String) -> Bool {
+    static func isAppDate(_ string: String) -> Bool { appDate(string) != nil }
+
+    /// BuyOrNot: Network/Model/ChatListModel.swift (`ChatContentModel.toMessage`): the message's date for the chat
+    /// view (the app falls back to `Date()`, "now", when it does not parse).
+    static func appDate(_ string: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: string) != nil
+        return formatter.date(from: string)
     }
 
     /// NicknameViewModel/EditProfileViewModel accept `^[a-zA-Z0-9가-힣]{3,10}$`: ten characters at most.
@@ -247,7 +308,7 @@ enum BuyOrNotTwin {
 
     // BuyOrNot: Network/Router.swift + Network/TargetType.swift (`asURLRequest`), and for the two uploads
     // Network/NetworkManager.swift (`AF.upload(multipartFormData:with: urlRequest)`, which replaces the bare
-    // `multipart/form-data` with Alamofire's boundary). The chat and Naver routes are left out.
+    // `multipart/form-data` with Alamofire's boundary). The Naver route is left out.
     enum Router: Sendable {
         case tokenRefresh
         case login(LoginQuery)
@@ -274,15 +335,20 @@ enum BuyOrNotTwin {
         case validationPayment(BuyerQueryAndModel)
         case withdraw
         case paymentList
+        // chat
+        case myChats
+        case makeChat(ChatQuery)
+        case lookChat(id: String)
+        case sendChat(id: String, query: MessageQuery)
 
         var method: String {
             switch self {
             case .tokenRefresh, .lookPosts, .lookPost, .hashTag, .userPost, .myProfile, .myLikes, .myDislikes,
                 .othersProfile,
-                .withdraw, .paymentList:
+                .withdraw, .paymentList, .myChats, .lookChat:
                 "GET"
             case .login, .validationEmail, .join, .uploadImage, .uploadPost, .uploadComment, .likePost, .plusFollow,
-                .validationPayment:
+                .validationPayment, .makeChat, .sendChat:
                 "POST"
             case .updateComment, .editProfile:
                 "PUT"
@@ -314,6 +380,8 @@ enum BuyOrNotTwin {
             case .validationPayment: "/v1/payments/validation"
             case .withdraw: "/v1/users/withdraw"
             case .paymentList: "/v1/payments/me"
+            case .myChats, .makeChat: "/v1/chats"
+            case .lookChat(let id), .sendChat(let id, _): "/v1/chats/\(id)"
             }
         }
 
@@ -326,11 +394,11 @@ enum BuyOrNotTwin {
                 [("Content-Type", "application/json"), ("SesacKey", d.apiKey)]
             case .uploadImage, .editProfile:
                 [("Authorization", d.accessToken), ("Content-Type", "multipart/form-data"), ("SesacKey", d.apiKey)]
-            case .uploadPost, .likePost, .uploadComment, .updateComment, .validationPayment:
+            case .uploadPost, .likePost, .uploadComment, .updateComment, .validationPayment, .makeChat, .sendChat:
                 [("Authorization", d.accessToken), ("Content-Type", "application/json"), ("SesacKey", d.apiKey)]
             case .lookPosts, .lookPost, .hashTag, .userPost, .deleteComment, .myProfile, .myLikes, .myDislikes,
                 .othersProfile,
-                .plusFollow, .deleteFollow, .deletePost, .withdraw, .paymentList:
+                .plusFollow, .deleteFollow, .deletePost, .withdraw, .paymentList, .myChats, .lookChat:
                 [("Authorization", d.accessToken), ("SesacKey", d.apiKey)]
             }
         }
@@ -366,6 +434,8 @@ enum BuyOrNotTwin {
             case .uploadComment(_, let query): return try encoder.encode(query)
             case .updateComment(_, _, let query): return try encoder.encode(query)
             case .validationPayment(let query): return try encoder.encode(query)
+            case .makeChat(let query): return try encoder.encode(query)
+            case .sendChat(_, let query): return try encoder.encode(query)
             default: return nil
             }
         }
@@ -574,6 +644,47 @@ enum BuyOrNotTwin {
         return try await session.perform(
             .uploadPost(PostQuery(title: title, content: category.hashTag, content1: price, files: image.files)),
             as: PostModel.self, sourceLocation: sourceLocation)
+    }
+
+    // MARK: Socket: Message/SocketIOManager.swift
+
+    /// A room screen with its socket, run by the tests' python-socketio client as `SocketIOManager.fetchSocket(roomId:)`
+    /// and `establishConnection()` configure it: the manager URL `"\(baseURL)/v1"` (Engine.IO's `/socket.io/` path
+    /// replaces its path), the default transports (long-polling, then the upgrade to WebSocket), no headers, the
+    /// namespace `/chats-{room_id}`. While it is connected, `sends` go out one after the other, each exactly as
+    /// `ChatRoomViewModel.sendMessage` builds it for the member who types it; answers the socket's `chat` events
+    /// decoded as the `chat` handler does (`JSONSerialization.data` of the first item, then `JSONDecoder()`; an event
+    /// that does not decode is dropped, and the test fails naming it).
+    static func chatRoomSocket(
+        room: String, sends: [(Session, String)], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (outcome: SocketIOTestClient.Outcome, chats: [ChatContentModel]) {
+        let gateway = try TestEnvironment.gatewayURL()
+        var rest: [[String: Any]] = []
+        for (session, content) in sends {
+            let request = try Router.sendChat(id: room, query: MessageQuery(content: content)).request(
+                await session.defaults)
+            rest.append([
+                "url": gateway, "headers": Dictionary(request.headers, uniquingKeysWith: { $1 }),
+                "body": String(decoding: request.body ?? Data(), as: UTF8.self),
+            ])
+        }
+        let outcome = try await SocketIOTestClient.run([
+            "url": gateway + "/v1", "room": room, "transports": ["polling", "websocket"], "headers": [String: String](),
+            "rest": rest, "messages": sends.count, "timeout": 30,
+        ])
+        #expect(outcome.refusal == nil, "\(String(describing: outcome.refusal))", sourceLocation: sourceLocation)
+        #expect(outcome.transport == "websocket", sourceLocation: sourceLocation)
+        var chats: [ChatContentModel] = []
+        for data in outcome.eventData {
+            do {
+                chats.append(try JSONDecoder().decode(ChatContentModel.self, from: data))
+            } catch {
+                Issue.record(
+                    "the app's ChatContentModel could not decode the chat event \(String(decoding: data, as: UTF8.self)): \(error)",
+                    sourceLocation: sourceLocation)
+            }
+        }
+        return (outcome, chats)
     }
 }
 
@@ -882,5 +993,136 @@ struct BuyOrNotTwinTests {
         await member.signedIn(login)
         let home = try await BuyOrNotTwin.mainScreens(member)
         #expect(home.profile.user_id == memberId)
+    }
+
+    /// Chat: the buyer taps the message button on the seller's profile (the room opens with an empty history), asks
+    /// on the room screen and sees the question come back on the room's socket; the seller's message list shows the
+    /// room with the question, the seller opens it and answers, the buyer replies, and the seller's socket delivers
+    /// both; the seller adds a line (the app's model decodes the send's answer). The buyer's list, polled after the
+    /// access token expired (three sends), shows the last line and the seller's photo; the history reads all four,
+    /// oldest first; the seller's own message button on the buyer's profile opens the same room. When the buyer
+    /// withdraws, the room leaves the seller's list and a message sent from the open room screen is refused (410).
+    @Test func buyerAndSellerChatFromTheProfileOverRESTAndTheRoomSocket() async throws {
+        let client = try TwinClient()
+        let seller = try await BuyOrNotTwin.signUp(client)
+        let sellerId = await seller.userId
+        let sellerNick = await seller.nick
+        _ = try await BuyOrNotTwin.mainScreens(seller)
+        // The seller has a photo (EditProfileViewModel), for the buyer's message list.
+        let sellerProfile = try await seller.perform(
+            .editProfile(BuyOrNotTwin.ProfileQuery(nick: sellerNick, file: Data(TestImages.png))),
+            as: BuyOrNotTwin.ProfileModel.self)
+        let sellerAvatar = try #require(sellerProfile.profileImage)
+        let post = try await BuyOrNotTwin.post(seller, category: .shoes, title: "뉴발란스 993", price: "259000")
+
+        let buyer = try await BuyOrNotTwin.signUp(client)
+        let buyerId = await buyer.userId
+        let buyerNick = await buyer.nick
+        _ = try await BuyOrNotTwin.mainScreens(buyer)
+
+        // The post, its author's profile (ProfileViewModel, other) and the message button: `POST /v1/chats`.
+        let detail = try await buyer.perform(.lookPost(id: post.post_id), as: BuyOrNotTwin.PostModel.self)
+        let profile = try await buyer.perform(
+            .othersProfile(id: detail.creator.user_id), as: BuyOrNotTwin.ProfileModel.self)
+        let opened = try await buyer.perform(
+            .makeChat(BuyOrNotTwin.ChatQuery(opponent_id: profile.user_id)), as: BuyOrNotTwin.ChatModel.self)
+        #expect(Set(opened.participants.map(\.user_id)) == [buyerId, sellerId])
+        #expect(opened.lastChat == nil)
+        #expect(BuyOrNotTwin.isAppDate(opened.createdAt), "createdAt \(opened.createdAt)")
+        #expect(BuyOrNotTwin.isAppDate(opened.updatedAt), "updatedAt \(opened.updatedAt)")
+        let room = opened.room_id
+
+        // `fetchSocket`, then ChatRoomViewModel.init: the history, no query.
+        let empty = try await buyer.perform(.lookChat(id: room), as: BuyOrNotTwin.ChatRoomModel.self)
+        #expect(empty.data.isEmpty)
+        // ChatRoomView's `.task` connects the socket; the buyer asks. The question shows when the socket brings it.
+        let question = "아직 판매 중인가요?"
+        let asking = try await BuyOrNotTwin.chatRoomSocket(room: room, sends: [(buyer, question)])
+        #expect(asking.chats.map(\.chat_id) == asking.outcome.posted, "the buyer's own message, once")
+        let asked = try #require(asking.chats.first)
+        #expect(asked.room_id == room)
+        #expect(asked.content == question)
+        #expect(asked.sender.user_id == buyerId)
+        #expect(asked.sender.nick == buyerNick)
+        #expect(asked.files.isEmpty)
+        #expect(BuyOrNotTwin.isAppDate(asked.createdAt), "createdAt \(asked.createdAt)")
+
+        // The seller's message list (MessageListViewModel): the other participant, `lastChat?.content`, `updatedAt`.
+        let sellerList = try await seller.perform(.myChats, as: BuyOrNotTwin.ChatListModel.self)
+        let sellerRow = try #require(sellerList.data.first { $0.room_id == room })
+        let buyerAsSeen = try #require(sellerRow.participants.first { $0.user_id != sellerId })
+        #expect(buyerAsSeen.user_id == buyerId)
+        #expect(buyerAsSeen.nick == buyerNick)
+        #expect(buyerAsSeen.profileImage == nil, "no photo: the cell keeps its placeholder")
+        #expect(sellerRow.lastChat?.chat_id == asked.chat_id)
+        #expect(sellerRow.lastChat?.content == question)
+        #expect(BuyOrNotTwin.isAppDate(sellerRow.updatedAt), "updatedAt \(sellerRow.updatedAt)")
+        // The seller taps the row: `fetchSocket`, the history, then the socket; the seller answers and the buyer,
+        // on the other phone, replies.
+        let sellerHistory = try await seller.perform(.lookChat(id: room), as: BuyOrNotTwin.ChatRoomModel.self)
+        #expect(sellerHistory.data.map(\.chat_id) == [asked.chat_id])
+        #expect(sellerHistory.data.first?.sender.user_id == buyerId, "shown as the other member's message")
+        let answer = "네, 판매 중입니다. 사이즈는 270이에요."
+        let reply = "좋아요, 오늘 구매할게요!"
+        let talking = try await BuyOrNotTwin.chatRoomSocket(room: room, sends: [(seller, answer), (buyer, reply)])
+        #expect(talking.chats.map(\.chat_id) == talking.outcome.posted, "each message once, in order")
+        #expect(talking.chats.map(\.content) == [answer, reply])
+        #expect(talking.chats.map(\.sender.user_id) == [sellerId, buyerId])
+        #expect(talking.chats.allSatisfy { $0.room_id == room && $0.files.isEmpty })
+        #expect(talking.chats.allSatisfy { BuyOrNotTwin.isAppDate($0.createdAt) })
+        // One more line from the seller's room screen: the answer the app decodes (and ignores).
+        let line = "택배 거래도 가능해요."
+        let sent = try await seller.perform(
+            .sendChat(id: room, query: BuyOrNotTwin.MessageQuery(content: line)), as: BuyOrNotTwin.ChatContentModel.self
+        )
+        #expect(sent.room_id == room)
+        #expect(sent.content == line)
+        #expect(sent.sender.user_id == sellerId)
+        #expect(sent.files.isEmpty)
+        #expect(BuyOrNotTwin.isAppDate(sent.createdAt), "createdAt \(sent.createdAt)")
+
+        // The buyer's message list polls after the access token expired: 419, refresh, then two more sends.
+        try await buyer.letAccessTokenExpire()
+        let listCall = "GET /v1/chats"
+        let before = await buyer.sendCount(listCall)
+        let buyerList = try await buyer.perform(.myChats, as: BuyOrNotTwin.ChatListModel.self)
+        #expect(await buyer.refreshes == 1)
+        #expect(await buyer.sendCount(listCall) == before + 3)
+        #expect(buyerList.data.map(\.room_id) == [room], "one room")
+        let buyerRow = try #require(buyerList.data.first)
+        let sellerAsSeen = try #require(buyerRow.participants.first { $0.user_id != buyerId })
+        #expect(sellerAsSeen.user_id == sellerId)
+        #expect(sellerAsSeen.nick == sellerNick)
+        #expect(sellerAsSeen.profileImage == sellerAvatar)
+        // The cell's photo: `"\(baseURL)/v1/\(profileImage)"` with Kingfisher's `imageDownloadRequest`.
+        let avatar = try await buyer.image(sellerAvatar)
+        #expect(avatar.status == 200, "\(avatar.status) \(avatar.text)")
+        #expect(avatar.body == TestImages.png)
+        #expect(buyerRow.lastChat?.chat_id == sent.chat_id)
+        #expect(buyerRow.lastChat?.content == line)
+        #expect(BuyOrNotTwin.isAppDate(buyerRow.updatedAt), "updatedAt \(buyerRow.updatedAt)")
+        // The buyer opens the room from the list: the whole conversation, oldest first (ExyteChat's order).
+        let history = try await buyer.perform(.lookChat(id: room), as: BuyOrNotTwin.ChatRoomModel.self)
+        #expect(history.data.map(\.chat_id) == [asked.chat_id] + talking.outcome.posted + [sent.chat_id])
+        #expect(history.data.map(\.content) == [question, answer, reply, line])
+        #expect(history.data.map(\.sender.user_id) == [buyerId, sellerId, buyerId, sellerId])
+        let dates = history.data.compactMap { BuyOrNotTwin.appDate($0.createdAt) }
+        #expect(dates.count == 4, "toMessage parses every date (no fallback to now)")
+        #expect(dates == dates.sorted())
+
+        // The seller's message button on the buyer's profile opens the same room.
+        let buyerProfile = try await seller.perform(.othersProfile(id: buyerId), as: BuyOrNotTwin.ProfileModel.self)
+        let again = try await seller.perform(
+            .makeChat(BuyOrNotTwin.ChatQuery(opponent_id: buyerProfile.user_id)), as: BuyOrNotTwin.ChatModel.self)
+        #expect(again.room_id == room)
+        #expect(again.lastChat?.chat_id == sent.chat_id)
+
+        // The buyer withdraws: the seller's list drops the room at its next poll; a line typed on the room screen
+        // still open is refused (`sendMessage` ignores the failure: nothing shows).
+        _ = try await buyer.perform(.withdraw, as: BuyOrNotTwin.JoinModel.self)
+        let afterWithdraw = try await seller.perform(.myChats, as: BuyOrNotTwin.ChatListModel.self)
+        #expect(!afterWithdraw.data.contains { $0.room_id == room })
+        let refused = try await seller.send(.sendChat(id: room, query: BuyOrNotTwin.MessageQuery(content: "안녕하세요?")))
+        #expect(refused.status == 410, "\(refused.text)")
     }
 }

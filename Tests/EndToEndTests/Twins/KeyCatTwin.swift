@@ -16,7 +16,21 @@ import Testing
 /// in `Authorization` on every request to the base URL once signed in; retry: 419 → `GET /v1/auth/refresh` outside
 /// the session → retry once; a failed refresh sends the user to the sign-in screen). The base URL (`APIKey.baseURL`,
 /// git-ignored) ends in `/v1`: the router paths have no prefix and images are loaded from `baseURL + "/" + path`.
-/// Chat (`ChatRouter`, Socket.IO) is out of scope: the server does not serve it.
+///
+/// Chat is mirrored from commit 615d453c46dddfecd75cbeecfb5c04f4e447b244 (2 June 2024), the last one that had it: the
+/// next and last commit (6233105, "del: Chat 기능 관련 파일 삭제") deleted the chat tab, repository, use cases and
+/// mappers (the router and DTOs stayed, unused). KeyCat's chat is REST only — it never had a Socket.IO client (no
+/// socket package in its `Package.resolved`, no socket code in any commit) — and only the chat tab's room list
+/// (ChatRoomListViewModel: `GET /v1/chats` on load) was wired to a screen; opening a room, the history and sending
+/// live in the use cases (ChatRoomUsecaseImpl, ChatUsecaseImpl) that no screen called yet. The twin mirrors
+/// `Data/Network/HTTP/Communication/Router/ChatRouter.swift` (`POST /chats {opponent_id}`, `GET /chats`,
+/// `GET /chats/{room}?cursor_date=`, `POST /chats/{room} {content, files}`), `APIService.callChatImageUploadRequest`
+/// (multipart `files`, `Keycat.jpg`, `image/jpeg`, skipped when no photo is picked), the request and query types
+/// (`CreateChatRoomRequest`, `SendChatRequest`, `FetchChatsQuery`), the Decodables (`Data/DTO/ChatDTO.swift`,
+/// `Data/DTO/ChatRoomDTO.swift`, `FetchChatRoomsResponse`, `FetchChatsResponse`), `Data/Mapper/ChatMapper.swift`
+/// (sender = me when `sender.user_id` is `UserInfoService.userID`, dates through DateManager), `ChatRoom.otherUser`
+/// and `Data/Repository/Chat/ChatRepositoryImpl.swift` (`cursor_date` = `Date(timeIntervalSince1970: 0).toISOString`
+/// in the phone's zone, always: loading from the Realm cache was a FIXME).
 enum KeyCatTwin {
     // MARK: Constants
 
@@ -373,6 +387,97 @@ enum KeyCatTwin {
         let data: [PaymentDTO]
     }
 
+    // MARK: Chat (KeyCat at 615d453, the last commit with chat)
+
+    // KeyCat: …/Request/CreateChatRoomRequest.swift
+    struct CreateChatRoomRequest: Encodable, Sendable {
+        let opponent_id: String
+    }
+
+    // KeyCat: …/Request/SendChatRequest.swift (ChatMapper.toRequest: the text and the uploaded paths, `[]` for none)
+    struct SendChatRequest: Encodable, Sendable {
+        let content: String
+        let files: [String]
+    }
+
+    // KeyCat: …/Query/FetchChatsQuery.swift
+    struct FetchChatsQuery: Sendable {
+        let cursor_date: String
+    }
+
+    // KeyCat: Data/DTO/ChatDTO.swift
+    struct ChatDTO: Decodable, Sendable {
+        let chat_id: String
+        let room_id: String
+        let content: String
+        let createdAt: String
+        let sender: UserDTO
+        let files: [String]
+
+        enum CodingKeys: CodingKey {
+            case chat_id
+            case room_id
+            case content
+            case createdAt
+            case sender
+            case files
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            chat_id = try container.decode(String.self, forKey: .chat_id)
+            room_id = try container.decode(String.self, forKey: .room_id)
+            // decodeWithDefaultValue
+            content = try container.decodeIfPresent(String.self, forKey: .content) ?? ""
+            createdAt = try container.decode(String.self, forKey: .createdAt)
+            sender = try container.decode(UserDTO.self, forKey: .sender)
+            files = try container.decode([String].self, forKey: .files)
+        }
+    }
+
+    // KeyCat: Data/DTO/ChatRoomDTO.swift
+    struct ChatRoomDTO: Decodable, Sendable {
+        let room_id: String
+        let createdAt: String
+        let updatedAt: String
+        let participants: [UserDTO]
+        let lastChat: ChatDTO?
+        let files: [String]
+
+        enum CodingKeys: CodingKey {
+            case room_id
+            case createdAt
+            case updatedAt
+            case participants
+            case lastChat
+            case files
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            room_id = try container.decode(String.self, forKey: .room_id)
+            createdAt = try container.decode(String.self, forKey: .createdAt)
+            updatedAt = try container.decode(String.self, forKey: .updatedAt)
+            participants = try container.decode([UserDTO].self, forKey: .participants)
+            lastChat = try container.decodeIfPresent(ChatDTO.self, forKey: .lastChat)
+            // decodeWithDefaultValue
+            files = try container.decodeIfPresent([String].self, forKey: .files) ?? []
+        }
+
+        /// KeyCat: Domain/Entity/Chat/ChatRoom.swift (`otherUser`): the first participant who is not me, else empty.
+        func otherUser(me: String) -> UserDTO? { participants.first { $0.user_id != me } }
+    }
+
+    // KeyCat: …/Response/FetchChatRoomsResponse.swift
+    struct FetchChatRoomsResponse: Decodable, Sendable {
+        let data: [ChatRoomDTO]
+    }
+
+    // KeyCat: …/Response/FetchChatsResponse.swift
+    struct FetchChatsResponse: Decodable, Sendable {
+        let data: [ChatDTO]
+    }
+
     // MARK: What the app shows
 
     /// KeyCat: Data/Mapper/PostMapper.swift (`toEntity`): a post whose `content1`…`content3` do not decode is dropped
@@ -415,6 +520,24 @@ enum KeyCatTwin {
         formatter.timeZone = .autoupdatingCurrent
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)
+    }
+
+    /// KeyCat: DateManager.isoStringtoDate (the dates ChatMapper and the chat cell read); nil where the app would
+    /// silently use "now".
+    static func appDate(_ string: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: string)
+    }
+
+    /// KeyCat: Data/Repository/Chat/ChatRepositoryImpl.swift (`fetchChats`) with the cursor ChatUsecaseImpl.fetchChats
+    /// always passes, `Date(timeIntervalSince1970: .zero)`, through `Date.toISOString` (DateManager: the device's
+    /// zone). The twin's device is a phone in Korea: `1970-01-01T09:00:00.000+09:00`.
+    static var chatCursor: String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "Asia/Seoul")
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: .zero))
     }
 
     /// KeyCat: Utility/Manager/JsonCoder.swift (`encodeString`, a plain `JSONEncoder`).
@@ -641,6 +764,34 @@ enum KeyCatTwin {
         }
     }
 
+    // KeyCat: Data/Network/HTTP/Communication/Router/ChatRouter.swift at 615d453 (`chatImageUpload` is sent by
+    // APIService). `Authorization` on every route, `Content-Type: application/json` on the two POSTs with a body;
+    // `cursor_date` through `URLEncoding.default` (`+` and `:` percent-encoded).
+    enum ChatRouter: Router {
+        case roomCreate(CreateChatRoomRequest)
+        case myChatRoomsFetch
+        case chatsFetch(roomID: String, FetchChatsQuery)
+        case chatSend(roomID: String, SendChatRequest)
+
+        func request(_ c: Credentials) throws -> TwinRequest {
+            let auth = KeyCatTwin.authorization(c)
+            switch self {
+            case .roomCreate(let request):
+                return KeyCatTwin.route(
+                    "POST", "/chats", c, [auth, KeyCatTwin.applicationJSON], body: try KeyCatTwin.body(request))
+            case .myChatRoomsFetch:
+                return KeyCatTwin.route("GET", "/chats", c, [auth])
+            case .chatsFetch(let roomID, let query):
+                return KeyCatTwin.route(
+                    "GET", "/chats/\(roomID)", c, [auth], parameters: [("cursor_date", query.cursor_date)])
+            case .chatSend(let roomID, let request):
+                return KeyCatTwin.route(
+                    "POST", "/chats/\(roomID)", c, [auth, KeyCatTwin.applicationJSON],
+                    body: try KeyCatTwin.body(request))
+            }
+        }
+    }
+
     // KeyCat: Data/Network/HTTP/Service/APIService.swift — the multipart uploads (`session.upload(multipartFormData:to:
     // router, headers: router.headers)`; Alamofire replaces the router's bare `multipart/form-data` with its boundary).
     enum APIService: Router {
@@ -650,6 +801,8 @@ enum KeyCatTwin {
         /// `callUpdateProfileRequest`: text parts `nick`, `phoneNum`, `birthDay` (no declared type) when set, then the
         /// file part `profile` (`Keycat.jpg`, `image/jpeg`).
         case updateProfile(UpdateMyProfileRequest)
+        /// `callChatImageUploadRequest` (615d453): as `postImageUpload`, to `ChatRouter.chatImageUpload(roomID:)`.
+        case chatImageUpload(roomID: String, [[UInt8]])
 
         func request(_ c: Credentials) throws -> TwinRequest {
             var form = TwinMultipart()
@@ -660,6 +813,14 @@ enum KeyCatTwin {
                 }
                 return TwinRequest(
                     "POST", "/v1/posts/files",
+                    headers: [("SesacKey", c.apiKey), KeyCatTwin.authorization(c), ("Content-Type", form.contentType)],
+                    body: form.encoded())
+            case .chatImageUpload(let roomID, let images):
+                for image in images {
+                    form.file("files", filename: "Keycat.jpg", mimeType: "image/jpeg", bytes: image)
+                }
+                return TwinRequest(
+                    "POST", "/v1/chats/\(roomID)/files",
                     headers: [("SesacKey", c.apiKey), KeyCatTwin.authorization(c), ("Content-Type", form.contentType)],
                     body: form.encoded())
             case .updateProfile(let request):
@@ -854,6 +1015,56 @@ enum KeyCatTwin {
                     as: FetchPostsResponse.self, sourceLocation: sourceLocation))
         }
         return sections
+    }
+
+    // MARK: Chat use cases (615d453)
+
+    /// The chat tab (ChatRoomListViewModel.viewDidLoadEvent → ChatRoomUsecaseImpl.fetchMyChatRooms): the rooms in
+    /// the order of the answer; each cell shows `otherUser`'s photo and nick, `lastChat?.content` and `updatedAt`.
+    static func chatTab(_ session: Session, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> [ChatRoomDTO]
+    {
+        try await session.call(
+            ChatRouter.myChatRoomsFetch, as: FetchChatRoomsResponse.self, sourceLocation: sourceLocation
+        ).data
+    }
+
+    /// ChatRoomUsecaseImpl.createChatRoom(otherUserID:) → ChatRepositoryImpl.createChatRoom.
+    static func createChatRoom(
+        _ session: Session, with otherUserID: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> ChatRoomDTO {
+        try await session.call(
+            ChatRouter.roomCreate(CreateChatRoomRequest(opponent_id: otherUserID)), as: ChatRoomDTO.self,
+            sourceLocation: sourceLocation)
+    }
+
+    /// ChatUsecaseImpl.fetchChats(roomID:) → ChatRepositoryImpl.fetchChats: everything after 1970.
+    static func fetchChats(_ session: Session, roomID: String, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws -> [ChatDTO]
+    {
+        try await session.call(
+            ChatRouter.chatsFetch(roomID: roomID, FetchChatsQuery(cursor_date: chatCursor)),
+            as: FetchChatsResponse.self, sourceLocation: sourceLocation
+        ).data
+    }
+
+    /// ChatUsecaseImpl.sendChat(chat:files:): the picked photos first (none: no request, `files: []`), then the
+    /// message with the uploaded paths (`chat.applied { $0.images = files }`, ChatMapper.toRequest).
+    static func sendChat(
+        _ session: Session, roomID: String, content: String, images: [[UInt8]] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> ChatDTO {
+        var files: [String] = []
+        if !images.isEmpty {
+            files = try await session.call(
+                APIService.chatImageUpload(roomID: roomID, images), as: UploadImageResponse.self,
+                sourceLocation: sourceLocation
+            ).files
+            #expect(files.count == images.count, sourceLocation: sourceLocation)
+        }
+        return try await session.call(
+            ChatRouter.chatSend(roomID: roomID, SendChatRequest(content: content, files: files)), as: ChatDTO.self,
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -1159,5 +1370,133 @@ struct KeyCatTwinTests {
         let profile = try await member.session.call(
             KeyCatTwin.UserRouter.myProfileFetch, as: KeyCatTwin.ProfileDTO.self)
         #expect(profile.user_id == member.userID)
+    }
+
+    /// Chat (615d453): a buyer opens a room with a seller from the use case, both chat tabs list it, the buyer sends a
+    /// text and then photos (upload first, through a 419 refresh), the seller reads the history (`cursor_date` = 1970
+    /// in Korea's zone) and answers; both histories and tabs show the conversation.
+    @Test func buyerOpensAChatWithTheSellerSendsTextAndPhotosAndTheSellerAnswers() async throws {
+        let client = try TwinClient()
+        let seller = try await KeyCatTwin.signUp(client, userType: .seller, profileImage: TestImages.png)
+        let buyer = try await KeyCatTwin.signUp(client, userType: .standard)
+        let (s, b) = (seller.session, buyer.session)
+        #expect(try await KeyCatTwin.chatTab(b).isEmpty)
+
+        let room = try await KeyCatTwin.createChatRoom(b, with: seller.userID)
+        #expect(Set(room.participants.map(\.user_id)) == [buyer.userID, seller.userID])
+        #expect(room.lastChat == nil)
+        #expect(room.files.isEmpty)
+        #expect(KeyCatTwin.isAppDate(room.createdAt) && KeyCatTwin.isAppDate(room.updatedAt), "\(room.createdAt)")
+        #expect(KeyCatTwin.chatCursor == "1970-01-01T09:00:00.000+09:00", "the phone's offset travels in the query")
+        #expect(try await KeyCatTwin.fetchChats(b, roomID: room.room_id).isEmpty)
+
+        // Both chat tabs: the cell shows the other member (the seller's photo loads from baseURL + "/" + path).
+        let buyerTab = try await KeyCatTwin.chatTab(b)
+        #expect(buyerTab.map(\.room_id) == [room.room_id])
+        let shownSeller = try #require(buyerTab.first?.otherUser(me: await b.userID))
+        #expect(shownSeller.user_id == seller.userID)
+        #expect(shownSeller.nick == seller.nick)
+        #expect(!shownSeller.profileImage.isEmpty)
+        let photo = try await b.image(shownSeller.profileImage)
+        #expect(photo.status == 200, "\(photo.text)")
+        let sellerTab = try await KeyCatTwin.chatTab(s)
+        #expect(sellerTab.map(\.room_id) == [room.room_id])
+        #expect(sellerTab.first?.otherUser(me: await s.userID)?.nick == buyer.nick)
+        #expect(sellerTab.first?.otherUser(me: await s.userID)?.profileImage == "", "no photo: decodeWithDefaultValue")
+        // The seller opening the same pair again gets the same room.
+        #expect(try await KeyCatTwin.createChatRoom(s, with: buyer.userID).room_id == room.room_id)
+
+        // The buyer writes: text only (no upload), then two photos with a caption after the access token expired
+        // (the twin's photos are the test PNG, declared `image/jpeg` as the app declares every photo).
+        let hello = try await KeyCatTwin.sendChat(b, roomID: room.room_id, content: "안녕하세요, 키보드 아직 판매 중인가요?")
+        #expect(hello.room_id == room.room_id)
+        #expect(hello.sender.user_id == buyer.userID, "ChatMapper: senderType .me")
+        #expect(hello.files.isEmpty)
+        #expect(KeyCatTwin.isAppDate(hello.createdAt), "\(hello.createdAt)")
+        try await b.letAccessTokenExpire()
+        let photos = try await KeyCatTwin.sendChat(
+            b, roomID: room.room_id, content: "제가 쓰던 키캡 사진입니다", images: [TestImages.png, TestImages.png])
+        #expect(await b.refreshes == 1, "the upload's 419 was refreshed and the upload retried")
+        #expect(photos.files.count == 2)
+        #expect(photos.content == "제가 쓰던 키캡 사진입니다")
+        let path = try #require(photos.files.first)
+        withKnownIssue(
+            "KeyCat defect: Domain/Entity/Chat/Chat.swift builds chatImagesURL/mainImageURL with URL(string:) from the bare path Data/Mapper/ChatMapper.swift keeps (PostMapper prefixes APIKey.baseURL + \"/\"), so a chat photo has no host and can never load (no screen showed chat photos yet at 615d453)"
+        ) {
+            #expect(URL(string: path)?.host != nil, "\(path)")
+        }
+        let stored = try await s.image(path)
+        #expect(stored.status == 200, "the photo is served at baseURL + \"/\" + path: \(stored.text)")
+        #expect(stored.body == TestImages.png)
+
+        // The seller reads the history (the buyer's messages are .other) and answers.
+        let history = try await KeyCatTwin.fetchChats(s, roomID: room.room_id)
+        #expect(history.map(\.chat_id) == [hello.chat_id, photos.chat_id])
+        #expect(history.allSatisfy { $0.sender.user_id == buyer.userID && $0.sender.nick == buyer.nick })
+        #expect(history.last?.files == photos.files)
+        let answer = try await KeyCatTwin.sendChat(s, roomID: room.room_id, content: "네, 판매 중입니다!")
+        #expect(answer.sender.user_id == seller.userID)
+        #expect(answer.sender.profileImage == shownSeller.profileImage)
+
+        // The buyer's history: oldest first, every date readable by DateManager and in order.
+        let conversation = try await KeyCatTwin.fetchChats(b, roomID: room.room_id)
+        #expect(conversation.map(\.chat_id) == [hello.chat_id, photos.chat_id, answer.chat_id])
+        let dates = conversation.compactMap { KeyCatTwin.appDate($0.createdAt) }
+        #expect(dates.count == 3, "\(conversation.map(\.createdAt))")
+        #expect(dates == dates.sorted())
+        #expect(conversation.map(\.content) == [hello.content, photos.content, answer.content])
+
+        // Both tabs: the last message and its time on the cell.
+        for (session, other) in [(b, seller), (s, buyer)] {
+            let tab = try await KeyCatTwin.chatTab(session)
+            let cell = try #require(tab.first)
+            #expect(tab.count == 1)
+            #expect(cell.otherUser(me: await session.userID)?.user_id == other.userID)
+            #expect(cell.lastChat?.chat_id == answer.chat_id)
+            #expect(cell.lastChat?.content == "네, 판매 중입니다!")
+            let updated = try #require(KeyCatTwin.appDate(cell.updatedAt), "\(cell.updatedAt)")
+            let last = try #require(KeyCatTwin.appDate(answer.createdAt))
+            #expect(updated >= last, "the cell's time is the last message's")
+        }
+    }
+
+    /// Chat (615d453): the tab lists the room with the latest message first; when a seller withdraws, their room
+    /// leaves the tab and every chat route on it answers 410, which HTTPErrorTransformer maps to
+    /// `targetNotFound(.fetch(.chatRoom))` (history, send, upload) and `targetNotFound(.create(.chatRoom))` (open).
+    @Test func chatTabOrdersRoomsByLatestMessageAndAWithdrawnSellersRoomIsGone() async throws {
+        let client = try TwinClient()
+        let buyer = try await KeyCatTwin.signUp(client, userType: .standard)
+        let first = try await KeyCatTwin.signUp(client, userType: .seller)
+        let second = try await KeyCatTwin.signUp(client, userType: .seller)
+        let b = buyer.session
+
+        let roomA = try await KeyCatTwin.createChatRoom(b, with: first.userID)
+        let roomB = try await KeyCatTwin.createChatRoom(b, with: second.userID)
+        _ = try await KeyCatTwin.sendChat(b, roomID: roomB.room_id, content: "두 번째 판매자님께")
+        _ = try await KeyCatTwin.sendChat(first.session, roomID: roomA.room_id, content: "문의 감사합니다")
+        #expect(try await KeyCatTwin.chatTab(b).map(\.room_id) == [roomA.room_id, roomB.room_id])
+        _ = try await KeyCatTwin.sendChat(b, roomID: roomB.room_id, content: "답장 기다릴게요")
+        let tab = try await KeyCatTwin.chatTab(b)
+        #expect(tab.map(\.room_id) == [roomB.room_id, roomA.room_id])
+        #expect(tab.map { $0.lastChat?.content } == ["답장 기다릴게요", "문의 감사합니다"])
+
+        // The second seller withdraws (ProfileViewModel.withdrawTrigger).
+        _ = try await second.session.call(KeyCatTwin.AuthRouter.withdraw, as: KeyCatTwin.AuthResponse.self)
+        #expect(try await KeyCatTwin.chatTab(b).map(\.room_id) == [roomA.room_id])
+        let routes: [any KeyCatTwin.Router] = [
+            KeyCatTwin.ChatRouter.chatsFetch(
+                roomID: roomB.room_id, KeyCatTwin.FetchChatsQuery(cursor_date: KeyCatTwin.chatCursor)),
+            KeyCatTwin.APIService.chatImageUpload(roomID: roomB.room_id, [TestImages.png]),
+            KeyCatTwin.ChatRouter.chatSend(
+                roomID: roomB.room_id, KeyCatTwin.SendChatRequest(content: "계신가요?", files: [])),
+            KeyCatTwin.ChatRouter.roomCreate(KeyCatTwin.CreateChatRoomRequest(opponent_id: second.userID)),
+        ]
+        for route in routes {
+            let request = try route.request(await b.credentials)
+            let reply = try await b.send(route)
+            #expect(reply.status == 410, "\(request.method) \(request.path): \(reply.status) \(reply.text)")
+        }
+        // The other room is untouched.
+        #expect(try await KeyCatTwin.fetchChats(b, roomID: roomA.room_id).map(\.content) == ["문의 감사합니다"])
     }
 }
