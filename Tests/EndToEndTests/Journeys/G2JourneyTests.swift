@@ -96,6 +96,12 @@ struct G2JourneyTests {
         #expect(history.status == 200, "\(history.text)")
         let contents = try history.decode(APIModels.DataList<APIModels.Chat>.self).data.map(\.content)
         #expect(contents.contains("안녕하세요") && contents.contains("감사합니다"), "\(contents)")
+        // An instant that is exactly a message's date: that message is in the answer too, once (the newer half starts
+        // at the instant itself).
+        let exact = APIDateFormat.string(from: sent[1].createdAt)
+        let atTheInstant = try await host.send("GET", "/v1/chats/\(roomId)?before=\(exact)")
+        #expect(
+            try atTheInstant.decode(APIModels.DataList<APIModels.Chat>.self).data.map(\.chatId) == sent.map(\.chatId))
 
         // Tokens: the access token expires; two requests refresh in parallel with the same refresh token (WeeMo has
         // no lock); each answer's refresh token works afterwards.

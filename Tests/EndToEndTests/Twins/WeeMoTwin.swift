@@ -6,7 +6,8 @@ import Testing
 /// (category `space`), hosts create meets (category `meet`, `value1…6`, a price per person and the space's place)
 /// and pay for them through the iamport SDK, guests find meets in a list or on a map, like them and pay to join;
 /// a Pinterest-like feed (category `feed`, title `""`) carries photos and comments; a profile shows one's meets,
-/// feeds, liked meets, reserved spaces and payments; the profile screen also withdraws.
+/// feeds, liked meets, reserved spaces and payments; the profile screen also withdraws; a guest chats with a meet's
+/// host.
 ///
 /// The app's network layer (`WeeMo/WeeMo/Network/Core/APIRouter.swift`, `Network/Core/NetworkService.swift`,
 /// `Feature/Auth/AuthInterceptor.swift`, `Network/Endpoints/*.swift`): Alamofire `URLRequestConvertible` routers.
@@ -26,12 +27,36 @@ import Testing
 /// 419 as `accessTokenExpired`, which `shouldRetry`, and sends the request again after 1 s, now without
 /// `Authorization` (the keychain is empty).
 ///
+/// Chat (`Network/Endpoints/ChatRouter.swift`, `Services/ChatService.swift`, `Services/ChatSocketIOManager.swift`):
+/// the same routers and headers. The meet detail's "채팅" opens a room with the meet's creator (`POST /v1/chats`
+/// `{opponent_id}`, decoded as `ChatRoomDTO`); the chat tab lists rooms (`GET /v1/chats`) and shows only those with
+/// a `lastChat`. A chat screen reads the member's Realm first: an empty one loads `GET /v1/chats/{room_id}` without a
+/// query; otherwise the stored messages are shown and a background sync sends `before` = the newest stored date
+/// (`ISO8601DateFormatter()`, whole seconds) and saves what is new; "이전 메시지 더보기" sends `before` = the
+/// oldest's date. A text is `POST /v1/chats/{room_id}` JSON `{content}`; picked photos and videos are uploaded in one
+/// multipart request to `POST /v1/chats/{room_id}/files` (`NetworkService.uploadMedia`: `image_<i>.jpg|png|gif|webp`
+/// by the bytes, anything else `video_<i>.mp4` / `video/mp4`), then sent as `{content: "", files}`. Dates are parsed
+/// with a plain `ISO8601DateFormatter()` first, then `DateFormatter` patterns (`…ss.SSS'Z'` in UTC). The socket:
+/// SocketIO-Client-Swift's `SocketManager` on `http://{host}:{port}` with `.compress` and `.extraHeaders`
+/// (`SeSACKey`, `ProductId`, the keychain's `Authorization`), default transports (long-polling, then WebSocket),
+/// the namespace `/chats-{room_id}` (and `/` beside it); `chat` events are read as dictionaries
+/// (`handleReceivedMessage`), never with a `Decodable`. After a send the app emits five guessed events, which the
+/// server drops (not mirrored). The socket is driven by python-socketio (`SocketIOTestClient`), which joins the
+/// room's namespace only (not `/`) and asks for no compression. The Realm is mirrored as a dictionary by `chat_id`,
+/// and the screen's background sync runs after the stored messages are shown rather than beside them.
+///
 /// Mirrored files (under `WeeMo/WeeMo/`): `Network/Core/APIRouter.swift`, `Network/Core/NetworkService.swift`,
 /// `Network/Core/NetworkErrorMapper.swift`, `Network/Core/NetworkError.swift`, `Network/Endpoints/AuthRouter.swift`,
 /// `UserRouter.swift`, `PostRouter.swift`, `CommentRouter.swift`, `PaymentRouter.swift`, `FileRouter.swift`,
 /// `Network/DTOs/*.swift`, `Feature/Auth/AuthInterceptor.swift`, `Feature/Auth/AuthService.swift`,
 /// `Common/Managers/TokenManager.swift`, `Common/Managers/LikeManager.swift`, the stores under `Feature/`
-/// (Sign, Login, Profile, Feed, Meet, Space) and `Feature/Meet/Detail/MeetPaymentView.swift`.
+/// (Sign, Login, Profile, Feed, Meet, Space) and `Feature/Meet/Detail/MeetPaymentView.swift`; for chat
+/// `Network/Endpoints/ChatRouter.swift`, `Network/DTOs/ChatDTO.swift`, `Models/Chat.swift`, `Models/User.swift`,
+/// `Models/Mappers/ChatMapper.swift`, `Models/Mappers/UserMapper.swift`, `Models/Realm/ChatRealmService.swift`,
+/// `Models/Realm/ChatMessageRealm.swift`, `Services/ChatService.swift`, `Services/ChatSocketIOManager.swift`,
+/// `Feature/Chat/Intent/ChatListStore.swift`, `ChatListState.swift`, `ChatDetailStore.swift`,
+/// `Feature/Chat/ChatDetailView.swift`, `Feature/Chat/Components/ChatInputBar.swift`, `ChatBubbleView.swift` and
+/// `Feature/Meet/Detail/Intent/MeetDetailStore.swift` (at commit dc8ab42, the repository's newest).
 ///
 /// Departures, all forced by files the app does not commit (`WeeMo/WeeMo/Secret/` is git-ignored):
 /// `NetworkConstants.baseURL`/`apiVersion` are taken as the gateway and `/v1`; `NetworkConstants.productId` is the
@@ -40,7 +65,7 @@ import Testing
 /// photo pickers' JPEGs are replaced by the PNG test image (sent under the name and type the app would declare for
 /// its JPEG, except in the feed composer, whose sniffing names PNG bytes `file_0.png`/`image/png`). iamport's UI is
 /// the PortOne sandbox, and `merchant_uid` (`weemo_<milliseconds>`) gets a unique tail. `NetworkService`'s 1 s
-/// retry delay is not waited for.
+/// retry delay is not waited for. `NetworkConstants.port` (the socket's) is the gateway's.
 enum WeeMoTwin {
     static let productId = TestEnvironment.productId
     static let apiVersion = "/v1"
@@ -219,6 +244,43 @@ enum WeeMoTwin {
         }
     }
 
+    // ChatDTO.swift (`ChatRoomResponseDTO`, `{opponent_id}`, is only decoded by `ChatService.createOrFetchRoom`,
+    // which nothing calls: MeetDetailStore decodes the room with `ChatRoomDTO`)
+    struct ChatMessageDTO: Decodable, Sendable {
+        let chatId: String
+        let roomId: String
+        let content: String
+        let createdAt: String
+        let sender: UserDTO
+        let files: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case chatId = "chat_id"
+            case roomId = "room_id"
+            case content, createdAt, sender, files
+        }
+    }
+
+    // ChatDTO.swift
+    struct ChatRoomDTO: Decodable, Sendable {
+        let roomId: String
+        let createdAt: String
+        let updatedAt: String
+        let participants: [UserDTO]
+        let lastChat: ChatMessageDTO?
+
+        enum CodingKeys: String, CodingKey {
+            case roomId = "room_id"
+            case createdAt, updatedAt, participants, lastChat
+        }
+    }
+
+    // ChatDTO.swift
+    struct ChatRoomListDTO: Decodable, Sendable { let data: [ChatRoomDTO] }
+
+    // ChatDTO.swift
+    struct ChatMessageListDTO: Decodable, Sendable { let data: [ChatMessageDTO] }
+
     // MARK: Routers (Network/Endpoints/…)
 
     /// One case per router case the journeys reach; `request(token:key:)` is `APIRouter.asURLRequest()`.
@@ -257,11 +319,17 @@ enum WeeMoTwin {
         case validatePayment(impUid: String, postId: String)
         // FileRouter.swift
         case downloadFile(filePath: String)
+        // ChatRouter.swift
+        case createOrFetchRoom(opponentUserId: String)
+        case fetchRoomList
+        case fetchMessages(roomId: String, cursorDate: String?)
+        case sendMessage(roomId: String, content: String, files: [String]?)
+        case uploadChatFiles(roomId: String)
 
         var method: String {
             switch self {
             case .emailValidation, .join, .login, .uploadFiles, .createPost, .likePost, .createComment,
-                .validatePayment:
+                .validatePayment, .createOrFetchRoom, .sendMessage, .uploadChatFiles:
                 "POST"
             case .updateMyProfile: "PUT"
             case .deletePost, .deleteComment: "DELETE"
@@ -293,6 +361,9 @@ enum WeeMoTwin {
             case .fetchMyPayments: return "\(version)/payments/me"
             case .validatePayment: return "\(version)/payments/validation"
             case .downloadFile(let filePath): return "\(version)\(filePath)"
+            case .createOrFetchRoom, .fetchRoomList: return "\(version)/chats"
+            case .fetchMessages(let roomId, _), .sendMessage(let roomId, _, _): return "\(version)/chats/\(roomId)"
+            case .uploadChatFiles(let roomId): return "\(version)/chats/\(roomId)/files"
             }
         }
 
@@ -348,6 +419,14 @@ enum WeeMoTwin {
                 return params
             case .createComment(_, let content): return ["content": content]
             case .validatePayment(let impUid, let postId): return ["imp_uid": impUid, "post_id": postId]
+            case .createOrFetchRoom(let opponentUserId): return ["opponent_id": opponentUserId]
+            case .fetchMessages(_, let cursorDate):
+                guard let cursorDate else { return nil }
+                return ["before": cursorDate]
+            case .sendMessage(_, let content, let files):
+                var params: [String: Any] = ["content": content]
+                if let files { params["files"] = files }
+                return params
             default: return nil
             }
         }
@@ -378,16 +457,16 @@ enum WeeMoTwin {
             return false
         }
 
-        /// `session.upload(multipartFormData:with: PostRouter.uploadFiles)`: the router's headers, with Alamofire's
-        /// multipart `Content-Type` in place of the JSON one.
+        /// `session.upload(multipartFormData:with: PostRouter.uploadFiles)` (or `ChatRouter.uploadChatFiles`): the
+        /// router's headers, with Alamofire's multipart `Content-Type` in place of the JSON one.
         static func upload(
-            _ files: [(fileName: String, mimeType: String, bytes: [UInt8])], token: String?, key: String
+            _ files: [(fileName: String, mimeType: String, bytes: [UInt8])], to route: Router = .uploadFiles,
+            token: String?, key: String
         ) throws -> TwinRequest {
             var form = TwinMultipart()
             for file in files {
                 form.file("files", filename: file.fileName, mimeType: file.mimeType, bytes: file.bytes)
             }
-            let route = Router.uploadFiles
             let headers = route.headers(token: token, key: key).filter { $0.0 != "Content-Type" }
             return TwinRequest.multipart(route.method, route.path, form, headers: headers)
         }
@@ -466,8 +545,10 @@ enum WeeMoTwin {
             try await send(decodable: decodable) { try route.request(token: $0, key: $1) }
         }
 
-        func upload(_ files: [(fileName: String, mimeType: String, bytes: [UInt8])]) async throws -> FileDTO {
-            let reply = try await send(decodable: false) { try Router.upload(files, token: $0, key: $1) }
+        func upload(
+            _ files: [(fileName: String, mimeType: String, bytes: [UInt8])], to route: Router = .uploadFiles
+        ) async throws -> FileDTO {
+            let reply = try await send(decodable: false) { try Router.upload(files, to: route, token: $0, key: $1) }
             #expect(reply.status == 200, "upload: \(reply.status) \(reply.text)")
             return try client.decode(FileDTO.self, from: reply)
         }
@@ -574,6 +655,391 @@ enum WeeMoTwin {
             json: #"{"merchant_uid":"\#(merchantUid)","amount":\#(amount),"name":"\#(name)"}"#)
         #expect(paid.status == 200, "\(paid.text)")
         return (try #require(try paid.json.string("imp_uid")), merchantUid)
+    }
+
+    // MARK: Chat (Models/Chat.swift, Models/Mappers/, Models/Realm/, Services/ChatService.swift, the chat stores)
+
+    // Models/User.swift (UserMapper.swift: `UserDTO.toDomain()`)
+    struct User: Sendable, Equatable {
+        let userId: String
+        let nickname: String
+        let profileImageURL: String?
+    }
+
+    // Models/Chat.swift
+    struct ChatMessage: Sendable, Equatable {
+        let id: String
+        let roomId: String
+        let content: String
+        let createdAt: Date
+        let sender: User
+        let files: [String]
+    }
+
+    // Models/Chat.swift
+    struct ChatRoom: Sendable {
+        let id: String
+        let participants: [User]
+        let lastChat: ChatMessage?
+        let createdAt: Date
+        let updatedAt: Date
+    }
+
+    /// `ChatMessageDTO.parseDate` (Services/ChatService.swift) and `ChatMessageRealm.parseDate`
+    /// (Models/Realm/ChatMessageRealm.swift), the same list: `ISO8601DateFormatter()` (no fractional seconds), then
+    /// `DateFormatter`s without a locale; nothing parses → now.
+    static func parseDate(_ string: String) -> Date {
+        if let date = ISO8601DateFormatter().date(from: string) { return date }
+        let formats: [(String, TimeZone?)] = [
+            ("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", TimeZone(secondsFromGMT: 0)),
+            ("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", TimeZone(secondsFromGMT: 0)),
+            ("yyyy-MM-dd'T'HH:mm:ss'Z'", TimeZone(secondsFromGMT: 0)),
+            ("yyyy-MM-dd HH:mm:ss", nil),
+            ("yyyy-MM-dd'T'HH:mm:ss.SSSSSS", nil),
+            ("yyyy-MM-dd'T'HH:mm:ss.SSS", nil),
+            ("yyyy-MM-dd'T'HH:mm:ss", nil),
+        ]
+        for (format, timeZone) in formats {
+            let formatter = DateFormatter()
+            formatter.dateFormat = format
+            if let timeZone { formatter.timeZone = timeZone }
+            if let date = formatter.date(from: string) { return date }
+        }
+        return Date()
+    }
+
+    /// `ChatListStore.parseDate` (the rooms' `lastChat`): the same idea with UTC and `en_US_POSIX`; nil → now.
+    static func listParseDate(_ string: String) -> Date? {
+        if let date = ISO8601DateFormatter().date(from: string) { return date }
+        for format in [
+            "yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'", "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", "yyyy-MM-dd'T'HH:mm:ss'Z'",
+            "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
+            "yyyy-MM-dd'T'HH:mm:ssXXX",
+        ] {
+            let formatter = DateFormatter()
+            formatter.dateFormat = format
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            if let date = formatter.date(from: string) { return date }
+        }
+        return nil
+    }
+
+    /// ChatMapper.swift: ISO-8601 with fractional seconds (the room MeetDetailStore opens).
+    static func mapperDate(_ string: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: string)
+    }
+
+    static func user(_ dto: UserDTO) -> User {
+        User(userId: dto.userId, nickname: dto.nick, profileImageURL: dto.profileImage)
+    }
+
+    /// `ChatMessageDTO.toChatMessage()` (Services/ChatService.swift): every REST message the chat screen shows.
+    static func chatMessage(_ dto: ChatMessageDTO) -> ChatMessage {
+        ChatMessage(
+            id: dto.chatId, roomId: dto.roomId, content: dto.content, createdAt: parseDate(dto.createdAt),
+            sender: user(dto.sender), files: dto.files)
+    }
+
+    /// `ChatRoomDTO.toDomain()` (ChatMapper.swift): the room MeetDetailStore navigates to.
+    static func chatRoom(_ dto: ChatRoomDTO) -> ChatRoom {
+        ChatRoom(
+            id: dto.roomId, participants: dto.participants.map(user),
+            lastChat: dto.lastChat.map {
+                ChatMessage(
+                    id: $0.chatId, roomId: $0.roomId, content: $0.content,
+                    createdAt: mapperDate($0.createdAt) ?? Date(), sender: user($0.sender), files: $0.files)
+            },
+            createdAt: mapperDate(dto.createdAt) ?? Date(), updatedAt: mapperDate(dto.updatedAt) ?? Date())
+    }
+
+    /// `ChatListStore.convertToChatRooms`: the room dates through a plain `ISO8601DateFormatter()` (now when it
+    /// fails), `lastChat` through `listParseDate`.
+    static func convertToChatRooms(_ dtos: [ChatRoomDTO]) -> [ChatRoom] {
+        dtos.map { dto in
+            ChatRoom(
+                id: dto.roomId, participants: dto.participants.map(user),
+                lastChat: dto.lastChat.map {
+                    ChatMessage(
+                        id: $0.chatId, roomId: $0.roomId, content: $0.content,
+                        createdAt: listParseDate($0.createdAt) ?? Date(), sender: user($0.sender), files: $0.files)
+                },
+                createdAt: ISO8601DateFormatter().date(from: dto.createdAt) ?? Date(),
+                updatedAt: ISO8601DateFormatter().date(from: dto.updatedAt) ?? Date())
+        }
+    }
+
+    /// `ChatListState.filteredChatRooms`: rooms with a `lastChat` only, and not a room with oneself.
+    static func filteredChatRooms(_ rooms: [ChatRoom], currentUserId: String) -> [ChatRoom] {
+        rooms.filter { room in
+            guard room.lastChat != nil else { return false }
+            if room.participants.count == 2 { return room.participants.contains { $0.userId != currentUserId } }
+            return true
+        }
+    }
+
+    /// The member's Realm (Models/Realm/ChatRealmService.swift, ChatMessageRealm.swift): messages by `chat_id`, a
+    /// stored one never replaced, dates as `ChatMessageRealm` parses them, `profileImage` nil stored as "".
+    struct ChatRealm: Sendable {
+        private var stored: [String: ChatMessage] = [:]
+
+        /// `saveChatMessage(s)`.
+        mutating func save(_ dtos: [ChatMessageDTO]) {
+            for dto in dtos where stored[dto.chatId] == nil {
+                stored[dto.chatId] = ChatMessage(
+                    id: dto.chatId, roomId: dto.roomId, content: dto.content,
+                    createdAt: WeeMoTwin.parseDate(dto.createdAt),
+                    sender: User(
+                        userId: dto.sender.userId, nickname: dto.sender.nick,
+                        profileImageURL: dto.sender.profileImage ?? ""),
+                    files: dto.files)
+            }
+        }
+
+        /// `fetchChatMessages(roomId:)`: oldest first.
+        func fetchChatMessages(roomId: String) -> [ChatMessage] {
+            stored.values.filter { $0.roomId == roomId }.sorted { $0.createdAt < $1.createdAt }
+        }
+
+        /// `fetchRecentMessages(roomId:before:limit:)`.
+        func fetchRecentMessages(roomId: String, before messageId: String, limit: Int) -> [ChatMessage] {
+            var messages = stored.values.filter { $0.roomId == roomId }
+            if let before = stored[messageId] { messages = messages.filter { $0.createdAt < before.createdAt } }
+            return Array(messages.sorted { $0.createdAt > $1.createdAt }.prefix(limit).reversed())
+        }
+    }
+
+    /// `ChatService.fetchMessagesFromServer`: `GET /v1/chats/{room_id}` (`before` when given), saved, sorted.
+    static func fetchMessagesFromServer(
+        _ session: Session, roomId: String, cursorDate: String? = nil, realm: inout ChatRealm
+    ) async throws -> [ChatMessage] {
+        let list = try await session.call(
+            .fetchMessages(roomId: roomId, cursorDate: cursorDate), as: ChatMessageListDTO.self)
+        realm.save(list.data)
+        return list.data.map(chatMessage).sorted { $0.createdAt < $1.createdAt }
+    }
+
+    /// `ChatService.fetchMessages`: an empty Realm loads from the server; otherwise the Realm's messages are returned
+    /// at once and `syncLatestMessagesFromServer` runs in a background task: `before` = the newest stored message's
+    /// date through `ISO8601DateFormatter()` (whole seconds), the messages not stored yet are saved — and not
+    /// returned. Returns what was shown and what the catch-up saved.
+    static func fetchMessages(
+        _ session: Session, roomId: String, realm: inout ChatRealm
+    ) async throws -> (shown: [ChatMessage], caughtUp: [ChatMessageDTO]) {
+        let local = realm.fetchChatMessages(roomId: roomId)
+        if local.isEmpty { return (try await fetchMessagesFromServer(session, roomId: roomId, realm: &realm), []) }
+        let cursorDate = local.last.map { ISO8601DateFormatter().string(from: $0.createdAt) }
+        let list = try await session.call(
+            .fetchMessages(roomId: roomId, cursorDate: cursorDate), as: ChatMessageListDTO.self)
+        let new = list.data.filter { dto in !local.contains { $0.id == dto.chatId } }
+        realm.save(new)
+        return (local, new)
+    }
+
+    /// `NetworkService.detectMediaType` (`uploadMedia`, the chat's uploads): names and types from the first 12 bytes;
+    /// anything that is not JPEG, PNG, GIF or WebP is `video_<i>.mp4`.
+    static func chatFileInfo(_ bytes: [UInt8], index: Int) -> (fileName: String, mimeType: String) {
+        guard bytes.count > 12 else { return ("file_\(index)", "application/octet-stream") }
+        let signature = bytes.prefix(12).map { String(format: "%02x", $0) }.joined()
+        if signature.hasPrefix("ffd8ff") { return ("image_\(index).jpg", "image/jpeg") }
+        if signature.hasPrefix("89504e47") { return ("image_\(index).png", "image/png") }
+        if signature.hasPrefix("47494638") { return ("image_\(index).gif", "image/gif") }
+        if signature.hasPrefix("52494646") { return ("image_\(index).webp", "image/webp") }
+        return ("video_\(index).mp4", "video/mp4")
+    }
+
+    /// `ChatService.uploadChatFiles`: one multipart request, a `files` part per picked item.
+    static func uploadChatFiles(_ session: Session, roomId: String, files: [[UInt8]]) async throws -> [String] {
+        let parts = files.enumerated().map { index, bytes in
+            let info = chatFileInfo(bytes, index: index)
+            return (info.fileName, info.mimeType, bytes)
+        }
+        return try await session.upload(parts, to: .uploadChatFiles(roomId: roomId)).files
+    }
+
+    /// ChatDetailStore (Feature/Chat/Intent/ChatDetailStore.swift) over ChatService: what the chat screen shows.
+    struct ChatDetail: Sendable {
+        let roomId: String
+        /// `TokenManager.userId`.
+        let currentUserId: String
+        private(set) var messages: [ChatMessage] = []
+        /// "이전 메시지 더보기" is offered while true.
+        private(set) var hasMoreMessages = true
+
+        init(roomId: String, currentUserId: String) {
+            self.roomId = roomId
+            self.currentUserId = currentUserId
+        }
+
+        /// `loadMessages` (the view's `onAppear`, and pull to refresh): ChatService.fetchMessages, then duplicates
+        /// removed by id and by sender + content + second, oldest first. Returns what the catch-up saved.
+        @discardableResult
+        mutating func loadMessages(_ session: Session, realm: inout ChatRealm) async throws -> [ChatMessageDTO] {
+            let (fetched, caughtUp) = try await WeeMoTwin.fetchMessages(session, roomId: roomId, realm: &realm)
+            var seenIds = Set<String>()
+            var seenContentKeys = Set<String>()
+            let unique = fetched.filter { message in
+                let contentKey =
+                    "\(message.sender.userId)_\(message.content)_\(Int(message.createdAt.timeIntervalSince1970))"
+                guard !seenIds.contains(message.id), !seenContentKeys.contains(contentKey) else { return false }
+                seenIds.insert(message.id)
+                seenContentKeys.insert(contentKey)
+                return true
+            }
+            messages = unique.sorted { $0.createdAt < $1.createdAt }
+            return caughtUp
+        }
+
+        /// `sendMessage` → `ChatService.sendMessage`: `POST /v1/chats/{room_id}` (JSON `{content, files?}`), the
+        /// answer saved in the Realm and appended unless shown already (same id, or same sender and content within
+        /// 2 s). The five `socket.emit`s that follow are not mirrored (the server drops what clients emit).
+        mutating func sendMessage(
+            _ session: Session, content: String, files: [String]?, realm: inout ChatRealm
+        ) async throws -> ChatMessage {
+            let dto = try await session.call(
+                .sendMessage(roomId: roomId, content: content, files: files), as: ChatMessageDTO.self)
+            realm.save([dto])
+            let sent = WeeMoTwin.chatMessage(dto)
+            let isDuplicate = messages.contains {
+                $0.id == sent.id
+                    || ($0.content == sent.content && $0.sender.userId == sent.sender.userId
+                        && abs($0.createdAt.timeIntervalSince(sent.createdAt)) < 2)
+            }
+            if !isDuplicate {
+                messages.append(sent)
+                messages.sort { $0.createdAt < $1.createdAt }
+            }
+            return sent
+        }
+
+        /// `loadMoreMessages(beforeMessageId:)` → `ChatService.loadMoreMessages`: older messages from the Realm if it
+        /// has any; else `before` = that message's date through `ISO8601DateFormatter()`, the answer saved; none →
+        /// `hasMoreMessages = false`, else those not shown are put in front.
+        mutating func loadMoreMessages(
+            _ session: Session, beforeMessageId: String, realm: inout ChatRealm
+        ) async throws {
+            var more = realm.fetchRecentMessages(roomId: roomId, before: beforeMessageId, limit: 50)
+            if more.isEmpty {
+                guard let before = realm.fetchChatMessages(roomId: roomId).first(where: { $0.id == beforeMessageId })
+                else { return }
+                let cursorDate = ISO8601DateFormatter().string(from: before.createdAt)
+                let list = try await session.call(
+                    .fetchMessages(roomId: roomId, cursorDate: cursorDate), as: ChatMessageListDTO.self)
+                realm.save(list.data)
+                more = list.data.map(WeeMoTwin.chatMessage)
+            }
+            if more.isEmpty {
+                hasMoreMessages = false
+            } else {
+                let existingIds = Set(messages.map(\.id))
+                messages.insert(contentsOf: more.filter { !existingIds.contains($0.id) }, at: 0)
+            }
+        }
+
+        /// `handleReceivedMessage` (a socket message): this room's, not shown yet, not one's own just sent (same
+        /// content within 5 s); appended, sorted, and saved in the Realm through an ISO-8601 string
+        /// (`saveMessageToLocal`: whole seconds).
+        mutating func receive(_ message: ChatMessage, realm: inout ChatRealm) {
+            guard message.roomId == roomId, !messages.contains(where: { $0.id == message.id }) else { return }
+            if message.sender.userId == currentUserId,
+                messages.contains(where: {
+                    $0.sender.userId == currentUserId && abs($0.createdAt.timeIntervalSince(message.createdAt)) < 5
+                        && $0.content == message.content
+                })
+            {
+                return
+            }
+            messages.append(message)
+            messages.sort { $0.createdAt < $1.createdAt }
+            realm.save([
+                ChatMessageDTO(
+                    chatId: message.id, roomId: message.roomId, content: message.content,
+                    createdAt: ISO8601DateFormatter().string(from: message.createdAt),
+                    sender: UserDTO(
+                        userId: message.sender.userId, nick: message.sender.nickname,
+                        profileImage: message.sender.profileImageURL),
+                    files: message.files)
+            ])
+        }
+    }
+
+    /// `ChatSocketIOManager.getAuthHeaders()`: `SeSACKey` (Info.plist), `ProductId`, and the keychain's access token
+    /// as it is (never refreshed for the socket).
+    static func socketHeaders(token: String?, key: String) -> [String: String] {
+        var headers = ["SeSACKey": key, "ProductId": productId]
+        if let token { headers["Authorization"] = token }
+        return headers
+    }
+
+    /// `ChatSocketIOManager.openWebSocket`: `SocketManager(socketURL: "http://{host}:{port}")` with `.compress` and
+    /// `.extraHeaders`, default transports (long-polling, then the upgrade to WebSocket), the room's namespace
+    /// `/chats-{room_id}`; `answers` are the other member's sends, posted over REST exactly as the app builds them
+    /// once the socket is in.
+    static func socketConfig(room: String, headers: [String: String], answers: [TwinRequest] = []) throws
+        -> [String: Any]
+    {
+        let gateway = try TestEnvironment.gatewayURL()
+        return [
+            "url": gateway, "room": room, "transports": ["polling", "websocket"], "headers": headers,
+            "rest": answers.map { request -> [String: Any] in
+                [
+                    "url": gateway, "headers": Dictionary(request.headers, uniquingKeysWith: { $1 }),
+                    "body": String(decoding: request.body ?? Data(), as: UTF8.self),
+                ]
+            },
+            "messages": answers.count, "timeout": 30,
+        ]
+    }
+
+    /// `ChatSocketIOManager.handleReceivedMessage`: the `chat` event's first item as a dictionary (or a JSON
+    /// string), keys looked up under several spellings, `createdAt` through `ISO8601DateFormatter()` (now when it
+    /// fails), `files` `[]` when absent.
+    static func socketMessage(_ data: Data) -> ChatMessage? {
+        let item = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        var dict = item as? [String: Any]
+        if dict == nil, let string = item as? String, let inner = string.data(using: .utf8) {
+            dict = (try? JSONSerialization.jsonObject(with: inner)) as? [String: Any]
+        }
+        guard let dict else { return nil }
+        let chatId = dict["chat_id"] as? String ?? dict["chatId"] as? String ?? dict["id"] as? String
+        let roomId = dict["room_id"] as? String ?? dict["roomId"] as? String
+        let content = dict["content"] as? String ?? dict["message"] as? String ?? dict["text"] as? String
+        let createdAt =
+            dict["createdAt"] as? String ?? dict["created_at"] as? String ?? dict["timestamp"] as? String
+        guard let chatId, let roomId, let content, let createdAt else { return nil }
+        let sender =
+            dict["sender"] as? [String: Any] ?? dict["from"] as? [String: Any] ?? dict["user"] as? [String: Any]
+        guard let sender,
+            let senderId = sender["user_id"] as? String ?? sender["userId"] as? String ?? sender["id"] as? String,
+            let senderNick = sender["nick"] as? String ?? sender["nickname"] as? String ?? sender["name"] as? String
+        else { return nil }
+        return ChatMessage(
+            id: chatId, roomId: roomId, content: content,
+            createdAt: ISO8601DateFormatter().date(from: createdAt) ?? Date(),
+            sender: User(
+                userId: senderId, nickname: senderNick,
+                profileImageURL: sender["profileImage"] as? String ?? sender["profile_image"] as? String),
+            files: dict["files"] as? [String] ?? [])
+    }
+
+    /// MeetEditStore.createMeet, as the meet journey does it: a photo (`image_<UUID>.jpg`), then the meet.
+    static func hostMeet(_ client: TwinClient) async throws -> (host: Session, hostId: String, meetId: String) {
+        let host = try await Session.signUp(client)
+        let hostId = try await host.login().userId
+        let photo = try await host.upload([("image_\(UUID().uuidString).jpg", "image/jpeg", TestImages.png)])
+        let meet = try await host.call(
+            .createPost(
+                title: TestEnvironment.unique("보드게임 모임"), price: 9000, content: "같이 보드게임 해요", category: .meet,
+                files: photo.files,
+                additionalFields: [
+                    "value1": "4", "value2": "0", "value3": "202512201400, 3",
+                    "value5": "2025-12-01T05:00:00.000Z", "value6": "2025-12-19T05:00:00.000Z",
+                ],
+                latitude: 37.5, longitude: 127.0),
+            as: PostDTO.self)
+        return (host, hostId, meet.postId)
     }
 }
 
@@ -871,5 +1337,214 @@ struct WeeMoTwinTests {
         await member.clearTokens()
         let again = try await member.send(.login(email: member.email, password: member.password))
         #expect(again.status == 401, "\(again.status) \(again.text)")
+    }
+
+    /// The chat tab: a guest opens a room with a meet's host from the meet detail (`POST /v1/chats`, the same room
+    /// again), the empty room is not listed, the screen loads (no query), the guest sends a text and then a photo and
+    /// a video (`POST /v1/chats/{room_id}/files`: `image_0.png`, `video_1.mp4`; a message with content "" and the
+    /// paths); the host's list shows the room with its `lastChat`, the host's screen loads both messages and the
+    /// media at `/v1{path}`; the host answers twice over REST and the guest's Socket.IO socket (`SeSACKey`,
+    /// `ProductId`, `Authorization`, polling then WebSocket) receives both `chat` events.
+    @Test func aGuestChatsWithTheMeetHostAndReceivesTheAnswersOnTheSocket() async throws {
+        let client = try TwinClient()
+        let (host, hostId, meetId) = try await App.hostMeet(client)
+        let guest = try await App.Session.signUp(client)
+        let guestId = try await guest.login().userId
+
+        // MeetDetailStore: the detail; "채팅" (shown to everyone but the creator) → createChatRoom with the creator,
+        // decoded as ChatRoomDTO and mapped by ChatMapper (dates with fractional seconds).
+        let meet = try await guest.call(.fetchPost(postId: meetId), as: App.PostDTO.self)
+        #expect(meet.creator.userId == hostId)
+        let opened = try await guest.call(
+            .createOrFetchRoom(opponentUserId: meet.creator.userId), as: App.ChatRoomDTO.self)
+        #expect(Set(opened.participants.map(\.userId)) == [guestId, hostId] && opened.lastChat == nil)
+        #expect(App.mapperDate(opened.createdAt) != nil && App.mapperDate(opened.updatedAt) != nil)
+        let room = App.chatRoom(opened)
+        #expect(room.participants.first { $0.userId != guestId }?.nickname == meet.creator.nick)
+        let again = try await guest.call(.createOrFetchRoom(opponentUserId: hostId), as: App.ChatRoomDTO.self)
+        #expect(again.roomId == room.id)
+
+        // The host's chat tab (ChatListStore.loadChatRooms): the room is there but not shown without a message.
+        let emptyList = try await host.call(.fetchRoomList, as: App.ChatRoomListDTO.self)
+        #expect(emptyList.data.map(\.roomId).contains(room.id))
+        #expect(
+            !App.filteredChatRooms(App.convertToChatRooms(emptyList.data), currentUserId: hostId).contains {
+                $0.id == room.id
+            })
+
+        // ChatDetailView.onAppear: nothing stored yet → `GET /v1/chats/{room_id}` without a query.
+        var guestRealm = App.ChatRealm()
+        var guestScreen = App.ChatDetail(roomId: room.id, currentUserId: guestId)
+        try await guestScreen.loadMessages(guest, realm: &guestRealm)
+        #expect(guestScreen.messages.isEmpty)
+
+        // ChatInputBar: a text (JSON `{content}`, no `files` key).
+        let question = "안녕하세요! 모임 장소에 주차 가능한가요?"
+        let asked = try await guestScreen.sendMessage(guest, content: question, files: nil, realm: &guestRealm)
+        #expect(asked.sender.userId == guestId && asked.content == question && asked.files.isEmpty)
+        #expect(asked.roomId == room.id)
+
+        // The photos picker: a photo and a video in one upload (NetworkService.uploadMedia), then a message with
+        // content "" and the paths (ChatDetailView.sendSelectedMedia).
+        #expect(App.chatFileInfo(TestImages.png, index: 0) == ("image_0.png", "image/png"))
+        #expect(App.chatFileInfo(TestImages.mp4, index: 1) == ("video_1.mp4", "video/mp4"))
+        let paths = try await App.uploadChatFiles(guest, roomId: room.id, files: [TestImages.png, TestImages.mp4])
+        #expect(paths.count == 2 && paths.allSatisfy { $0.hasPrefix("/") }, "\(paths)")
+        #expect(paths.last?.hasSuffix(".mp4") == true, "ChatBubble tells a video by `.mp4` in the path: \(paths)")
+        let media = try await guestScreen.sendMessage(guest, content: "", files: paths, realm: &guestRealm)
+        #expect(media.content == "" && media.files == paths)
+        #expect(guestScreen.messages.map(\.id) == [asked.id, media.id])
+
+        // The host's chat tab: the room, its `lastChat` (the media message) and the other participant.
+        let list = try await host.call(.fetchRoomList, as: App.ChatRoomListDTO.self)
+        let rooms = App.filteredChatRooms(App.convertToChatRooms(list.data), currentUserId: hostId)
+        let row = try #require(rooms.first { $0.id == room.id })
+        #expect(row.lastChat?.id == media.id && row.lastChat?.files == paths && row.lastChat?.content == "")
+        let lastChat = try #require(list.data.first { $0.roomId == room.id }?.lastChat)
+        #expect(App.parseDate(lastChat.createdAt) == App.mapperDate(lastChat.createdAt), "\(lastChat.createdAt)")
+        #expect(row.lastChat?.createdAt == media.createdAt)
+        #expect(row.participants.first { $0.userId != hostId }?.userId == guestId)
+
+        // The host's ChatDetailView: both messages, oldest first, dated to the millisecond; the photo (KFImage) and
+        // the video (VideoPlayerView) at `{host}/v1{path}`.
+        var hostRealm = App.ChatRealm()
+        var hostScreen = App.ChatDetail(roomId: room.id, currentUserId: hostId)
+        try await hostScreen.loadMessages(host, realm: &hostRealm)
+        #expect(hostScreen.messages.map(\.id) == [asked.id, media.id])
+        #expect(hostScreen.messages.map(\.createdAt) == [asked.createdAt, media.createdAt])
+        let photo = try await host.send(.downloadFile(filePath: paths[0]), decodable: false)
+        #expect(photo.status == 200 && photo.body == TestImages.png, "\(photo.status)")
+        let video = try await host.send(.downloadFile(filePath: paths[1]), decodable: false)
+        #expect(video.status == 200 && video.body == TestImages.mp4, "\(video.status)")
+
+        // The guest's screen has its socket (openWebSocket at onAppear); the host answers twice from the input bar.
+        let hostToken = try #require(await host.accessToken)
+        let replies = ["네, 건물 뒤편에 주차할 수 있어요", "토요일에 봬요!"]
+        let answers = try replies.map {
+            try App.Router.sendMessage(roomId: room.id, content: $0, files: nil).request(
+                token: hostToken, key: client.apiKey)
+        }
+        #expect(answers.allSatisfy { $0.path == "/v1/chats/\(room.id)" })
+        let outcome = try await SocketIOTestClient.run(
+            App.socketConfig(
+                room: room.id, headers: App.socketHeaders(token: await guest.accessToken, key: client.apiKey),
+                answers: answers))
+        #expect(outcome.refusal == nil, "\(String(describing: outcome.refusal))")
+        #expect(outcome.transport == "websocket")
+        #expect(outcome.posted.count == 2)
+        let delivered = outcome.eventData.compactMap(App.socketMessage)
+        #expect(delivered.count == outcome.eventData.count, "the app could not read a `chat` event")
+        #expect(delivered.map(\.id) == outcome.posted, "each answer once, in order")
+        #expect(delivered.map(\.content) == replies)
+        #expect(delivered.allSatisfy { $0.roomId == room.id && $0.sender.userId == hostId && $0.files.isEmpty })
+        for data in outcome.eventData {
+            let raw = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["createdAt"])
+            let createdAt = try #require(raw as? String)
+            #expect(App.mapperDate(createdAt) != nil, "an ISO-8601 date with milliseconds: \(createdAt)")
+            withKnownIssue(
+                "WeeMo defect: Services/ChatSocketIOManager.swift's handleReceivedMessage parses createdAt with a plain ISO8601DateFormatter(), which refuses milliseconds, so every socket message is dated when it arrives (and saved in Realm so)"
+            ) {
+                #expect(ISO8601DateFormatter().date(from: createdAt) != nil, "\(createdAt)")
+            }
+        }
+        for message in delivered { guestScreen.receive(message, realm: &guestRealm) }
+        #expect(guestScreen.messages.map(\.content) == [question, ""] + replies)
+    }
+
+    /// Coming back to a room: the guest's Realm has its own messages; the host wrote while the guest was away. The
+    /// screen shows the Realm at once and catches up with `before` (the newest stored date in whole seconds, which
+    /// G2 answers with what came after it too); pull to refresh shows the catch-up; "이전 메시지 더보기" sends
+    /// `before` with the oldest date. A socket reconnecting with the token of when the room was opened is refused
+    /// once that token has expired; a REST call refreshes it, and opening the room again connects.
+    @Test func reopeningARoomCatchesUpWithBeforeAndAStaleSocketTokenIsRefused() async throws {
+        let client = try TwinClient()
+        let (host, hostId, meetId) = try await App.hostMeet(client)
+        let guest = try await App.Session.signUp(client)
+        let guestId = try await guest.login().userId
+        let meet = try await guest.call(.fetchPost(postId: meetId), as: App.PostDTO.self)
+        let room = App.chatRoom(
+            try await guest.call(.createOrFetchRoom(opponentUserId: meet.creator.userId), as: App.ChatRoomDTO.self))
+
+        var guestRealm = App.ChatRealm()
+        var first = App.ChatDetail(roomId: room.id, currentUserId: guestId)
+        try await first.loadMessages(guest, realm: &guestRealm)
+        var sent: [App.ChatMessage] = []
+        for text in ["참가 신청했어요", "보드게임 처음인데 괜찮을까요?", "준비물 있나요?"] {
+            sent.append(try await first.sendMessage(guest, content: text, files: nil, realm: &guestRealm))
+        }
+        #expect(first.messages.map(\.id) == sent.map(\.id))
+
+        // The guest leaves the room (closeWebSocket keeps the socket but the screen's store is gone: nothing more
+        // is saved); the host answers twice from its own chat screen.
+        var hostRealm = App.ChatRealm()
+        var hostScreen = App.ChatDetail(roomId: room.id, currentUserId: hostId)
+        try await hostScreen.loadMessages(host, realm: &hostRealm)
+        var answered: [App.ChatMessage] = []
+        for text in ["처음이셔도 괜찮아요", "준비물은 없어요!"] {
+            answered.append(try await hostScreen.sendMessage(host, content: text, files: nil, realm: &hostRealm))
+        }
+
+        // The chat tab lists the room with the host's last answer.
+        let list = try await guest.call(.fetchRoomList, as: App.ChatRoomListDTO.self)
+        let row = try #require(
+            App.filteredChatRooms(App.convertToChatRooms(list.data), currentUserId: guestId).first { $0.id == room.id })
+        #expect(row.lastChat?.id == answered.last?.id && row.lastChat?.sender.userId == hostId)
+
+        // The room again: the Realm's three at once; the catch-up (`before` = the newest stored, whole seconds)
+        // brings the host's two, saved only.
+        var second = App.ChatDetail(roomId: room.id, currentUserId: guestId)
+        let caughtUp = try await second.loadMessages(guest, realm: &guestRealm)
+        #expect(second.messages.map(\.id) == sent.map(\.id))
+        #expect(caughtUp.map(\.chatId) == answered.map(\.id), "the messages after the newest stored one")
+        withKnownIssue(
+            "WeeMo defect: Services/ChatService.swift's fetchMessages returns the Realm's messages before its background sync; what the sync saves is not shown until the room is loaded again (Feature/Chat/Intent/ChatDetailStore.swift)"
+        ) {
+            #expect(second.messages.count == 5)
+        }
+        // Pull to refresh (retryLoadMessages): all five, oldest first; the next catch-up has nothing new.
+        let nothingNew = try await second.loadMessages(guest, realm: &guestRealm)
+        #expect(nothingNew.isEmpty)
+        #expect(second.messages.map(\.id) == (sent + answered).map(\.id))
+
+        // The top of the list: nothing older in the Realm, so `before` = the oldest message's date (whole seconds);
+        // G2 answers the page before it and everything after, all of it shown already.
+        try await second.loadMoreMessages(guest, beforeMessageId: sent[0].id, realm: &guestRealm)
+        #expect(second.messages.map(\.id) == (sent + answered).map(\.id), "nothing shown twice")
+        withKnownIssue(
+            "WeeMo defect: Services/ChatService.swift sends `before` both to catch up (syncLatestMessagesFromServer, the newest date) and to page back (loadMoreMessages, the oldest); a server that answers the catch-up keeps answering the page back with messages already shown, so ChatDetailStore.loadMoreMessages never sets hasMoreMessages to false"
+        ) {
+            let hasMoreMessages = second.hasMoreMessages
+            #expect(!hasMoreMessages)
+        }
+
+        // The phone sleeps, the access token expires; SocketIO-Client-Swift reconnects with the `extraHeaders` of
+        // openWebSocket (the token of then): the namespace is refused, and the app only prints the error.
+        try await guest.letAccessTokenExpire()
+        let stale = try await SocketIOTestClient.run(
+            App.socketConfig(
+                room: room.id, headers: App.socketHeaders(token: await guest.accessToken, key: client.apiKey)))
+        #expect(stale.refusal?.message == "액세스 토큰이 만료되었습니다.", "\(String(describing: stale.refusal))")
+        withKnownIssue(
+            "WeeMo defect: Services/ChatSocketIOManager.swift sends the keychain's access token once, in the SocketManager's extraHeaders; reconnects present it after it expired, and the refusal is only printed (no refresh, no new manager)"
+        ) {
+            #expect(stale.refusal == nil)
+        }
+
+        // A REST call refreshes the token (AuthInterceptor); opening the room again builds a new SocketManager with
+        // it, and the host's next answer arrives.
+        _ = try await guest.call(.fetchRoomList, as: App.ChatRoomListDTO.self)
+        #expect(await guest.refreshes == 1)
+        let hostToken = try #require(await host.accessToken)
+        let answer = try App.Router.sendMessage(roomId: room.id, content: "그럼 토요일에 봬요", files: nil).request(
+            token: hostToken, key: client.apiKey)
+        let fresh = try await SocketIOTestClient.run(
+            App.socketConfig(
+                room: room.id, headers: App.socketHeaders(token: await guest.accessToken, key: client.apiKey),
+                answers: [answer]))
+        #expect(fresh.refusal == nil, "\(String(describing: fresh.refusal))")
+        let delivered = fresh.eventData.compactMap(App.socketMessage)
+        #expect(delivered.map(\.id) == fresh.posted && delivered.first?.content == "그럼 토요일에 봬요")
+        for message in delivered { second.receive(message, realm: &guestRealm) }
+        #expect(second.messages.count == 6 && second.messages.last?.sender.userId == hostId)
     }
 }

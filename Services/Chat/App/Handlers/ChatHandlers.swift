@@ -40,9 +40,10 @@ struct ChatHandlers: Sendable {
             let instant = try Self.instant(before, name: "before")
             if context.productId != nil {
                 // WeeMo sends `before` both to page back (the oldest message it shows) and to catch up (the newest
-                // it has): a G2 answer holds the page before the instant and the messages after it (decision 0021).
+                // it has): a G2 answer holds the page before the instant and the messages from it on (decision 0021;
+                // a message dated exactly at the instant belongs to the newer half, so none falls between the two).
                 let older = try await messages.history(of: roomId, page: .before(instant), by: caller)
-                let newer = try await messages.history(of: roomId, page: .after(instant), by: caller)
+                let newer = try await messages.history(of: roomId, page: .from(instant), by: caller)
                 return try .json(ChatListJSON(data: (older + newer).map(\.g2)))
             }
             page = .before(instant)

@@ -194,6 +194,8 @@ struct ChatStore: Sendable {
     enum Page: Sendable {
         /// The oldest messages after the instant (a client catching up).
         case after(Date)
+        /// The oldest messages at or after the instant (the newer half of a G2 `before`, decision 0021).
+        case from(Date)
         /// The newest messages before the instant (paging back).
         case before(Date)
         /// The newest messages.
@@ -212,6 +214,13 @@ struct ChatStore: Sendable {
                 SELECT chat_id, sender_id, content, files, created_at FROM \(table: s, "messages")
                 WHERE room_id = \(roomId)
                   AND created_at > 'epoch'::timestamptz + \(APIDateFormat.milliseconds(date))::float8 * interval '1 millisecond'
+                ORDER BY created_at, chat_id LIMIT \(limit)
+                """
+        case .from(let date):
+            query = """
+                SELECT chat_id, sender_id, content, files, created_at FROM \(table: s, "messages")
+                WHERE room_id = \(roomId)
+                  AND created_at >= 'epoch'::timestamptz + \(APIDateFormat.milliseconds(date))::float8 * interval '1 millisecond'
                 ORDER BY created_at, chat_id LIMIT \(limit)
                 """
         case .before(let date):
