@@ -118,6 +118,39 @@ struct ChatSocketTests {
         #expect(outcome.events.map { $0["files"] } == Array(repeating: .array([.string("/" + path)]), count: 2))
     }
 
+    /// BuyOrNot's socket asks for permessage-deflate (SocketIO-Client-Swift's `.compress`), which python-socketio
+    /// cannot: a client of our own on wsproto (`deflate_socket_client.py`) offers it through the gateway, and the
+    /// messages posted to either replica arrive compressed (fewer bytes on the wire than the text they decode to).
+    @Test func aWebSocketThatOffersPerMessageDeflateGetsCompressedMessages() async throws {
+        struct Outcome: Decodable {
+            var extensions: [String]
+            var joined: Bool
+            var refusal: String?
+            var posted: [String]
+            var events: [[String: JSONValue]]
+            var wire_bytes: Int
+            var text_bytes: Int
+        }
+        let (me, you) = (try await signUp(), try await signUp())
+        let room = try await room(me, with: you)
+        let urls = try replicas()
+        let output = try await SocketIOTestClient.runScript(
+            "deflate_socket_client.py",
+            [
+                "url": try TestEnvironment.gatewayURL(), "room": room, "messages": 2, "timeout": 30,
+                "rest": [urls[0], urls[1]].map { ["url": $0, "token": me.token, "key": apiKey] },
+            ])
+        let outcome = try JSONDecoder().decode(Outcome.self, from: output)
+        #expect(outcome.refusal == nil, "\(String(describing: outcome.refusal))")
+        #expect(outcome.extensions == ["permessage-deflate"])
+        #expect(outcome.joined)
+        #expect(outcome.events.compactMap { $0["chat_id"]?.string } == outcome.posted, "each message once, in order")
+        #expect(outcome.events.count == 2)
+        #expect(
+            outcome.wire_bytes < outcome.text_bytes,
+            "compressed: \(outcome.wire_bytes) bytes on the wire for \(outcome.text_bytes) of text")
+    }
+
     @Test func pollingOnlyReceivesMessages() async throws {
         let (me, you) = (try await signUp(), try await signUp())
         let room = try await room(me, with: you)

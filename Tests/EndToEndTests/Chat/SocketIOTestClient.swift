@@ -23,10 +23,18 @@ enum SocketIOTestClient {
 
     /// Runs the client with `config` (keys: see `socketio_client.py`) and returns what it saw.
     static func run(_ config: [String: Any]) async throws -> Outcome {
+        let output = try await runScript("socketio_client.py", config)
+        var outcome = try JSONDecoder().decode(Outcome.self, from: output)
+        let raw = try JSONSerialization.jsonObject(with: output) as? [String: Any]
+        outcome.eventData = try (raw?["events"] as? [Any] ?? []).map { try JSONSerialization.data(withJSONObject: $0) }
+        return outcome
+    }
+
+    /// Runs one of this folder's Python clients with `config` as its argument; returns what it printed.
+    static func runScript(_ name: String, _ config: [String: Any]) async throws -> Data {
         let python = try #require(
             ProcessInfo.processInfo.environment["SNS_TEST_PYTHON"], "SNS_TEST_PYTHON (set by ./sns test)")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "socketio_client.py")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(name)
         let json = String(decoding: try JSONSerialization.data(withJSONObject: config), as: UTF8.self)
         let process = try ChildProcess.spawn(
             python, arguments: [script.path, json], environment: ["PATH": "/usr/bin:/bin"], standardOutput: .pipe,
@@ -42,9 +50,6 @@ enum SocketIOTestClient {
         }
         let errors = String(decoding: errorBytes, as: UTF8.self)
         #expect(await process.exit() == .exited(0), "\(errors)")
-        var outcome = try JSONDecoder().decode(Outcome.self, from: output)
-        let raw = try JSONSerialization.jsonObject(with: output) as? [String: Any]
-        outcome.eventData = try (raw?["events"] as? [Any] ?? []).map { try JSONSerialization.data(withJSONObject: $0) }
-        return outcome
+        return output
     }
 }
