@@ -1,3 +1,5 @@
+import SNSTestSupport
+
 /// Tiny but valid images, as bytes, for type sniffing and metadata stripping. Each decodes with standard tools
 /// (`djpeg`, `pngfix`, `file`); the JPEG was made by `cjpeg` from a 2×2 PPM.
 enum ImageFixtures {
@@ -93,6 +95,12 @@ enum ImageFixtures {
         while bytes.count < size - 2 { bytes.append(UInt8(truncatingIfNeeded: bytes.count % 0xFF)) }  // never 0xFF
         return bytes + [0xFF, 0xD9]
     }
+
+    /// A HEIF photo with EXIF and XMP items (`TestImages.heic`, shared with the end-to-end tests).
+    static let heicWithMetadata: [UInt8] = TestImages.heic
+
+    /// Where `heicWithMetadata` keeps its EXIF and XMP items' bytes.
+    static let heicMetadataRanges: [Range<Int>] = [659..<817, 817..<1130]
 }
 
 extension Array where Element == UInt8 {
@@ -102,4 +110,5 @@ extension Array where Element == UInt8 {
         return (0...(count - needle.count)).contains { start in self[start..<start + needle.count].elementsEqual(needle)
         }
     }
+
 }

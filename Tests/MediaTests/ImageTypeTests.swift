@@ -4,7 +4,7 @@ import SNSPlatform
 import SNSTestSupport
 import Testing
 
-@Suite("Images: type by magic number, JPEG metadata stripping")
+@Suite("Images: type by magic number, JPEG and HEIF metadata removal")
 struct ImageTypeTests {
     @Test func sniffsRealImages() {
         #expect(ImageType.sniff(ImageFixtures.jpeg) == .jpeg)
@@ -16,15 +16,19 @@ struct ImageTypeTests {
         #expect(ImageType.sniff(Array("<svg xmlns=".utf8)) == nil)
     }
 
-    /// WeeMo's videos (G2, decision 0021): MP4 and QuickTime by their `ftyp` box; HEIF images and M4A audio, which
-    /// use the same box, are not taken for videos.
+    /// WeeMo's videos (G2, decision 0021): MP4 and QuickTime by their `ftyp` box; HEIF photos, which use the same box,
+    /// are photos (decision 0044), and M4A audio is refused.
     @Test func sniffsVideosByTheirFileTypeBox() {
         func box(_ brand: String) -> [UInt8] { [0, 0, 0, 0x18] + Array("ftyp\(brand)".utf8) + [0, 0, 2, 0] }
         #expect(ImageType.sniff(box("isom")) == .mp4)
         #expect(ImageType.sniff(box("mp42")) == .mp4)
         #expect(ImageType.sniff(box("qt  ")) == .mov)
-        #expect(ImageType.sniff(box("heic")) == nil)
+        #expect(ImageType.sniff(box("heic")) == .heic)
+        #expect(ImageType.sniff(box("mif1")) == .heic)
+        #expect(ImageType.sniff(ImageFixtures.heicWithMetadata) == .heic)
+        #expect(ImageType.heic.contentType == "image/heic" && ImageType.heic.fileExtension == "heic")
         #expect(ImageType.sniff(box("M4A ")) == nil)
+        #expect(ImageType.sniff(box("avif")) == nil)
         #expect(ImageType.mp4.contentType == "video/mp4" && ImageType.mov.fileExtension == "mov")
     }
 
@@ -37,6 +41,41 @@ struct ImageTypeTests {
         #expect(stripped.contains(bytes: Array("ICC_PROFILE".utf8)))
         // A JPEG without metadata comes through byte for byte.
         #expect(try JPEGMetadataStripper.strip(ImageFixtures.jpeg) == ImageFixtures.jpeg)
+    }
+
+    /// A HEIF photo keeps every byte but those of its EXIF and XMP items, which become zeros; one without such
+    /// items, or a file whose metadata items' bytes lie outside it, as they are / refused.
+    @Test func scrubbingZeroesAHEIFPhotosExifAndXMPItemsInPlace() throws {
+        var scrubbed = ImageFixtures.heicWithMetadata
+        #expect(try HEIFMetadataScrubber.scrub(&scrubbed) == 2)
+        var expected = ImageFixtures.heicWithMetadata
+        for range in ImageFixtures.heicMetadataRanges {
+            expected.replaceSubrange(range, with: repeatElement(0, count: range.count))
+        }
+        #expect(scrubbed == expected)
+        #expect(!scrubbed.contains(bytes: Array("GPSLEAKPHONE".utf8)))
+        #expect(!scrubbed.contains(bytes: Array("GPSLatitude".utf8)))
+        #expect(ImageFixtures.heicWithMetadata.contains(bytes: Array("GPSLEAKPHONE".utf8)), "the fixture has them")
+        // Scrubbing again finds the items and zeroes what is already zero.
+        var again = scrubbed
+        #expect(try HEIFMetadataScrubber.scrub(&again) == 2 && again == scrubbed)
+
+        // Just a file type box: nothing to do.
+        var bare: [UInt8] = [0, 0, 0, 0x10] + Array("ftypheic".utf8) + [0, 0, 0, 0]
+        #expect(try HEIFMetadataScrubber.scrub(&bare) == 0)
+
+        let cases: [(String, [UInt8])] = [
+            ("cut in the middle of mdat", Array(ImageFixtures.heicWithMetadata.prefix(900))),
+            ("cut in the middle of meta", Array(ImageFixtures.heicWithMetadata.prefix(150))),
+            (
+                "a box size past the end",
+                Array(ImageFixtures.heicWithMetadata.prefix(28)) + [0x7F, 0, 0, 0] + Array("meta".utf8)
+            ),
+        ]
+        for (name, bytes) in cases {
+            var copy = bytes
+            #expect(throws: HEIFMetadataScrubber.Malformed.self, "\(name)") { try HEIFMetadataScrubber.scrub(&copy) }
+        }
     }
 
     @Test func strippingDropsBytesAfterEOI() throws {
@@ -60,8 +99,8 @@ struct ImageTypeTests {
         }
     }
 
-    /// Through the API: the JPEG with a GPS position is stored and served without its metadata, image data
-    /// intact; the other formats are served exactly as uploaded.
+    /// Through the API: the JPEG and the HEIF photo with a GPS position are stored and served without their metadata,
+    /// image data intact; the other formats are served exactly as uploaded.
     @Test func uploadedJPEGComesBackWithoutGPS() async throws {
         try await withMediaService { media in
             let user = try await testUser()
@@ -86,6 +125,17 @@ struct ImageTypeTests {
             #expect(
                 try await media.catalog.file(path: files[0], logger: TestEnvironment.logger)?.size
                     == ImageFixtures.jpegWithMetadataStripped.count)
+
+            let heic = try await media.client.upload([.file(ImageFixtures.heicWithMetadata)], token: user.token)
+            #expect(heic.status == 200, "\(heic.text)")
+            let heicPath = try #require(try heic.files.first)
+            #expect(heicPath.hasSuffix(".heic"))
+            let servedHEIC = try await media.client.download(heicPath, token: user.token)
+            #expect(servedHEIC.header("Content-Type") == "image/heic")
+            var scrubbed = ImageFixtures.heicWithMetadata
+            _ = try HEIFMetadataScrubber.scrub(&scrubbed)
+            #expect(servedHEIC.body == scrubbed)
+            #expect(!servedHEIC.body.contains(bytes: Array("GPSLEAKPHONE".utf8)))
 
             let others: [([UInt8], String)] = [
                 (ImageFixtures.png, "image/png"), (ImageFixtures.gif, "image/gif"), (ImageFixtures.webp, "image/webp"),

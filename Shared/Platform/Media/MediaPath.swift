@@ -26,7 +26,7 @@ package struct MediaPath: Sendable, Hashable, CustomStringConvertible {
     /// The store-relative location of the file: `<kind>/<name>.<ext>`.
     package var relativePath: String { "\(kind.rawValue)/\(name).\(fileExtension)" }
 
-    package static let allowedExtensions: Set<String> = ["jpg", "png", "gif", "webp", "mp4", "mov"]
+    package static let allowedExtensions: Set<String> = ["jpg", "png", "gif", "webp", "heic", "mp4", "mov"]
 
     /// Parses a path strictly (no traversal, no other characters). `nil` when it is not a path we could have issued.
     package init?(_ raw: String) {

@@ -1451,6 +1451,45 @@ struct WeeMoTwinTests {
         #expect(guestScreen.messages.map(\.content) == [question, ""] + replies)
     }
 
+    /// A photo from the chat's photos picker is sent as the library stores it (`ChatDetailView.loadSelectedMedia`:
+    /// `loadTransferable(type: Data.self)`): an iPhone photo is HEIF, which `detectMediaType` does not know, so the
+    /// app names it `video_0.mp4` / `video/mp4`. Media recognises it by its bytes and stores a `.heic` file without its
+    /// EXIF and XMP (decision 0044); `ChatBubbleView` tells videos by `.mp4`/`.mov` in the path, so the host's screen
+    /// shows it as a photo.
+    @Test func aLibraryPhotoInHEIFIsSentAsAPhotoWithoutItsLocation() async throws {
+        let client = try TwinClient()
+        let (host, hostId, meetId) = try await App.hostMeet(client)
+        let guest = try await App.Session.signUp(client)
+        let guestId = try await guest.login().userId
+        let meet = try await guest.call(.fetchPost(postId: meetId), as: App.PostDTO.self)
+        let opened = try await guest.call(
+            .createOrFetchRoom(opponentUserId: meet.creator.userId), as: App.ChatRoomDTO.self)
+        let room = App.chatRoom(opened)
+        var guestRealm = App.ChatRealm()
+        var guestScreen = App.ChatDetail(roomId: room.id, currentUserId: guestId)
+        try await guestScreen.loadMessages(guest, realm: &guestRealm)
+
+        #expect(App.chatFileInfo(TestImages.heic, index: 0) == ("video_0.mp4", "video/mp4"), "the app's label")
+        let paths = try await App.uploadChatFiles(guest, roomId: room.id, files: [TestImages.heic])
+        let path = try #require(paths.first)
+        #expect(path.hasPrefix("/") && path.hasSuffix(".heic"), "\(path)")
+        #expect(!path.lowercased().contains(".mp4") && !path.lowercased().contains(".mov"), "ChatBubbleView: a photo")
+        let sent = try await guestScreen.sendMessage(guest, content: "", files: paths, realm: &guestRealm)
+        #expect(sent.files == paths)
+
+        var hostRealm = App.ChatRealm()
+        var hostScreen = App.ChatDetail(roomId: room.id, currentUserId: hostId)
+        try await hostScreen.loadMessages(host, realm: &hostRealm)
+        #expect(hostScreen.messages.map(\.id) == [sent.id])
+        let photo = try await host.send(.downloadFile(filePath: path), decodable: false)
+        #expect(photo.status == 200, "\(photo.status)")
+        #expect(photo.header("Content-Type") == "image/heic")
+        #expect(photo.body.count == TestImages.heic.count, "the same file, its metadata items zeroed in place")
+        for secret in ["GPSLEAKPHONE", "GPSLatitude"] {
+            #expect(Data(photo.body).range(of: Data(secret.utf8)) == nil, "\(secret) is gone")
+        }
+    }
+
     /// Coming back to a room: the guest's Realm has its own messages; the host wrote while the guest was away. The
     /// screen shows the Realm at once and catches up with `before` (the newest stored date in whole seconds, which
     /// G2 answers with what came after it too); pull to refresh shows the catch-up; "이전 메시지 더보기" sends

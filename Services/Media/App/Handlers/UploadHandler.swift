@@ -5,8 +5,8 @@ import SNSPlatform
 
 /// `POST /v1/posts/files` (multipart, field `files` once per image) → `{"files": ["uploads/posts/<name>.<ext>", …]}`
 /// in upload order. 400 when there is no file, more than `SNS_MEDIA_MAX_FILES`, a file over
-/// `SNS_MEDIA_MAX_FILE_BYTES`, a file that is not a JPEG/PNG/GIF/WebP by its bytes, or a broken JPEG
-/// (API conventions §10.7). The body is read as it streams and abandoned at the first violation.
+/// `SNS_MEDIA_MAX_FILE_BYTES`, a file that is not a JPEG/PNG/GIF/WebP/HEIF image or an MP4/QuickTime video by its
+/// bytes, or a broken JPEG or HEIF (API conventions §10.7). The body is read as it streams and abandoned at the first violation.
 struct UploadHandler: Sendable {
     let deps: MediaDependencies
 

@@ -1,5 +1,6 @@
-/// The formats we accept (API conventions §10.7), recognised by their leading bytes ("magic numbers") only: images,
-/// and MP4/QuickTime videos (WeeMo, G2, decision 0021: its feeds, meets and chats carry videos). The filename and
+/// The formats we accept (API conventions §10.7), recognised by their leading bytes ("magic numbers") only: images
+/// (HEIF photos too: iPhones' library photos, which WeeMo's chat sends as they are, decision 0044), and MP4/QuickTime
+/// videos (WeeMo, G2, decision 0021: its feeds, meets and chats carry videos). The filename and
 /// the part's declared `Content-Type` are never consulted: clients send names without extensions and `image/jpg`
 /// for PNGs (API conventions §1.3), and a declared type proves nothing.
 package enum ImageType: String, Sendable, CaseIterable {
@@ -7,6 +8,7 @@ package enum ImageType: String, Sendable, CaseIterable {
     case png
     case gif
     case webp
+    case heic
     case mp4
     case mov
 
@@ -24,15 +26,20 @@ package enum ImageType: String, Sendable, CaseIterable {
         if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .gif }
         if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
-        // ISO base media files start with a `ftyp` box whose major brand names the kind: QuickTime, or an MP4 video
-        // brand (HEIF images and M4A audio use the same box with other brands, and are not accepted).
+        // ISO base media files start with a `ftyp` box whose major brand names the kind: a HEIF image, QuickTime, or
+        // an MP4 video brand (M4A audio and AVIF images use the same box with other brands, and are not accepted).
         if starts(with: Array("ftyp".utf8), at: 4), head.count >= 12 {
             let brand = String(decoding: head[8..<12], as: UTF8.self)
+            if Self.heifBrands.contains(brand) { return .heic }
             if brand == "qt  " { return .mov }
             if Self.videoBrands.contains(brand) { return .mp4 }
         }
         return nil
     }
+
+    /// Major brands of HEIF images and image sequences coded with HEVC (ISO 23008-12; an iPhone's photo is `heic`),
+    /// and of the format's generic brands.
+    static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
 
     /// Major brands of MP4 videos (ISO 14496-12/14, Apple's M4V, 3GPP).
     static let videoBrands: Set<String> = [
@@ -47,6 +54,7 @@ package enum ImageType: String, Sendable, CaseIterable {
         case .png: "png"
         case .gif: "gif"
         case .webp: "webp"
+        case .heic: "heic"
         case .mp4: "mp4"
         case .mov: "mov"
         }
@@ -59,6 +67,7 @@ package enum ImageType: String, Sendable, CaseIterable {
         case .png: "image/png"
         case .gif: "image/gif"
         case .webp: "image/webp"
+        case .heic: "image/heic"
         case .mp4: "video/mp4"
         case .mov: "video/quicktime"
         }

@@ -51,14 +51,15 @@ final class FilePartWriter {
         }
     }
 
-    /// Completes the file: checks it, strips JPEG metadata, fsyncs and closes. The temp file is then final.
+    /// Completes the file: checks it, strips a JPEG's or a HEIF photo's metadata, fsyncs and closes. The temp file is
+    /// then final.
     func finish() async throws -> ReceivedFile {
         if type == nil { try await recognise() }  // shorter than the sniff length: never an image
         guard let type, let descriptor, let temporaryPath else { throw Self.notAnImage(position) }
-        if type == .jpeg {
+        if Self.rewritten.contains(type) {
             await descriptor.close()
             self.descriptor = nil
-            return try await finishJPEG(original: temporaryPath)
+            return try await finishWithoutMetadata(original: temporaryPath, type: type)
         }
         try await descriptor.sync()
         await descriptor.close()
@@ -86,15 +87,18 @@ final class FilePartWriter {
 
     private func write(_ buffer: ByteBuffer) async throws {
         guard let descriptor else { return }
-        if type != .jpeg {  // a JPEG is hashed after stripping
+        if let type, !Self.rewritten.contains(type) {  // hashed once its metadata is gone
             buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
         }
         try await descriptor.write(buffer)
     }
 
-    /// Reads the JPEG back (it is at most `maxBytes`), strips its metadata into a second temp file (fsynced),
-    /// and removes the original. Broken segment structure → 400.
-    private func finishJPEG(original: String) async throws -> ReceivedFile {
+    /// The types whose metadata is removed once the whole file is in (location, camera, times).
+    static let rewritten: Set<ImageType> = [.jpeg, .heic]
+
+    /// Reads the file back (it is at most `maxBytes`), removes its metadata into a second temp file (fsynced), and
+    /// removes the original. A broken JPEG segment structure or HEIF box structure → 400.
+    private func finishWithoutMetadata(original: String, type: ImageType) async throws -> ReceivedFile {
         guard let reader = try await FileDescriptor.openForReading(original) else {
             throw DiskError(operation: "reopen", path: original, code: ENOENT)
         }
@@ -108,13 +112,7 @@ final class FilePartWriter {
         }
         let position = self.position
         let (stripped, digest) = try await runBlocking { () throws -> ([UInt8], String) in
-            let stripped: [UInt8]
-            do {
-                stripped = try JPEGMetadataStripper.strip(bytes)
-            } catch let error as JPEGMetadataStripper.Malformed {
-                throw APIError.badRequest(
-                    "손상된 JPEG 파일입니다. (file \(position) is not a well-formed JPEG: \(error.reason))")
-            }
+            let stripped = try Self.withoutMetadata(bytes, type: type, position: position)
             return (stripped, Self.hex(SHA256.hash(data: stripped)))
         }
         let path = root.newTemporaryPath()
@@ -130,12 +128,34 @@ final class FilePartWriter {
             throw error
         }
         await MediaDisk.removeQuietly([original])
-        return ReceivedFile(temporaryPath: path, type: .jpeg, size: stripped.count, sha256: digest)
+        return ReceivedFile(temporaryPath: path, type: type, size: stripped.count, sha256: digest)
+    }
+
+    static func withoutMetadata(_ bytes: [UInt8], type: ImageType, position: Int) throws -> [UInt8] {
+        switch type {
+        case .heic:
+            var scrubbed = bytes
+            do {
+                _ = try HEIFMetadataScrubber.scrub(&scrubbed)
+            } catch let error as HEIFMetadataScrubber.Malformed {
+                throw APIError.badRequest(
+                    "손상된 HEIF 파일입니다. (file \(position) is not a well-formed HEIF image: \(error.reason))")
+            }
+            return scrubbed
+        default:
+            do {
+                return try JPEGMetadataStripper.strip(bytes)
+            } catch let error as JPEGMetadataStripper.Malformed {
+                throw APIError.badRequest(
+                    "손상된 JPEG 파일입니다. (file \(position) is not a well-formed JPEG: \(error.reason))")
+            }
+        }
     }
 
     static func notAnImage(_ position: Int) -> APIError {
         APIError.badRequest(
-            "허용되지 않는 파일 형식입니다. (file \(position) is not a JPEG, PNG, GIF or WebP image, or an MP4 or QuickTime video)")
+            "허용되지 않는 파일 형식입니다. (file \(position) is not a JPEG, PNG, GIF, WebP or HEIF image, or an MP4 or QuickTime video)"
+        )
     }
 
     static func describe(bytes: Int) -> String {
