@@ -96,6 +96,38 @@ enum ImageFixtures {
         return bytes + [0xFF, 0xD9]
     }
 
+    /// A QuickTime video as an iPhone lays it out (`ftyp`, `mdat`, then `moov`) with its location written three ways:
+    /// a `©xyz` user-data string, a 3GPP `loci` box, and the metadata item `com.apple.quicktime.location.ISO6709`
+    /// (QuickTime `meta`: `hdlr` `mdta`, `keys`, `ilst`) beside a `com.apple.quicktime.make` item "Apple". Built box
+    /// by box after Apple's QuickTime File Format; no decodable media (the scrubber never reads it).
+    static let videoWithLocation: [UInt8] = {
+        let position = Array("+37.5665+126.9780+012.345/".utf8)
+        let xyz = box([0xA9, 0x78, 0x79, 0x7A], be16(position.count) + [0x15, 0xC7] + position)
+        let loci = box(
+            "loci",
+            [0, 0, 0, 0] + [0x15, 0xC7] + Array("Seoul City Hall".utf8) + [0, 0] + be32(0x007E_F9F6) + be32(0x0025_9110)
+                + be32(0) + Array("Earth".utf8) + [0, 0])
+        let hdlr = box("hdlr", [UInt8](repeating: 0, count: 8) + Array("mdta".utf8) + [UInt8](repeating: 0, count: 13))
+        let names = ["com.apple.quicktime.make", "com.apple.quicktime.location.ISO6709"]
+        let keys = box("keys", [0, 0, 0, 0] + be32(names.count) + names.flatMap { box("mdta", Array($0.utf8)) })
+        let ilst = box(
+            "ilst",
+            box(be32(1), box("data", be32(1) + be32(0) + Array("Apple".utf8)))
+                + box(be32(2), box("data", be32(1) + be32(0) + position)))
+        let moov = box(
+            "moov",
+            box("mvhd", [UInt8](repeating: 0, count: 100)) + box("udta", xyz + loci) + box("meta", hdlr + keys + ilst))
+        return box("ftyp", Array("qt  ".utf8) + [0, 0, 2, 0] + Array("qt  ".utf8)) + box("mdat", Array("frames".utf8))
+            + moov
+    }()
+
+    static func box(_ type: String, _ content: [UInt8]) -> [UInt8] { box(Array(type.utf8), content) }
+    static func box(_ type: [UInt8], _ content: [UInt8]) -> [UInt8] { be32(8 + content.count) + type + content }
+    static func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+    static func be16(_ value: Int) -> [UInt8] {
+        [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+    }
+
     /// A HEIF photo with EXIF and XMP items (`TestImages.heic`, shared with the end-to-end tests).
     static let heicWithMetadata: [UInt8] = TestImages.heic
 

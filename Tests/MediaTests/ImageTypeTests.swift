@@ -78,6 +78,29 @@ struct ImageTypeTests {
         }
     }
 
+    /// A video keeps every byte but its location values (`©xyz`, `loci`, the ISO 6709 metadata item), which become
+    /// zeros; the make "Apple" stays. A video without location, or with trailing bytes, is walked as far as it fits.
+    @Test func scrubbingZeroesAVideosLocationInPlace() {
+        var scrubbed = ImageFixtures.videoWithLocation
+        #expect(VideoLocationScrubber.scrub(&scrubbed) == 3)
+        #expect(scrubbed.count == ImageFixtures.videoWithLocation.count)
+        #expect(ImageFixtures.videoWithLocation.contains(bytes: Array("+37.5665".utf8)), "the fixture has it")
+        #expect(!scrubbed.contains(bytes: Array("+37.5665".utf8)))
+        #expect(!scrubbed.contains(bytes: Array("Seoul City Hall".utf8)))
+        #expect(scrubbed.contains(bytes: Array("Apple".utf8)) && scrubbed.contains(bytes: Array("frames".utf8)))
+        #expect(scrubbed.contains(bytes: Array("com.apple.quicktime.location.ISO6709".utf8)), "keys stay, values go")
+        #expect(ImageType.sniff(scrubbed) == .mov)
+
+        var plain = TestImages.mp4
+        #expect(VideoLocationScrubber.scrub(&plain) == 0 && plain == TestImages.mp4)
+        var trailing = ImageFixtures.videoWithLocation + [1, 2, 3]
+        #expect(VideoLocationScrubber.scrub(&trailing) == 3)
+        #expect(!trailing.contains(bytes: Array("+37.5665".utf8)))
+        var cut = Array(ImageFixtures.videoWithLocation.dropLast(10))
+        // A `moov` cut short does not fit in the file: the walk stops there (such a file does not play either).
+        #expect(VideoLocationScrubber.scrub(&cut) == 0)
+    }
+
     @Test func strippingDropsBytesAfterEOI() throws {
         let trailer = Array("second image with Exif GPS".utf8)
         #expect(try JPEGMetadataStripper.strip(ImageFixtures.jpeg + trailer) == ImageFixtures.jpeg)
@@ -100,7 +123,7 @@ struct ImageTypeTests {
     }
 
     /// Through the API: the JPEG and the HEIF photo with a GPS position are stored and served without their metadata,
-    /// image data intact; the other formats are served exactly as uploaded.
+    /// image data intact, the video without its location; the other formats are served exactly as uploaded.
     @Test func uploadedJPEGComesBackWithoutGPS() async throws {
         try await withMediaService { media in
             let user = try await testUser()
@@ -136,6 +159,14 @@ struct ImageTypeTests {
             _ = try HEIFMetadataScrubber.scrub(&scrubbed)
             #expect(servedHEIC.body == scrubbed)
             #expect(!servedHEIC.body.contains(bytes: Array("GPSLEAKPHONE".utf8)))
+
+            let video = try await media.client.upload([.file(ImageFixtures.videoWithLocation)], token: user.token)
+            #expect(video.status == 200, "\(video.text)")
+            let servedVideo = try await media.client.download(try #require(try video.files.first), token: user.token)
+            #expect(servedVideo.header("Content-Type") == "video/quicktime")
+            var scrubbedVideo = ImageFixtures.videoWithLocation
+            _ = VideoLocationScrubber.scrub(&scrubbedVideo)
+            #expect(servedVideo.body == scrubbedVideo)
 
             let others: [([UInt8], String)] = [
                 (ImageFixtures.png, "image/png"), (ImageFixtures.gif, "image/gif"), (ImageFixtures.webp, "image/webp"),

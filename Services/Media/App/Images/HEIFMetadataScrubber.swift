@@ -70,26 +70,32 @@ package enum HEIFMetadataScrubber {
         var result: [Box] = []
         var position = from
         while position < to {
-            guard to - position >= 8 else { throw Malformed(reason: "a box header is cut short") }
-            var size = Int(read(bytes, position, 4))
-            let type = String(decoding: bytes[position + 4..<position + 8], as: UTF8.self)
-            var header = 8
-            if size == 1 {
-                guard to - position >= 16 else { throw Malformed(reason: "a box header is cut short") }
-                let large = read(bytes, position + 8, 8)
-                guard large <= UInt64(Int.max) else { throw Malformed(reason: "a box is larger than the file") }
-                size = Int(large)
-                header = 16
-            } else if size == 0 {
-                size = to - position  // to the end of the enclosing data
-            }
-            guard size >= header, size <= to - position else {
-                throw Malformed(reason: "the box '\(type)' does not fit in its parent")
-            }
-            result.append(Box(type: type, start: position, contentStart: position + header, end: position + size))
-            position += size
+            let box = try box(in: bytes, at: position, to: to)
+            result.append(box)
+            position = box.end
         }
         return result
+    }
+
+    /// The box at `position`, which must end by `to`.
+    static func box(in bytes: [UInt8], at position: Int, to: Int) throws -> Box {
+        guard to - position >= 8 else { throw Malformed(reason: "a box header is cut short") }
+        var size = Int(read(bytes, position, 4))
+        let type = String(decoding: bytes[position + 4..<position + 8], as: UTF8.self)
+        var header = 8
+        if size == 1 {
+            guard to - position >= 16 else { throw Malformed(reason: "a box header is cut short") }
+            let large = read(bytes, position + 8, 8)
+            guard large <= UInt64(Int.max) else { throw Malformed(reason: "a box is larger than the file") }
+            size = Int(large)
+            header = 16
+        } else if size == 0 {
+            size = to - position  // to the end of the enclosing data
+        }
+        guard size >= header, size <= to - position else {
+            throw Malformed(reason: "the box '\(type)' does not fit in its parent")
+        }
+        return Box(type: type, start: position, contentStart: position + header, end: position + size)
     }
 
     // MARK: Items

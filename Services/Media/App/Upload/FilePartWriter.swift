@@ -93,11 +93,13 @@ final class FilePartWriter {
         try await descriptor.write(buffer)
     }
 
-    /// The types whose metadata is removed once the whole file is in (location, camera, times).
-    static let rewritten: Set<ImageType> = [.jpeg, .heic]
+    /// The types whose metadata is removed once the whole file is in: a photo's location, camera and times, a
+    /// video's location (decision 0044).
+    static let rewritten: Set<ImageType> = [.jpeg, .heic, .mp4, .mov]
 
     /// Reads the file back (it is at most `maxBytes`), removes its metadata into a second temp file (fsynced), and
-    /// removes the original. A broken JPEG segment structure or HEIF box structure → 400.
+    /// removes the original. A broken JPEG segment structure or HEIF box structure → 400 (a video's boxes are walked
+    /// as far as they fit: videos were stored as they came before).
     private func finishWithoutMetadata(original: String, type: ImageType) async throws -> ReceivedFile {
         guard let reader = try await FileDescriptor.openForReading(original) else {
             throw DiskError(operation: "reopen", path: original, code: ENOENT)
@@ -133,6 +135,10 @@ final class FilePartWriter {
 
     static func withoutMetadata(_ bytes: [UInt8], type: ImageType, position: Int) throws -> [UInt8] {
         switch type {
+        case .mp4, .mov:
+            var scrubbed = bytes
+            _ = VideoLocationScrubber.scrub(&scrubbed)
+            return scrubbed
         case .heic:
             var scrubbed = bytes
             do {
