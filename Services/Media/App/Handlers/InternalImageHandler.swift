@@ -14,7 +14,7 @@ import SNSPlatform
 ///   API conventions §4, decision 0011) are served by posts, which forwards each image here and then writes the post
 ///   with the returned paths exactly as a G1 client would after `POST /v1/posts/files`.
 /// Both call with the user's own access token and `SesacKey`. The file is treated exactly like a G1 upload —
-/// sniffed, limited to `SNS_MEDIA_MAX_FILE_BYTES` while streaming, JPEG and HEIF metadata removed, stored atomically
+/// sniffed, limited to `SNS_MEDIA_MAX_FILE_BYTES` while streaming, metadata removed (decision 0044), stored atomically
 /// under a signed name, recorded with a `files` row and a `media-stored` event in one transaction — as `kind`,
 /// owned by the token's user, so auth or posts can verify locally that the path was issued to that user. It is
 /// referenced (kept from garbage collection) once a `user-updated` / `post-created|updated` event names it; a

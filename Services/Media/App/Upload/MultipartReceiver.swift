@@ -5,8 +5,8 @@ import SNSPlatform
 
 /// Reads a `multipart/form-data` body **as it streams in**, with MultipartKit's callback parser, and writes
 /// each file of `fileField` to a temp file under the media root as its bytes arrive. Nothing is buffered
-/// beyond one 32 KiB slice (plus a JPEG or HEIF photo, at most one file's size, when its metadata is removed at the
-/// end of its part).
+/// beyond one 32 KiB slice (plus one file, at most its size limit, while its metadata is removed at the end of its
+/// part: photos' location and camera data, videos' location; decision 0044).
 ///
 /// Every limit is checked on the way in, so the moment a file exceeds `maxFileBytes`, a file one past
 /// `maxFiles` starts, a file's first bytes are not an image, or the body exceeds `maxBodyBytes`, it stops

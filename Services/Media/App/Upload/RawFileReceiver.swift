@@ -5,7 +5,7 @@ import SNSPlatform
 /// Reads a request body that *is* one file (no multipart framing: the internal profile-image upload, whose
 /// caller already took the file out of the client's form) **as it streams in**, through the same
 /// `FilePartWriter` as a multipart file part: the type is recognised from the first bytes (not an image →
-/// 400), the read stops at the first byte over `maxFileBytes` (400), JPEG and HEIF metadata is removed at the end, and
+/// 400), the read stops at the first byte over `maxFileBytes` (400), metadata is removed at the end (decision 0044), and
 /// on any failure every temp file it created is removed. The unread rest of the body is never buffered.
 package struct RawFileReceiver: Sendable {
     package let root: MediaRoot
