@@ -97,8 +97,58 @@ struct ImageTypeTests {
         #expect(VideoLocationScrubber.scrub(&trailing) == 3)
         #expect(!trailing.contains(bytes: Array("+37.5665".utf8)))
         var cut = Array(ImageFixtures.videoWithLocation.dropLast(10))
-        // A `moov` cut short does not fit in the file: the walk stops there (such a file does not play either).
-        #expect(VideoLocationScrubber.scrub(&cut) == 0)
+        // A `moov` cut short is taken to end with the file: what it still holds is scrubbed.
+        #expect(VideoLocationScrubber.scrub(&cut) == 3)
+        #expect(!cut.contains(bytes: Array("+37.5665".utf8)))
+    }
+
+    /// Hostile shapes end quickly and never trap: containers nested 50 000 deep (not followed past a few levels), a
+    /// `©xyz` in an iTunes-style `ilst` without `keys` (zeroed), a HEIF whose `iloc` gives its EXIF item 65 535
+    /// extents of no bytes (refused) or gives 65 535 other items 65 535 such extents each (skipped without reading).
+    @Test func hostileBoxStructuresEndQuicklyWithoutATrap() throws {
+        typealias F = ImageFixtures
+        var nested = F.box("ftyp", Array("isom".utf8) + [0, 0, 2, 0])
+        let xyz = F.box([0xA9, 0x78, 0x79, 0x7A], Array("+01.0+002.0/".utf8))
+        var deep: [UInt8] = []
+        for level in stride(from: 50_000, to: 0, by: -1) { deep += F.be32(8 * level + xyz.count) + Array("udta".utf8) }
+        deep += xyz
+        nested += F.box("moov", deep)
+        #expect(VideoLocationScrubber.scrub(&nested) == 0, "not followed that deep")
+
+        let itunes = F.box(
+            "meta",
+            [0, 0, 0, 0]
+                + F.box("hdlr", [UInt8](repeating: 0, count: 8) + Array("mdir".utf8) + [UInt8](repeating: 0, count: 13))
+                + F.box(
+                    "ilst",
+                    F.box(
+                        [0xA9, 0x78, 0x79, 0x7A],
+                        F.box("data", F.be32(1) + F.be32(0) + Array("+48.8583+002.2945/".utf8)))))
+        var withoutKeys = F.box("ftyp", Array("mp42".utf8) + [0, 0, 0, 0]) + F.box("moov", F.box("udta", itunes))
+        #expect(VideoLocationScrubber.scrub(&withoutKeys) == 1)
+        #expect(!withoutKeys.contains(bytes: Array("+48.8583".utf8)))
+
+        func heif(iloc: [UInt8]) -> [UInt8] {
+            let infe = F.box("infe", [2, 0, 0, 0] + [0, 1, 0, 0] + Array("Exif".utf8) + [0])
+            let iinf = F.box("iinf", [0, 0, 0, 0] + [0, 1] + infe)
+            return F.box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
+                + F.box(
+                    "meta",
+                    [0, 0, 0, 0]
+                        + F.box(
+                            "hdlr",
+                            [UInt8](repeating: 0, count: 8) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
+                        + iinf + F.box("iloc", iloc))
+                + F.box("mdat", Array("Exif GPS".utf8))
+        }
+        // iloc version 0, every field size 0: item 1 (the EXIF item) with 65 535 extents.
+        var tooMany = heif(iloc: [0, 0, 0, 0, 0x00, 0x00] + [0, 1] + [0, 1, 0, 0, 0xFF, 0xFF])
+        #expect(throws: HEIFMetadataScrubber.Malformed.self) { try HEIFMetadataScrubber.scrub(&tooMany) }
+        // 65 535 items that are not metadata, each with 65 535 extents of no bytes, then nothing for item 1.
+        var others: [UInt8] = [0, 0, 0, 0, 0x00, 0x00, 0xFF, 0xFF]
+        for item in 2...0x1_0000 { others += F.be16(item) + [0, 0, 0xFF, 0xFF] }
+        var skipped = heif(iloc: others)
+        #expect(try HEIFMetadataScrubber.scrub(&skipped) == 0)
     }
 
     @Test func strippingDropsBytesAfterEOI() throws {

@@ -28,7 +28,8 @@ package enum HEIFMetadataScrubber {
         }
         let idat = children.first(where: { $0.type == "idat" })
         var zeroed = 0
-        for location in try locations(bytes, iloc: iloc) where sensitive.contains(location.itemId) {
+        var ranges: [Range<Int>] = []
+        for location in try locations(bytes, iloc: iloc, of: sensitive) {
             let (start, end): (Int, Int)
             switch location.constructionMethod {
             case 0:
@@ -49,11 +50,31 @@ package enum HEIFMetadataScrubber {
                 guard from >= start, from <= to, to <= end else {
                     throw Malformed(reason: "a metadata item's bytes lie outside the file")
                 }
-                for index in from..<to { bytes[index] = 0 }
+                ranges.append(from..<to)
             }
             zeroed += 1
         }
+        zero(&bytes, merging: ranges)
         return zeroed
+    }
+
+    /// At most this many extents of metadata items in one file (a real one has one or two per item): a file that
+    /// claims more is refused rather than walked.
+    static let maxExtents = 4096
+
+    /// Zeroes each byte of the ranges once, however they overlap (a hostile file could repeat one range).
+    static func zero(_ bytes: inout [UInt8], merging ranges: [Range<Int>]) {
+        var merged: [Range<Int>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            for range in merged { buffer[range].update(repeating: 0) }
+        }
     }
 
     // MARK: Boxes
@@ -144,8 +165,9 @@ package enum HEIFMetadataScrubber {
         var extents: [(offset: Int, length: Int)]
     }
 
-    /// Every item's location from `iloc` (versions 0, 1 and 2).
-    static func locations(_ bytes: [UInt8], iloc: Box) throws -> [Location] {
+    /// The locations of the items `wanted` from `iloc` (versions 0, 1 and 2). The other items' extents are skipped
+    /// without being read (an extent may take no bytes at all when every field size is 0).
+    static func locations(_ bytes: [UInt8], iloc: Box, of wanted: Set<UInt32>) throws -> [Location] {
         var cursor = Cursor(bytes: bytes, position: iloc.contentStart, end: iloc.end)
         let version = try cursor.byte()
         guard version <= 2 else { throw Malformed(reason: "an item location box of version \(version)") }
@@ -160,12 +182,21 @@ package enum HEIFMetadataScrubber {
         }
         let count = try cursor.integer(version < 2 ? 2 : 4)
         var result: [Location] = []
+        var extentsSeen = 0
         for _ in 0..<count {
             let itemId = UInt32(try cursor.integer(version < 2 ? 2 : 4))
             let method = version >= 1 ? Int(try cursor.integer(2) & 0x0F) : 0
             let reference = Int(try cursor.integer(2))
             let base = try cursor.offset(baseOffsetSize)
-            let extentCount = try cursor.integer(2)
+            let extentCount = Int(try cursor.integer(2))
+            guard wanted.contains(itemId) else {
+                try cursor.skip(extentCount * (indexSize + offsetSize + lengthSize))
+                continue
+            }
+            extentsSeen += extentCount
+            guard extentsSeen <= maxExtents else {
+                throw Malformed(reason: "more than \(maxExtents) extents of metadata items")
+            }
             var extents: [(offset: Int, length: Int)] = []
             for _ in 0..<extentCount {
                 try cursor.skip(indexSize)

@@ -37,9 +37,9 @@ package enum ImageType: String, Sendable, CaseIterable {
         return nil
     }
 
-    /// Major brands of HEIF images and image sequences coded with HEVC (ISO 23008-12; an iPhone's photo is `heic`),
-    /// and of the format's generic brands.
-    static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
+    /// Major brands of HEIF still images (ISO 23008-12; an iPhone's photo is `heic`), and the format's generic image
+    /// brand. Image sequences (`msf1`, `hevc`, …) are `moov`-based like videos and not accepted.
+    static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "mif1"]
 
     /// Major brands of MP4 videos (ISO 14496-12/14, Apple's M4V, 3GPP).
     static let videoBrands: Set<String> = [

@@ -2,35 +2,42 @@
 /// zeros, so every box size and offset stays valid and the media data is untouched. An iPhone writes the position
 /// twice: as a QuickTime user-data string `©xyz` (`moov/udta`), and as the metadata item
 /// `com.apple.quicktime.location.ISO6709` (with its accuracy and other `…location…` keys) in `moov/meta`, whose `keys`
-/// box names the items and whose `ilst` holds their values. 3GPP files may carry a `loci` box in `udta`.
+/// box names the items and whose `ilst` holds their values. Other writers put `©xyz` in an `ilst` without `keys`
+/// (iTunes-style `meta`), and 3GPP files may carry a `loci` box in `udta`.
 ///
 /// The other metadata (device make and model, software, creation date) is kept: it says nothing about where the user
-/// was, and players show it. Video files were accepted as they came before this existed, so the walk is lenient: it
-/// stops, at any level, at the first box that does not fit (trailing bytes, a cut file) and keeps what it zeroed. ISO/IEC 14496-12 (boxes), Apple's QuickTime File Format (user data, metadata `keys`
-/// and `ilst`), 3GPP TS 26.244 (`loci`).
+/// was, and players show it. Video files were accepted as they came before this existed, so the walk never refuses a
+/// file: a box that claims more than its parent holds is taken to end with its parent (a cut file), and the walk
+/// stops at bytes that are no box at all, and below `maxDepth` containers (real files nest three or four deep; a
+/// hostile one could nest thousands). ISO/IEC 14496-12 (boxes), Apple's QuickTime File Format (user data, metadata
+/// `keys` and `ilst`), 3GPP TS 26.244 (`loci`).
 package enum VideoLocationScrubber {
     typealias Box = HEIFMetadataScrubber.Box
 
     /// The containers that can lead to location metadata (`trak` may carry its own `udta` and `meta`).
     static let containers: Set<String> = ["moov", "trak", "udta"]
+    /// How deep containers are followed (`moov/trak/udta/meta/ilst` is the deepest real path).
+    static let maxDepth = 8
+    /// `©xyz` as bytes: the copyright sign is one byte, 0xA9, not UTF-8, so it is compared undecoded.
+    static let xyz: [UInt8] = [0xA9, 0x78, 0x79, 0x7A]
 
     /// Zeroes every location value in `bytes`; returns how many it zeroed.
     package static func scrub(_ bytes: inout [UInt8]) -> Int {
-        scrub(&bytes, from: 0, to: bytes.count)
+        scrub(&bytes, from: 0, to: bytes.count, depth: 0)
     }
 
-    static func scrub(_ bytes: inout [UInt8], from: Int, to: Int) -> Int {
+    static func scrub(_ bytes: inout [UInt8], from: Int, to: Int, depth: Int) -> Int {
+        guard depth < maxDepth else { return 0 }
         var zeroed = 0
         for box in boxes(bytes, from: from, to: to) {
-            // `©xyz`: the copyright sign is one byte, 0xA9 (not UTF-8, so not comparable as the decoded type).
-            if bytes[box.start + 4..<box.start + 8].elementsEqual([0xA9, 0x78, 0x79, 0x7A]) {
+            if isXYZ(bytes, box) {
                 zero(&bytes, box.contentStart..<box.end)
                 zeroed += 1
                 continue
             }
             switch box.type {
             case _ where containers.contains(box.type):
-                zeroed += scrub(&bytes, from: box.contentStart, to: box.end)
+                zeroed += scrub(&bytes, from: box.contentStart, to: box.end, depth: depth + 1)
             case "loci":
                 // A full box: version and flags stay, the language, name, position and body go.
                 zero(&bytes, min(box.contentStart + 4, box.end)..<box.end)
@@ -44,8 +51,9 @@ package enum VideoLocationScrubber {
         return zeroed
     }
 
-    /// `meta` with a `keys` box (QuickTime's metadata): zeroes the values of the items whose key names a location.
-    /// QuickTime's `meta` has no version and flags, ISO's has: its first child is `hdlr` either way.
+    /// A `meta` box's items: with a `keys` box (QuickTime's metadata), the values of the items whose key names a
+    /// location; without (iTunes-style), the `©xyz` items. QuickTime's `meta` has no version and flags, ISO's has:
+    /// its first child is `hdlr` either way.
     static func scrubMetadataItems(_ bytes: inout [UInt8], meta: Box) -> Int {
         let childrenStart: Int
         if meta.end - meta.contentStart >= 8, fourCC(bytes, meta.contentStart + 4) == "hdlr" {
@@ -56,20 +64,20 @@ package enum VideoLocationScrubber {
             return 0  // not item metadata we know: no location in it
         }
         let children = boxes(bytes, from: childrenStart, to: meta.end)
-        guard let keys = children.first(where: { $0.type == "keys" }),
-            let items = children.first(where: { $0.type == "ilst" })
-        else { return 0 }
-        // `keys`: version and flags, a count, then boxes of (size, namespace, key) numbered from 1.
+        guard let items = children.first(where: { $0.type == "ilst" }) else { return 0 }
         var locationKeys: Set<UInt32> = []
-        for (index, key) in boxes(bytes, from: keys.contentStart + 8, to: keys.end).enumerated() {
-            let name = String(decoding: bytes[key.contentStart..<key.end], as: UTF8.self)
-            if name.lowercased().contains("location") { locationKeys.insert(UInt32(index + 1)) }
+        if let keys = children.first(where: { $0.type == "keys" }) {
+            // Version and flags, a count, then boxes of (size, namespace, key) numbered from 1.
+            for (index, key) in boxes(bytes, from: keys.contentStart + 8, to: keys.end).enumerated() {
+                let name = Array(bytes[key.contentStart..<key.end])
+                if isLocationKey(name) { locationKeys.insert(UInt32(index + 1)) }
+            }
         }
-        guard !locationKeys.isEmpty else { return 0 }
         var zeroed = 0
-        // `ilst`: one box per item, its type the key's number; its `data` boxes hold a type, a locale, the value.
+        // `ilst`: one box per item, its type the key's number (or, without `keys`, a four-character code); its `data`
+        // boxes hold a type, a locale, the value.
         for item in boxes(bytes, from: items.contentStart, to: items.end)
-        where locationKeys.contains(UInt32(HEIFMetadataScrubber.read(bytes, item.start + 4, 4))) {
+        where isXYZ(bytes, item) || locationKeys.contains(UInt32(HEIFMetadataScrubber.read(bytes, item.start + 4, 4))) {
             for value in boxes(bytes, from: item.contentStart, to: item.end) {
                 if value.type == "data" {
                     zero(&bytes, min(value.contentStart + 8, value.end)..<value.end)
@@ -82,13 +90,39 @@ package enum VideoLocationScrubber {
         return zeroed
     }
 
-    /// The boxes of `bytes[from..<to]` up to the first that does not fit.
+    /// `…location…` (Apple's keys), an ISO 6709 key, or a `udta`-namespace key `©xyz`.
+    static func isLocationKey(_ name: [UInt8]) -> Bool {
+        if name.count >= 4, name.suffix(4).elementsEqual(xyz) { return true }
+        let text = String(decoding: name, as: UTF8.self).lowercased()
+        return text.contains("location") || text.contains("iso6709")
+    }
+
+    static func isXYZ(_ bytes: [UInt8], _ box: Box) -> Bool {
+        bytes[box.start + 4..<box.start + 8].elementsEqual(xyz)
+    }
+
+    /// The boxes of `bytes[from..<to]`: a box that claims more than is left ends at `to`; the walk stops at a header
+    /// that is cut short or claims less than itself.
     static func boxes(_ bytes: [UInt8], from: Int, to: Int) -> [Box] {
         var result: [Box] = []
         var position = from
-        while position < to, let box = try? HEIFMetadataScrubber.box(in: bytes, at: position, to: to) {
-            result.append(box)
-            position = box.end
+        while to - position >= 8 {
+            var size = Int(HEIFMetadataScrubber.read(bytes, position, 4))
+            var header = 8
+            if size == 1 {
+                guard to - position >= 16 else { break }
+                size = Int(clamping: HEIFMetadataScrubber.read(bytes, position + 8, 8))
+                header = 16
+            } else if size == 0 {
+                size = to - position
+            }
+            guard size >= header else { break }
+            let end = size > to - position ? to : position + size
+            result.append(
+                Box(
+                    type: String(decoding: bytes[position + 4..<position + 8], as: UTF8.self), start: position,
+                    contentStart: position + header, end: end))
+            position = end
         }
         return result
     }
@@ -98,6 +132,7 @@ package enum VideoLocationScrubber {
     }
 
     static func zero(_ bytes: inout [UInt8], _ range: Range<Int>) {
-        for index in range { bytes[index] = 0 }
+        guard !range.isEmpty else { return }
+        bytes.withUnsafeMutableBufferPointer { $0[range].update(repeating: 0) }
     }
 }

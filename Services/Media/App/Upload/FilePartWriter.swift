@@ -143,6 +143,7 @@ final class FilePartWriter {
             var scrubbed = bytes
             do {
                 _ = try HEIFMetadataScrubber.scrub(&scrubbed)
+                _ = VideoLocationScrubber.scrub(&scrubbed)  // a `moov` (sequence) beside the items: its location too
             } catch let error as HEIFMetadataScrubber.Malformed {
                 throw APIError.badRequest(
                     "손상된 HEIF 파일입니다. (file \(position) is not a well-formed HEIF image: \(error.reason))")
