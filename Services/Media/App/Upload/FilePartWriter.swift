@@ -51,8 +51,8 @@ final class FilePartWriter {
         }
     }
 
-    /// Completes the file: checks it, strips a JPEG's or a HEIF photo's metadata, fsyncs and closes. The temp file is
-    /// then final.
+    /// Completes the file: checks it, removes a photo's or a video's metadata (decision 0044), fsyncs and closes. The
+    /// temp file is then final.
     func finish() async throws -> ReceivedFile {
         if type == nil { try await recognise() }  // shorter than the sniff length: never an image
         guard let type, let descriptor, let temporaryPath else { throw Self.notAnImage(position) }
