@@ -98,23 +98,24 @@ package enum HEIFMetadataScrubber {
         return result
     }
 
-    /// The box at `position`, which must end by `to`.
-    static func box(in bytes: [UInt8], at position: Int, to: Int) throws -> Box {
+    /// The box at `position`, which must end by `to`; with `clampedToParent`, a box that claims more than is left is
+    /// taken to end at `to` instead (a cut file).
+    static func box(in bytes: [UInt8], at position: Int, to: Int, clampedToParent: Bool = false) throws -> Box {
         guard to - position >= 8 else { throw Malformed(reason: "a box header is cut short") }
         var size = Int(read(bytes, position, 4))
         let type = String(decoding: bytes[position + 4..<position + 8], as: UTF8.self)
         var header = 8
         if size == 1 {
             guard to - position >= 16 else { throw Malformed(reason: "a box header is cut short") }
-            let large = read(bytes, position + 8, 8)
-            guard large <= UInt64(Int.max) else { throw Malformed(reason: "a box is larger than the file") }
-            size = Int(large)
+            size = Int(clamping: read(bytes, position + 8, 8))
             header = 16
         } else if size == 0 {
             size = to - position  // to the end of the enclosing data
         }
-        guard size >= header, size <= to - position else {
-            throw Malformed(reason: "the box '\(type)' does not fit in its parent")
+        guard size >= header else { throw Malformed(reason: "the box '\(type)' is smaller than its header") }
+        guard size <= to - position else {
+            guard clampedToParent else { throw Malformed(reason: "the box '\(type)' does not fit in its parent") }
+            return Box(type: type, start: position, contentStart: position + header, end: to)
         }
         return Box(type: type, start: position, contentStart: position + header, end: position + size)
     }

@@ -106,23 +106,11 @@ package enum VideoLocationScrubber {
     static func boxes(_ bytes: [UInt8], from: Int, to: Int) -> [Box] {
         var result: [Box] = []
         var position = from
-        while to - position >= 8 {
-            var size = Int(HEIFMetadataScrubber.read(bytes, position, 4))
-            var header = 8
-            if size == 1 {
-                guard to - position >= 16 else { break }
-                size = Int(clamping: HEIFMetadataScrubber.read(bytes, position + 8, 8))
-                header = 16
-            } else if size == 0 {
-                size = to - position
-            }
-            guard size >= header else { break }
-            let end = size > to - position ? to : position + size
-            result.append(
-                Box(
-                    type: String(decoding: bytes[position + 4..<position + 8], as: UTF8.self), start: position,
-                    contentStart: position + header, end: end))
-            position = end
+        while position < to,
+            let box = try? HEIFMetadataScrubber.box(in: bytes, at: position, to: to, clampedToParent: true)
+        {
+            result.append(box)
+            position = box.end
         }
         return result
     }
