@@ -110,8 +110,9 @@ package enum SystemCatalog {
         name: "media", schema: "media", localPortOffset: 3,
         routes: [
             // Uploads stream through unbuffered: media enforces the API's limits while reading and answers 400 with a
-            // JSON message; nginx only cuts off bodies beyond what 5 files could ever need.
-            .exact("/v1/posts/files", bodyLimit: "30m", streamed: true),
+            // JSON message; nginx only cuts off bodies beyond what 5 files could ever need (5 videos of 10 MB,
+            // decision 0046).
+            .exact("/v1/posts/files", bodyLimit: "60m", streamed: true),
             .prefix("/v1/uploads/"), .prefix("/uploads/"),
         ],
         consumers: [
@@ -157,8 +158,8 @@ package enum SystemCatalog {
         name: "chat", schema: "chat", localPortOffset: 6,
         routes: [
             .exact("/v1/chats"), .pattern("^/v1/chats/[^/]+$"),
-            // A room's upload (checked by chat, stored by media): 5 files of 5 MB plus the form.
-            .pattern("^/v1/chats/[^/]+/files$", bodyLimit: "30m"),
+            // A room's upload (checked by chat, stored by media): 5 videos of 10 MB plus the form (decision 0046).
+            .pattern("^/v1/chats/[^/]+/files$", bodyLimit: "60m"),
             .socket("/socket.io/"),
         ],
         consumers: [

@@ -65,11 +65,14 @@ struct GatewayErrorsTests {
             raw(
                 "POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Length: 40000000\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n",
                 halfClose: false), status: 400)
-        let upload = try raw(
-            "POST /v1/posts/files HTTP/1.1\r\nHost: x\r\nContent-Length: 40000000\r\nConnection: close\r\n\r\n",
-            halfClose: false)
-        try expectJSONMessage(upload, status: 400)
-        #expect(upload.body.contains("upload larger than the limits allow"))
+        // The upload routes allow five videos of 10 MB (decision 0046), and no more.
+        for route in ["/v1/posts/files", "/v1/chats/\(String(repeating: "a", count: 24))/files"] {
+            let upload = try raw(
+                "POST \(route) HTTP/1.1\r\nHost: x\r\nContent-Length: 70000000\r\nConnection: close\r\n\r\n",
+                halfClose: false)
+            try expectJSONMessage(upload, status: 400)
+            #expect(upload.body.contains("upload larger than the limits allow"), "\(route)")
+        }
     }
 }
 

@@ -121,6 +121,35 @@ enum ImageFixtures {
             + moov
     }()
 
+    /// An MP4 as editing software leaves it: XMP with a GPS position in a top-level `uuid` box of XMP's UUID and in
+    /// `moov/udta/XMP_`, beside a `uuid` box of another kind ("keep me") and the frames.
+    static let videoWithXMP: [UInt8] = {
+        let xmp = Array(
+            "<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:Description exif:GPSLatitude='37,33.99N'/></x:xmpmeta>".utf8)
+        let xmpUUID: [UInt8] = [
+            0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC,
+        ]
+        let other = [UInt8](repeating: 0x11, count: 16)
+        return box("ftyp", Array("mp42".utf8) + [0, 0, 0, 0] + Array("isom".utf8)) + box("uuid", xmpUUID + xmp)
+            + box("uuid", other + Array("keep me".utf8)) + box("mdat", Array("frames".utf8))
+            + box("moov", box("mvhd", [UInt8](repeating: 0, count: 100)) + box("udta", box("XMP_", xmp)))
+    }()
+
+    /// A HEIF file whose only item is an EXIF item (id 1) with the given `iloc` box content, its bytes in `mdat`.
+    static func heif(iloc: [UInt8]) -> [UInt8] {
+        let infe = box("infe", [2, 0, 0, 0] + [0, 1, 0, 0] + Array("Exif".utf8) + [0])
+        let iinf = box("iinf", [0, 0, 0, 0] + [0, 1] + infe)
+        return box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
+            + box(
+                "meta",
+                [0, 0, 0, 0]
+                    + box(
+                        "hdlr",
+                        [UInt8](repeating: 0, count: 8) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
+                    + iinf + box("iloc", iloc))
+            + box("mdat", Array("Exif GPS".utf8))
+    }
+
     static func box(_ type: String, _ content: [UInt8]) -> [UInt8] { box(Array(type.utf8), content) }
     static func box(_ type: [UInt8], _ content: [UInt8]) -> [UInt8] { be32(8 + content.count) + type + content }
     static func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }

@@ -17,7 +17,8 @@ struct ImageTypeTests {
     }
 
     /// WeeMo's videos (G2, decision 0021): MP4 and QuickTime by their `ftyp` box; HEIF photos, which use the same box,
-    /// are photos (decision 0044), and M4A audio is refused.
+    /// are photos (decision 0044); M4A audio (its voice memos) is stored as `.mp4` and served as audio (decision 0045);
+    /// AVIF is refused.
     @Test func sniffsVideosByTheirFileTypeBox() {
         func box(_ brand: String) -> [UInt8] { [0, 0, 0, 0x18] + Array("ftyp\(brand)".utf8) + [0, 0, 2, 0] }
         #expect(ImageType.sniff(box("isom")) == .mp4)
@@ -27,7 +28,10 @@ struct ImageTypeTests {
         #expect(ImageType.sniff(box("mif1")) == .heic)
         #expect(ImageType.sniff(ImageFixtures.heicWithMetadata) == .heic)
         #expect(ImageType.heic.contentType == "image/heic" && ImageType.heic.fileExtension == "heic")
-        #expect(ImageType.sniff(box("M4A ")) == nil)
+        #expect(ImageType.sniff(box("M4A ")) == .m4a)
+        #expect(ImageType.sniff(TestImages.m4a) == .m4a)
+        #expect(ImageType.m4a.fileExtension == "mp4" && ImageType.m4a.contentType == "audio/mp4")
+        #expect(ImageType.sniff(box("M4B ")) == nil, "audiobooks are not voice memos")
         #expect(ImageType.sniff(box("avif")) == nil)
         #expect(ImageType.mp4.contentType == "video/mp4" && ImageType.mov.fileExtension == "mov")
     }
@@ -102,6 +106,31 @@ struct ImageTypeTests {
         #expect(!cut.contains(bytes: Array("+37.5665".utf8)))
     }
 
+    /// A voice memo (decision 0045) loses its `loci` box's position and keeps every other byte: its AAC frames, its
+    /// title.
+    @Test func scrubbingZeroesAVoiceMemosLocationInPlace() {
+        var scrubbed = TestImages.m4a
+        #expect(VideoLocationScrubber.scrub(&scrubbed) == 1)
+        let loci = 1502
+        #expect(Array(TestImages.m4a[loci + 4..<loci + 8]) == Array("loci".utf8), "where the fixture keeps it")
+        #expect(TestImages.m4a[loci + 12..<TestImages.m4a.count].contains { $0 != 0 }, "the fixture has a position")
+        #expect(scrubbed[loci + 12..<scrubbed.count].allSatisfy { $0 == 0 })
+        #expect(Array(scrubbed[..<(loci + 12)]) == Array(TestImages.m4a[..<(loci + 12)]))
+        #expect(scrubbed.contains(bytes: Array("Seoul City Hall".utf8)), "a title is no location")
+    }
+
+    /// XMP, top-level in a `uuid` box or in `udta/XMP_`, goes whole (decision 0046); another `uuid` box stays.
+    @Test func scrubbingZeroesAVideosXMP() {
+        var scrubbed = ImageFixtures.videoWithXMP
+        #expect(ImageFixtures.videoWithXMP.contains(bytes: Array("GPSLatitude".utf8)), "the fixture has it")
+        #expect(VideoLocationScrubber.scrub(&scrubbed) == 2)
+        #expect(scrubbed.count == ImageFixtures.videoWithXMP.count)
+        #expect(
+            !scrubbed.contains(bytes: Array("GPSLatitude".utf8)) && !scrubbed.contains(bytes: Array("xmpmeta".utf8)))
+        #expect(scrubbed.contains(bytes: Array("keep me".utf8)) && scrubbed.contains(bytes: Array("frames".utf8)))
+        #expect(scrubbed.contains(bytes: [0xBE, 0x7A, 0xCF, 0xCB]), "XMP's UUID stays")
+    }
+
     /// Hostile shapes end quickly and never trap: containers nested 50 000 deep (not followed past a few levels), a
     /// `©xyz` in an iTunes-style `ilst` without `keys` (zeroed), a HEIF whose `iloc` gives its EXIF item 65 535
     /// extents of no bytes (refused) or gives 65 535 other items 65 535 such extents each (skipped without reading).
@@ -128,26 +157,13 @@ struct ImageTypeTests {
         #expect(VideoLocationScrubber.scrub(&withoutKeys) == 1)
         #expect(!withoutKeys.contains(bytes: Array("+48.8583".utf8)))
 
-        func heif(iloc: [UInt8]) -> [UInt8] {
-            let infe = F.box("infe", [2, 0, 0, 0] + [0, 1, 0, 0] + Array("Exif".utf8) + [0])
-            let iinf = F.box("iinf", [0, 0, 0, 0] + [0, 1] + infe)
-            return F.box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
-                + F.box(
-                    "meta",
-                    [0, 0, 0, 0]
-                        + F.box(
-                            "hdlr",
-                            [UInt8](repeating: 0, count: 8) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
-                        + iinf + F.box("iloc", iloc))
-                + F.box("mdat", Array("Exif GPS".utf8))
-        }
         // iloc version 0, every field size 0: item 1 (the EXIF item) with 65 535 extents.
-        var tooMany = heif(iloc: [0, 0, 0, 0, 0x00, 0x00] + [0, 1] + [0, 1, 0, 0, 0xFF, 0xFF])
+        var tooMany = F.heif(iloc: [0, 0, 0, 0, 0x00, 0x00] + [0, 1] + [0, 1, 0, 0, 0xFF, 0xFF])
         #expect(throws: HEIFMetadataScrubber.Malformed.self) { try HEIFMetadataScrubber.scrub(&tooMany) }
         // 65 535 items that are not metadata, each with 65 535 extents of no bytes, then nothing for item 1.
         var others: [UInt8] = [0, 0, 0, 0, 0x00, 0x00, 0xFF, 0xFF]
         for item in 2...0x1_0000 { others += F.be16(item) + [0, 0, 0xFF, 0xFF] }
-        var skipped = heif(iloc: others)
+        var skipped = F.heif(iloc: others)
         #expect(try HEIFMetadataScrubber.scrub(&skipped) == 0)
     }
 
@@ -173,7 +189,8 @@ struct ImageTypeTests {
     }
 
     /// Through the API: the JPEG and the HEIF photo with a GPS position are stored and served without their metadata,
-    /// image data intact, the video without its location; the other formats are served exactly as uploaded.
+    /// image data intact, the video and the voice memo without their location; the other formats are served exactly as
+    /// uploaded.
     @Test func uploadedJPEGComesBackWithoutGPS() async throws {
         try await withMediaService { media in
             let user = try await testUser()
@@ -217,6 +234,16 @@ struct ImageTypeTests {
             var scrubbedVideo = ImageFixtures.videoWithLocation
             _ = VideoLocationScrubber.scrub(&scrubbedVideo)
             #expect(servedVideo.body == scrubbedVideo)
+
+            let memo = try await media.client.upload([.file(TestImages.m4a)], token: user.token)
+            #expect(memo.status == 200, "\(memo.text)")
+            let memoPath = try #require(try memo.files.first)
+            #expect(memoPath.hasSuffix(".mp4"), "WeeMo plays a chat file as a video when its path says .mp4")
+            let servedMemo = try await media.client.download(memoPath, token: user.token)
+            #expect(servedMemo.header("Content-Type") == "audio/mp4")
+            var scrubbedMemo = TestImages.m4a
+            _ = VideoLocationScrubber.scrub(&scrubbedMemo)
+            #expect(servedMemo.body == scrubbedMemo && scrubbedMemo != TestImages.m4a)
 
             let others: [([UInt8], String)] = [
                 (ImageFixtures.png, "image/png"), (ImageFixtures.gif, "image/gif"), (ImageFixtures.webp, "image/webp"),

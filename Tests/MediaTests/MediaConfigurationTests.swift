@@ -20,6 +20,7 @@ struct MediaConfigurationTests {
         #expect(configuration.platform.httpPort == 8103)
         #expect(configuration.root == "/var/lib/sns/media")
         #expect(configuration.maxFileBytes == 5_242_880)
+        #expect(configuration.maxVideoBytes == 10_485_760, "WeeMo's own bound for videos (decision 0046)")
         #expect(configuration.maxFiles == 5)
         #expect(configuration.gcGrace == .seconds(86_400))
         #expect(configuration.gcInterval == .seconds(600))
@@ -34,11 +35,14 @@ struct MediaConfigurationTests {
         var env = base
         env["SNS_MEDIA_MAX_FILE_BYTES"] = "1000"
         env["SNS_MEDIA_MAX_FILES"] = "2"
+        env["SNS_MEDIA_MAX_VIDEO_BYTES"] = "3000"
         env["SNS_MEDIA_GC_GRACE"] = "0"
         env["SNS_MEDIA_GC_INTERVAL"] = "30"
         let configuration = try MediaConfiguration(environment: Environment(env))
         #expect(configuration.uploadLimits.maxFileBytes == 1000)
         #expect(configuration.uploadLimits.maxFiles == 2)
+        #expect(configuration.uploadLimits.maxVideoBytes == 3000)
+        #expect(configuration.uploadLimits.maxBodyBytes >= 2 * 3000)
         #expect(configuration.gcGrace == .zero)
         #expect(configuration.gcInterval == .seconds(30))
         env["SNS_MEDIA_EVENT_GATHER_MS"] = "0"

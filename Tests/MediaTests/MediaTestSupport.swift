@@ -26,6 +26,23 @@ struct MediaTestContext: Sendable {
     /// such as a lazily generated stream).
     let respond: @Sendable (Request) async throws -> Response
 
+    /// `POST path` with a generated body, as the app would send it (`SesacKey`, the bare token), straight to the
+    /// responder; `length` is sent as `Content-Length` when given.
+    func post(
+        _ body: CountingBody, to path: String, token: String, contentType: String = Multipart.contentType,
+        length: Int? = nil
+    ) async throws -> Response {
+        var headers = HTTPFields()
+        headers[HTTPField.Name("SesacKey")!] = client.apiKey
+        headers[.authorization] = token
+        headers[.contentType] = contentType
+        if let length { headers[.contentLength] = String(length) }
+        let request = Request(
+            head: HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: path, headerFields: headers),
+            body: RequestBody(asyncSequence: body))
+        return try await respond(request)
+    }
+
     /// Runs one garbage-collection pass over this service's schema and root.
     func collect(grace: Duration) async throws -> MediaGarbageCollector.PassResult {
         let collector = MediaGarbageCollector(
@@ -69,7 +86,8 @@ struct MediaTestContext: Sendable {
 
 /// Runs an in-process media service and hands its test context to `body`.
 func withMediaService(
-    maxFileBytes: Int = 5 * 1024 * 1024, maxFiles: Int = 5, setup: TestingSetup = .router,
+    maxFileBytes: Int = 5 * 1024 * 1024, maxVideoBytes: Int = 10 * 1024 * 1024, maxFiles: Int = 5,
+    setup: TestingSetup = .router,
     _ body: @escaping @Sendable (MediaTestContext) async throws -> Void
 ) async throws {
     let rootPath = FileManager.default.temporaryDirectory.path + "/" + TestEnvironment.unique("sns-media-test-")
@@ -77,7 +95,8 @@ func withMediaService(
     var settings = MediaConfiguration(
         platform: try TestEnvironment.platformConfiguration(serviceName: "media"),
         root: rootPath, signingKey: "test-signing-key-" + UUID().uuidString + UUID().uuidString,
-        maxFileBytes: maxFileBytes, maxFiles: maxFiles, schema: TestEnvironment.unique("media_"))
+        maxFileBytes: maxFileBytes, maxVideoBytes: maxVideoBytes, maxFiles: maxFiles,
+        schema: TestEnvironment.unique("media_"))
     settings.consumesEvents = false  // tests apply events to the handler themselves
     let configuration = settings
     let app = try await buildApplication(configuration: configuration, logger: TestEnvironment.logger)

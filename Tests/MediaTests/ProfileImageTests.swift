@@ -83,10 +83,12 @@ struct ProfileImageTests {
     @Test func nonImagesAndEmptyBodiesAre400() async throws {
         try await withMediaService { media in
             let user = try await testUser()
-            // Not images (whatever they claim), too short to be one, a broken JPEG, a multipart form, nothing.
+            // Not images (whatever they claim), too short to be one, a broken JPEG, a multipart form, nothing, and a
+            // video or a voice memo, which a profile image is not (decision 0046).
             let broken = Array(ImageFixtures.jpeg.prefix(40))
             let form = Array(buffer: Multipart.body([.file(ImageFixtures.png, name: "profile")]))
-            for bytes in [ImageFixtures.notAnImage, Array("GIF8".utf8), [0xFF, 0xD8], broken, form, []] {
+            let refused = [ImageFixtures.notAnImage, Array("GIF8".utf8), [0xFF, 0xD8], broken, form, []]
+            for bytes in refused + [TestImages.mp4, ImageFixtures.videoWithLocation, TestImages.m4a] {
                 let reply = try await media.client.uploadProfileImage(
                     bytes, token: user.token, contentType: "image/jpeg")
                 #expect(reply.status == 400, "\(bytes.prefix(8)) → \(reply.status) \(reply.text)")
@@ -119,17 +121,9 @@ struct ProfileImageTests {
             let body = CountingBody(
                 head: Array(ImageFixtures.jpeg.dropLast(2)), fillerLength: 50 * 1024 * 1024, tail: [0xFF, 0xD9],
                 chunkLength: 64 * 1024, pulled: .init())
-            var headers = HTTPFields()
-            headers[HTTPField.Name("SesacKey")!] = media.client.apiKey
-            headers[.authorization] = user.token
-            headers[.contentType] = "image/jpeg"
-            headers[.contentLength] = String(body.totalLength)
-            let request = Request(
-                head: HTTPRequest(
-                    method: .post, scheme: "http", authority: "localhost", path: "/internal/v1/profile-images",
-                    headerFields: headers),
-                body: RequestBody(asyncSequence: body))
-            let response = try await media.respond(request)
+            let response = try await media.post(
+                body, to: "/internal/v1/profile-images", token: user.token, contentType: "image/jpeg",
+                length: body.totalLength)
             #expect(response.status.code == 400)
             #expect(
                 body.pulled.total < media.configuration.maxFileBytes + 1024 * 1024,

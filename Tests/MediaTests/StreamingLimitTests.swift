@@ -75,18 +75,8 @@ struct StreamingLimitTests {
             let body = CountingBody(
                 head: head, fillerLength: Self.fiftyMegabytes, tail: [0xFF, 0xD9] + Multipart.end,
                 chunkLength: 64 * 1024, pulled: .init())
-            var headers = HTTPFields()
-            headers[HTTPField.Name("SesacKey")!] = media.client.apiKey
-            headers[.authorization] = user.token
-            headers[.contentType] = Multipart.contentType
-            headers[.contentLength] = String(body.totalLength)
-            let request = Request(
-                head: HTTPRequest(
-                    method: .post, scheme: "http", authority: "localhost", path: "/v1/posts/files",
-                    headerFields: headers),
-                body: RequestBody(asyncSequence: body))
-
-            let response = try await media.respond(request)
+            let response = try await media.post(
+                body, to: "/v1/posts/files", token: user.token, length: body.totalLength)
             #expect(response.status.code == 400)
             let limit = media.configuration.maxFileBytes
             #expect(body.pulled.total < limit + 1024 * 1024, "read \(body.pulled.total) of \(body.totalLength) bytes")
@@ -108,16 +98,7 @@ struct StreamingLimitTests {
             let body = CountingBody(
                 head: head, fillerLength: Self.fiftyMegabytes, tail: [0xFF, 0xD9] + Multipart.end,
                 chunkLength: 16 * 1024, pulled: .init())
-            var headers = HTTPFields()
-            headers[HTTPField.Name("SesacKey")!] = media.client.apiKey
-            headers[.authorization] = user.token
-            headers[.contentType] = Multipart.contentType
-            let request = Request(
-                head: HTTPRequest(
-                    method: .post, scheme: "http", authority: "localhost", path: "/v1/posts/files",
-                    headerFields: headers),
-                body: RequestBody(asyncSequence: body))
-            let response = try await media.respond(request)
+            let response = try await media.post(body, to: "/v1/posts/files", token: user.token)
             #expect(response.status.code == 400)
             #expect(body.pulled.total <= 64 * 1024, "read \(body.pulled.total) bytes")
             #expect(try media.temporaryFiles().isEmpty, "the five accepted temp files are removed too")

@@ -17,7 +17,8 @@ if [ "$PROFILE" = test ]; then
   # A write answers as soon as the projections applied its event; the bound only matters when they are slow. The
   # suite saturates the machine at times (hundreds of in-process services; consumer-group rebalances of several
   # seconds), and a test must never turn that into a failure, so the test stack waits longer (decision 0013) —
-  # below nginx's 60 s, with social's internal calls (the profile edit waits inside auth) allowed longer still.
+  # below nginx's 60 s, with the internal calls (social's profile edit waits inside auth; posts' G0 images and chat's
+  # room uploads wait for media, which a debug build parses at a few MB/s) allowed longer still.
   READ_YOUR_WRITES_TIMEOUT_MS=50000
   INTERNAL_TIMEOUT_MS=58000
 elif [ "$PROFILE" = check ]; then
@@ -279,7 +280,8 @@ service_env() {
                SNS_KAKAO_APP_ID="$(federation_value SNS_KAKAO_APP_ID "$IDP_KAKAO_APP_ID")" \
                SNS_KAKAO_API_URL="$(federation_value SNS_KAKAO_API_URL "$(idp_url)")" \
                SNS_FEDERATION_TIMEOUT_MS="${SNS_FEDERATION_TIMEOUT_MS:-$FEDERATION_TIMEOUT_MS}" ;;
-    posts) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" SNS_MEDIA_URL="http://127.0.0.1:$(service_port media)" ;;
+    posts) echo SNS_MEDIA_SIGNING_KEY_FILE="$STATE/keys/media-signing.key" SNS_MEDIA_URL="http://127.0.0.1:$(service_port media)" \
+                SNS_INTERNAL_TIMEOUT_MS="$INTERNAL_TIMEOUT_MS" ;;
     market) if uses_portone_test_server; then
               echo SNS_PORTONE_URL="http://127.0.0.1:$(portone_port)" SNS_PORTONE_IMP_KEY="$PORTONE_TEST_KEY" \
                    SNS_PORTONE_IMP_SECRET_FILE="$STATE/keys/portone-test-secret"

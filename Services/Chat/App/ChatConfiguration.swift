@@ -7,7 +7,7 @@ import SNSPlatform
 /// |---|---|---|
 /// | `SNS_MEDIA_SIGNING_KEY` / `_FILE` | the media service's path-signing key: a message may carry only files media stored for its sender | required |
 /// | `SNS_CHAT_PING_INTERVAL_MS` / `SNS_CHAT_PING_TIMEOUT_MS` | Engine.IO heartbeat: a socket that leaves a ping unanswered this long is closed | 25000 / 20000 |
-/// | `SNS_MEDIA_URL` | base URL of the media service (room uploads, `POST /internal/v1/chat-files`) | `http://127.0.0.1:8103` |
+/// | `SNS_MEDIA_URL` | base URL of the media service (room uploads, `POST /internal/v1/chat-uploads`) | `http://127.0.0.1:8103` |
 /// | `SNS_INTERNAL_TIMEOUT_MS` | deadline of each internal call | 10000 |
 /// | `SNS_CHAT_HISTORY_LIMIT` | most messages one `GET /v1/chats/{room_id}` returns (the oldest after the cursor first) | 1000 |
 package struct ChatConfiguration: Sendable {

@@ -26,7 +26,9 @@ package func buildApplication(configuration: MediaConfiguration, logger: Logger)
         root: root, signer: signer, catalog: catalog, postgres: platform.postgres, outbox: platform.outbox)
     let deps = MediaDependencies(
         configuration: configuration, receiver: MultipartReceiver(root: root, limits: configuration.uploadLimits),
-        rawReceiver: RawFileReceiver(root: root, maxFileBytes: configuration.maxFileBytes), store: store,
+        rawReceiver: RawFileReceiver(
+            root: root, maxFileBytes: configuration.maxFileBytes, maxVideoBytes: configuration.maxVideoBytes),
+        store: store,
         catalog: catalog, root: root)
 
     let router = platform.makeRouter()
@@ -43,6 +45,9 @@ package func buildApplication(configuration: MediaConfiguration, logger: Logger)
     // for /internal/.
     authenticated.post("/internal/v1/profile-images", use: InternalImageHandler(deps: deps, kind: .profiles).handle)
     authenticated.post("/internal/v1/post-images", use: InternalImageHandler(deps: deps, kind: .posts).handle)
+    // A chat room's upload, passed on by chat as it streams in once chat checked the room (decision 0046). The
+    // single-file route before it stays for chat replicas of the previous version during a rolling upgrade.
+    authenticated.post("/internal/v1/chat-uploads", use: UploadHandler(deps: deps, kind: .chats).handle)
     authenticated.post("/internal/v1/chat-files", use: InternalImageHandler(deps: deps, kind: .chats).handle)
 
     // Its events gather on the broker for a while (decision 0033): no client waits for them but a withdrawal's writer.

@@ -7,7 +7,8 @@ import SNSPlatform
 /// |---|---|---|
 /// | `SNS_MEDIA_ROOT` | directory of stored files (created at start if missing) | required |
 /// | `SNS_MEDIA_SIGNING_KEY` / `_FILE` | secret (≥ 32 characters) that signs file names; the posts service holds the same | required |
-/// | `SNS_MEDIA_MAX_FILE_BYTES` | largest accepted file, bytes | 5242880 (5 MiB) |
+/// | `SNS_MEDIA_MAX_FILE_BYTES` | largest accepted photo, bytes | 5242880 (5 MiB) |
+/// | `SNS_MEDIA_MAX_VIDEO_BYTES` | largest accepted video or voice memo, bytes (decision 0046) | 10485760 (10 MiB) |
 /// | `SNS_MEDIA_MAX_FILES` | files per upload request | 5 |
 /// | `SNS_MEDIA_GC_GRACE` | seconds an unreferenced file is kept before it is collected | 86400 |
 /// | `SNS_MEDIA_GC_INTERVAL` | seconds between garbage-collection passes | 600 |
@@ -17,6 +18,7 @@ package struct MediaConfiguration: Sendable {
     package var root: String
     package var signingKey: String
     package var maxFileBytes: Int
+    package var maxVideoBytes: Int
     package var maxFiles: Int
     package var gcGrace: Duration
     package var gcInterval: Duration
@@ -37,13 +39,15 @@ package struct MediaConfiguration: Sendable {
 
     package init(
         platform: PlatformConfiguration, root: String, signingKey: String, maxFileBytes: Int = 5 * 1024 * 1024,
-        maxFiles: Int = 5, gcGrace: Duration = .seconds(86_400), gcInterval: Duration = .seconds(600),
+        maxVideoBytes: Int = 10 * 1024 * 1024, maxFiles: Int = 5, gcGrace: Duration = .seconds(86_400),
+        gcInterval: Duration = .seconds(600),
         gcBatchSize: Int = 200, gcMaxBatchesPerPass: Int = 25, schema: String = "media"
     ) {
         self.platform = platform
         self.root = root
         self.signingKey = signingKey
         self.maxFileBytes = maxFileBytes
+        self.maxVideoBytes = maxVideoBytes
         self.maxFiles = maxFiles
         self.gcGrace = gcGrace
         self.gcInterval = gcInterval
@@ -62,6 +66,8 @@ package struct MediaConfiguration: Sendable {
             throw ConfigurationError(variable: "SNS_MEDIA_SIGNING_KEY", reason: "must be at least 32 characters")
         }
         self.maxFileBytes = try env.int("SNS_MEDIA_MAX_FILE_BYTES", default: 5 * 1024 * 1024, range: 1...(1 << 30))
+        self.maxVideoBytes = try env.int(
+            "SNS_MEDIA_MAX_VIDEO_BYTES", default: 10 * 1024 * 1024, range: 1...(1 << 30))
         self.maxFiles = try env.int("SNS_MEDIA_MAX_FILES", default: 5, range: 1...100)
         self.gcGrace = .seconds(try env.int("SNS_MEDIA_GC_GRACE", default: 86_400, range: 0...31_536_000))
         self.gcInterval = .seconds(try env.int("SNS_MEDIA_GC_INTERVAL", default: 600, range: 1...86_400))
@@ -80,5 +86,7 @@ package struct MediaConfiguration: Sendable {
     }
 
     /// The upload limits these settings describe.
-    package var uploadLimits: UploadLimits { UploadLimits(maxFiles: maxFiles, maxFileBytes: maxFileBytes) }
+    package var uploadLimits: UploadLimits {
+        UploadLimits(maxFiles: maxFiles, maxFileBytes: maxFileBytes, maxVideoBytes: maxVideoBytes)
+    }
 }

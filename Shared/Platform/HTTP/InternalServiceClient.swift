@@ -31,6 +31,26 @@ package struct InternalServiceClient: Sendable {
         _ method: HTTPMethod, _ path: String, body: ByteBuffer, contentType: String, token: String,
         trace: TraceContext, refusal: String = "요청을 처리할 수 없습니다.", logger: Logger, as type: T.Type = T.self
     ) async throws -> T {
+        try await call(
+            method, path, requestBody: .bytes(body), contentType: contentType, token: token, trace: trace,
+            refusal: refusal, logger: logger, as: type)
+    }
+
+    /// The same with a body that may still be arriving, `length` bytes when known (a client's upload passed on as it
+    /// streams in: decision 0046).
+    package func call<T: Decodable, Body: AsyncSequence & Sendable>(
+        _ method: HTTPMethod, _ path: String, streaming body: Body, length: Int?, contentType: String, token: String,
+        trace: TraceContext, refusal: String = "요청을 처리할 수 없습니다.", logger: Logger, as type: T.Type = T.self
+    ) async throws -> T where Body.Element == ByteBuffer {
+        try await call(
+            method, path, requestBody: .stream(body, length: length.map { .known(Int64($0)) } ?? .unknown),
+            contentType: contentType, token: token, trace: trace, refusal: refusal, logger: logger, as: type)
+    }
+
+    private func call<T: Decodable>(
+        _ method: HTTPMethod, _ path: String, requestBody body: HTTPClientRequest.Body, contentType: String,
+        token: String, trace: TraceContext, refusal: String, logger: Logger, as type: T.Type
+    ) async throws -> T {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         var headers = HTTPHeaders()
@@ -40,7 +60,7 @@ package struct InternalServiceClient: Sendable {
         if let requestId = trace.requestId { headers.add(name: "X-Request-ID", value: requestId) }
         if let traceparent = trace.traceparent { headers.add(name: "traceparent", value: traceparent) }
         request.headers = headers
-        request.body = .bytes(body)
+        request.body = body
 
         let response: HTTPClientResponse
         let answer: ByteBuffer

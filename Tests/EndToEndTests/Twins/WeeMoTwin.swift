@@ -1041,6 +1041,37 @@ enum WeeMoTwin {
             as: PostDTO.self)
         return (host, hostId, meet.postId)
     }
+
+    /// A member signs up, logs in and opens a chat with the meet's host from its detail ("채팅": `createChatRoom`
+    /// with the creator, mapped by ChatMapper).
+    static func guestOpensARoom(_ client: TwinClient, meetId: String) async throws -> (
+        guest: Session, guestId: String, room: ChatRoom
+    ) {
+        let guest = try await Session.signUp(client)
+        let guestId = try await guest.login().userId
+        let meet = try await guest.call(.fetchPost(postId: meetId), as: PostDTO.self)
+        let opened = try await guest.call(.createOrFetchRoom(opponentUserId: meet.creator.userId), as: ChatRoomDTO.self)
+        return (guest, guestId, chatRoom(opened))
+    }
+
+    /// The guest sends one file as the chat sends a picked item or a voice memo (`uploadChatFiles`, then a message
+    /// with content "" and its path); the host opens the room, sees that one message, and downloads the file.
+    static func sendFileToTheHost(
+        _ bytes: [UInt8], guest: Session, guestId: String, host: Session, hostId: String, room: ChatRoom
+    ) async throws -> (path: String, download: GatewayClient.Reply) {
+        var guestRealm = ChatRealm()
+        var guestScreen = ChatDetail(roomId: room.id, currentUserId: guestId)
+        try await guestScreen.loadMessages(guest, realm: &guestRealm)
+        let paths = try await uploadChatFiles(guest, roomId: room.id, files: [bytes])
+        let path = try #require(paths.first)
+        let sent = try await guestScreen.sendMessage(guest, content: "", files: paths, realm: &guestRealm)
+        #expect(sent.files == paths)
+        var hostRealm = ChatRealm()
+        var hostScreen = ChatDetail(roomId: room.id, currentUserId: hostId)
+        try await hostScreen.loadMessages(host, realm: &hostRealm)
+        #expect(hostScreen.messages.map(\.id) == [sent.id])
+        return (path, try await host.send(.downloadFile(filePath: path), decodable: false))
+    }
 }
 
 @Suite("WeeMo twin")
@@ -1459,35 +1490,71 @@ struct WeeMoTwinTests {
     @Test func aLibraryPhotoInHEIFIsSentAsAPhotoWithoutItsLocation() async throws {
         let client = try TwinClient()
         let (host, hostId, meetId) = try await App.hostMeet(client)
-        let guest = try await App.Session.signUp(client)
-        let guestId = try await guest.login().userId
-        let meet = try await guest.call(.fetchPost(postId: meetId), as: App.PostDTO.self)
-        let opened = try await guest.call(
-            .createOrFetchRoom(opponentUserId: meet.creator.userId), as: App.ChatRoomDTO.self)
-        let room = App.chatRoom(opened)
-        var guestRealm = App.ChatRealm()
-        var guestScreen = App.ChatDetail(roomId: room.id, currentUserId: guestId)
-        try await guestScreen.loadMessages(guest, realm: &guestRealm)
-
+        let (guest, guestId, room) = try await App.guestOpensARoom(client, meetId: meetId)
         #expect(App.chatFileInfo(TestImages.heic, index: 0) == ("video_0.mp4", "video/mp4"), "the app's label")
-        let paths = try await App.uploadChatFiles(guest, roomId: room.id, files: [TestImages.heic])
-        let path = try #require(paths.first)
+        let (path, photo) = try await App.sendFileToTheHost(
+            TestImages.heic, guest: guest, guestId: guestId, host: host, hostId: hostId, room: room)
         #expect(path.hasPrefix("/") && path.hasSuffix(".heic"), "\(path)")
         #expect(!path.lowercased().contains(".mp4") && !path.lowercased().contains(".mov"), "ChatBubbleView: a photo")
-        let sent = try await guestScreen.sendMessage(guest, content: "", files: paths, realm: &guestRealm)
-        #expect(sent.files == paths)
-
-        var hostRealm = App.ChatRealm()
-        var hostScreen = App.ChatDetail(roomId: room.id, currentUserId: hostId)
-        try await hostScreen.loadMessages(host, realm: &hostRealm)
-        #expect(hostScreen.messages.map(\.id) == [sent.id])
-        let photo = try await host.send(.downloadFile(filePath: path), decodable: false)
         #expect(photo.status == 200, "\(photo.status)")
         #expect(photo.header("Content-Type") == "image/heic")
         #expect(photo.body.count == TestImages.heic.count, "the same file, its metadata items zeroed in place")
         for secret in ["GPSLEAKPHONE", "GPSLatitude"] {
             #expect(Data(photo.body).range(of: Data(secret.utf8)) == nil, "\(secret) is gone")
         }
+    }
+
+    /// A voice memo (`VoiceRecorderView`: `AVAudioRecorder`, AAC, `recording_<uuid>.m4a`) is sent like a picked file
+    /// (`ChatDetailStore.sendVoiceRecording` → `uploadChatFiles`, then a message with content ""): `detectMediaType`
+    /// does not know M4A, so it is `video_0.mp4` / `video/mp4`. Media recognises MPEG-4 audio and keeps the `.mp4`
+    /// that makes `ChatMediaItem` offer its player (`VideoPlayerView` writes the downloaded bytes to a temporary `.mp4`
+    /// for AVPlayer, which plays audio-only files); the file is served as `audio/mp4`, its AAC frames as recorded and
+    /// its location zeroed (decision 0045).
+    @Test func aVoiceMemoIsSentAndPlaysInTheChatsPlayerWithoutItsLocation() async throws {
+        let client = try TwinClient()
+        let (host, hostId, meetId) = try await App.hostMeet(client)
+        let (guest, guestId, room) = try await App.guestOpensARoom(client, meetId: meetId)
+        #expect(App.chatFileInfo(TestImages.m4a, index: 0) == ("video_0.mp4", "video/mp4"), "the app's label")
+        let (path, played) = try await App.sendFileToTheHost(
+            TestImages.m4a, guest: guest, guestId: guestId, host: host, hostId: hostId, room: room)
+        #expect(path.hasPrefix("/") && path.lowercased().contains(".mp4"), "ChatBubbleView: its player: \(path)")
+        #expect(played.status == 200, "\(played.status)")
+        #expect(played.header("Content-Type") == "audio/mp4")
+        let position = 1514  // the fixture's `loci` box: its version and flags end here, its position follows
+        #expect(played.body.count == TestImages.m4a.count)
+        #expect(Array(played.body.prefix(position)) == Array(TestImages.m4a.prefix(position)), "the recording as sent")
+        #expect(played.body.dropFirst(position).allSatisfy { $0 == 0 }, "no position")
+    }
+
+    /// Videos larger than a photo may be: the meet editor compresses a video to at most 10 MB
+    /// (`MediaItem.fromVideo(_:maxSizeInMB: 10)`, `VideoEditorView`'s "파일 크기가 10MB를 초과합니다"), and the chat sends
+    /// a picked video as the library holds it. A video over the photos' 5 MB goes through the gateway's upload routes, to media and to
+    /// the room's upload, and comes back whole (decision 0046: 10 MB per video, 5 MB per photo). 5.5 MB: over the
+    /// photos' limit, and little to parse in a debug build.
+    @Test func aVideoOverThePhotoLimitIsStoredForAMeetAndForAChat() async throws {
+        let client = try TwinClient()
+        let (host, _, meetId) = try await App.hostMeet(client)
+        let length = 5_500_000
+        var video = Array(TestImages.mp4.prefix(24))  // its `ftyp` box
+        video += [UInt8(truncatingIfNeeded: (length + 8) >> 24), UInt8(truncatingIfNeeded: (length + 8) >> 16)]
+        video += [UInt8(truncatingIfNeeded: (length + 8) >> 8), UInt8(truncatingIfNeeded: length + 8)]
+        video += Array("mdat".utf8) + [UInt8](repeating: 0x42, count: length)
+
+        let info = App.feedFileInfo(video, index: 0)
+        #expect(info == ("file_0.mp4", "video/mp4"))
+        let uploaded = try await host.upload([(info.fileName, info.mimeType, video)])
+        let path = try #require(uploaded.files.first)
+        #expect(path.hasPrefix("/") && path.hasSuffix(".mp4"), "\(uploaded.files)")
+        let played = try await host.send(.downloadFile(filePath: path), decodable: false)
+        #expect(played.status == 200 && played.body.count == video.count, "\(played.status)")
+        #expect(played.header("Content-Type") == "video/mp4")
+
+        let (guest, _, room) = try await App.guestOpensARoom(client, meetId: meetId)
+        let paths = try await App.uploadChatFiles(guest, roomId: room.id, files: [video])
+        let chatPath = try #require(paths.first)
+        #expect(chatPath.hasSuffix(".mp4"), "\(paths)")
+        let chatVideo = try await host.send(.downloadFile(filePath: chatPath), decodable: false)
+        #expect(chatVideo.status == 200 && Array(chatVideo.body) == video, "\(chatVideo.status)")
     }
 
     /// Coming back to a room: the guest's Realm has its own messages; the host wrote while the guest was away. The
@@ -1498,11 +1565,7 @@ struct WeeMoTwinTests {
     @Test func reopeningARoomCatchesUpWithBeforeAndAStaleSocketTokenIsRefused() async throws {
         let client = try TwinClient()
         let (host, hostId, meetId) = try await App.hostMeet(client)
-        let guest = try await App.Session.signUp(client)
-        let guestId = try await guest.login().userId
-        let meet = try await guest.call(.fetchPost(postId: meetId), as: App.PostDTO.self)
-        let room = App.chatRoom(
-            try await guest.call(.createOrFetchRoom(opponentUserId: meet.creator.userId), as: App.ChatRoomDTO.self))
+        let (guest, guestId, room) = try await App.guestOpensARoom(client, meetId: meetId)
 
         var guestRealm = App.ChatRealm()
         var first = App.ChatDetail(roomId: room.id, currentUserId: guestId)

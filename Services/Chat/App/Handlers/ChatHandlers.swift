@@ -66,23 +66,10 @@ struct ChatHandlers: Sendable {
     func upload(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.caller()
         let roomId = try context.parameters.require("room_id")
-        let limit = ChatFiles.maxFiles * ChatFiles.maxFileBytes + 64 * 1024
-        let form = try await BufferedMultipartForm.read(
-            request, limit: limit,
-            tooLarge: "파일이 제한 사항에 맞지 않습니다. (at most \(ChatFiles.maxFiles) files of \(ChatFiles.maxFileBytes) bytes)")
-        var uploads: [ByteBuffer] = []
-        for part in form.parts where part.name == "files" && part.body.readableBytes > 0 {
-            guard part.body.readableBytes <= ChatFiles.maxFileBytes else {
-                throw APIError.badRequest("파일이 제한 사항에 맞지 않습니다. (a file is larger than \(ChatFiles.maxFileBytes) bytes)")
-            }
-            uploads.append(part.body)
-            guard uploads.count <= ChatFiles.maxFiles else {
-                let most = ChatFiles.maxFiles
-                throw APIError.badRequest("파일은 최대 \(most)개까지 첨부할 수 있습니다. (at most \(most) files)")
-            }
-        }
         let token = request.headers[.authorization] ?? ""
-        let paths = try await files.upload(uploads, to: roomId, token: token, by: caller)
+        let paths = try await files.upload(
+            request.body, length: request.headers[.contentLength].flatMap { Int($0) },
+            contentType: request.headers[.contentType], to: roomId, token: token, by: caller)
         return try .json(UploadedFilesJSON(files: context.productId == nil ? paths : paths.map { G2Path.encode($0) }))
     }
 

@@ -14,7 +14,8 @@ import SNSPlatform
 ///   API conventions §4, decision 0011) are served by posts, which forwards each image here and then writes the post
 ///   with the returned paths exactly as a G1 client would after `POST /v1/posts/files`.
 /// Both call with the user's own access token and `SesacKey`. The file is treated exactly like a G1 upload —
-/// sniffed, limited to `SNS_MEDIA_MAX_FILE_BYTES` while streaming, metadata removed (decision 0044), stored atomically
+/// sniffed (a photo: videos and voice memos are refused, decision 0046), limited to `SNS_MEDIA_MAX_FILE_BYTES` while
+/// streaming, metadata removed (decision 0044), stored atomically
 /// under a signed name, recorded with a `files` row and a `media-stored` event in one transaction — as `kind`,
 /// owned by the token's user, so auth or posts can verify locally that the path was issued to that user. It is
 /// referenced (kept from garbage collection) once a `user-updated` / `post-created|updated` event names it; a
@@ -27,7 +28,10 @@ struct InternalImageHandler: Sendable {
 
     func handle(_ request: Request, context: APIRequestContext) async throws -> Response {
         let user = try context.requireUser()
-        let file = try await deps.rawReceiver.receive(request.body, logger: context.logger)
+        // A profile image or a G0 post's image is a photo; a chat file (the previous chat version's route) may be a
+        // video or a voice memo.
+        let file = try await deps.rawReceiver.receive(
+            request.body, photosOnly: kind != .chats, logger: context.logger)
         let paths = try await deps.store.store(
             [file], kind: kind, owner: user.userId, trace: context.trace, logger: context.logger)
         guard let path = paths.first else { throw APIError.internalError() }

@@ -18,11 +18,22 @@ package enum HEIFMetadataScrubber {
         guard let meta = try boxes(in: bytes, from: 0, to: bytes.count).first(where: { $0.type == "meta" }) else {
             return 0  // no items, no metadata items
         }
+        let (ranges, items) = try metadataRanges(bytes, meta: meta, fileSize: bytes.count)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            for range in merged(ranges) { buffer[range].update(repeating: 0) }
+        }
+        return items
+    }
+
+    /// Where the EXIF and XMP items' bytes are, and how many such items there are. `bytes` holds the file from its
+    /// start at least to the end of `meta`, its first top-level `meta` box; the file has `fileSize` bytes.
+    static func metadataRanges(_ bytes: [UInt8], meta: Box, fileSize: Int) throws -> (ranges: [Range<Int>], items: Int)
+    {
         // `meta` is a full box: four bytes of version and flags before its children.
         let children = try boxes(in: bytes, from: meta.contentStart + 4, to: meta.end)
-        guard let iinf = children.first(where: { $0.type == "iinf" }) else { return 0 }
+        guard let iinf = children.first(where: { $0.type == "iinf" }) else { return ([], 0) }
         let sensitive = try sensitiveItems(bytes, iinf: iinf)
-        guard !sensitive.isEmpty else { return 0 }
+        guard !sensitive.isEmpty else { return ([], 0) }
         guard let iloc = children.first(where: { $0.type == "iloc" }) else {
             throw Malformed(reason: "metadata items without an item location box")
         }
@@ -36,7 +47,7 @@ package enum HEIFMetadataScrubber {
                 guard location.dataReferenceIndex == 0 else {
                     throw Malformed(reason: "a metadata item stored in another file")
                 }
-                (start, end) = (0, bytes.count)
+                (start, end) = (0, fileSize)
             case 1:
                 guard let idat else { throw Malformed(reason: "a metadata item in an item data box that is absent") }
                 (start, end) = (idat.contentStart, idat.end)
@@ -54,16 +65,16 @@ package enum HEIFMetadataScrubber {
             }
             zeroed += 1
         }
-        zero(&bytes, merging: ranges)
-        return zeroed
+        return (ranges, zeroed)
     }
 
     /// At most this many extents of metadata items in one file (a real one has one or two per item): a file that
     /// claims more is refused rather than walked.
     static let maxExtents = 4096
 
-    /// Zeroes each byte of the ranges once, however they overlap (a hostile file could repeat one range).
-    static func zero(_ bytes: inout [UInt8], merging ranges: [Range<Int>]) {
+    /// The ranges sorted and merged, so that each byte is zeroed once however they overlap (a hostile file could
+    /// repeat one range).
+    static func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {
         var merged: [Range<Int>] = []
         for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = merged.last, range.lowerBound <= last.upperBound {
@@ -72,9 +83,7 @@ package enum HEIFMetadataScrubber {
                 merged.append(range)
             }
         }
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            for range in merged { buffer[range].update(repeating: 0) }
-        }
+        return merged
     }
 
     // MARK: Boxes

@@ -1,6 +1,7 @@
 /// The formats we accept (API conventions §10.7), recognised by their leading bytes ("magic numbers") only: images
 /// (HEIF photos too: iPhones' library photos, which WeeMo's chat sends as they are, decision 0044), and MP4/QuickTime
-/// videos (WeeMo, G2, decision 0021: its feeds, meets and chats carry videos). The filename and
+/// videos (WeeMo, G2, decision 0021: its feeds, meets and chats carry videos), and MPEG-4 audio (WeeMo's chat voice
+/// memos, decision 0045). The filename and
 /// the part's declared `Content-Type` are never consulted: clients send names without extensions and `image/jpg`
 /// for PNGs (API conventions §1.3), and a declared type proves nothing.
 package enum ImageType: String, Sendable, CaseIterable {
@@ -11,6 +12,10 @@ package enum ImageType: String, Sendable, CaseIterable {
     case heic
     case mp4
     case mov
+    /// MPEG-4 audio (`M4A ` brand: what `AVAudioRecorder` writes for AAC). Stored with the `.mp4` extension: WeeMo
+    /// labels its voice memos `video_N.mp4` and plays a chat file in its video player only when the path says `.mp4`
+    /// or `.mov` (decision 0045); served as `audio/mp4`.
+    case m4a
 
     /// How many leading bytes `sniff` needs to decide.
     package static let sniffLength = 12
@@ -27,11 +32,12 @@ package enum ImageType: String, Sendable, CaseIterable {
         if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .gif }
         if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
         // ISO base media files start with a `ftyp` box whose major brand names the kind: a HEIF image, QuickTime, or
-        // an MP4 video brand (M4A audio and AVIF images use the same box with other brands, and are not accepted).
+        // MPEG-4 audio, or an MP4 video brand (AVIF images use the same box with another brand, and are not accepted).
         if starts(with: Array("ftyp".utf8), at: 4), head.count >= 12 {
             let brand = String(decoding: head[8..<12], as: UTF8.self)
             if Self.heifBrands.contains(brand) { return .heic }
             if brand == "qt  " { return .mov }
+            if brand == "M4A " { return .m4a }
             if Self.videoBrands.contains(brand) { return .mp4 }
         }
         return nil
@@ -55,7 +61,7 @@ package enum ImageType: String, Sendable, CaseIterable {
         case .gif: "gif"
         case .webp: "webp"
         case .heic: "heic"
-        case .mp4: "mp4"
+        case .mp4, .m4a: "mp4"
         case .mov: "mov"
         }
     }
@@ -70,6 +76,7 @@ package enum ImageType: String, Sendable, CaseIterable {
         case .heic: "image/heic"
         case .mp4: "video/mp4"
         case .mov: "video/quicktime"
+        case .m4a: "audio/mp4"
         }
     }
 }

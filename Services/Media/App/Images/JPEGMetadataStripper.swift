@@ -12,7 +12,10 @@
 /// The segment structure is checked on the way: `SOI` first, well-formed markers, lengths inside the file,
 /// a frame header before the first scan, and an `EOI` at the end. A file that fails is `Malformed` (the
 /// upload answers 400), never passed through unstripped.
-package enum JPEGMetadataStripper {
+///
+/// It works on the file as it streams in (`feed`, then `finish`), holding no more than a segment header: an upload
+/// is stripped on its way to disk, never read whole (decision 0046). `strip` does the same for bytes in memory.
+package struct JPEGMetadataStripper {
     package struct Malformed: Error, CustomStringConvertible, Equatable {
         package let reason: String
         package var description: String { "malformed JPEG: \(reason)" }
@@ -26,72 +29,169 @@ package enum JPEGMetadataStripper {
     /// Start-of-frame markers (SOF0–SOF15 except DHT C4, JPG C8 and DAC CC).
     static let frames: Set<UInt8> = [0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF]
 
+    private enum State {
+        /// The first two bytes, `FF D8`.
+        case start
+        /// A marker's `0xFF` is due.
+        case marker
+        /// Inside a marker: `0xFF` fill bytes, then the marker code.
+        case fill
+        /// A segment's two length bytes (`first` once one has come); the length starts at `at`.
+        case length(marker: UInt8, at: Int, first: UInt8?)
+        /// A segment's body: `remaining` bytes, copied or dropped.
+        case segment(marker: UInt8, at: Int, remaining: Int, kept: Bool)
+        /// Entropy-coded data; `pendingFF` when the last byte seen was a `0xFF` whose meaning the next byte decides.
+        case scan(pendingFF: Bool)
+        /// After `EOI`: everything else is dropped.
+        case done
+    }
+
+    private var state = State.start
+    /// Bytes fed so far.
+    private var position = 0
+    private var sawFrame = false
+
+    package init() {}
+
+    /// Strips a whole file in memory.
     package static func strip(_ data: [UInt8]) throws -> [UInt8] {
-        guard data.count >= 4, data[0] == 0xFF, data[1] == soi else {
-            throw Malformed(reason: "does not start with SOI")
-        }
-        var output: [UInt8] = [0xFF, soi]
+        var stripper = JPEGMetadataStripper()
+        var output: [UInt8] = []
         output.reserveCapacity(data.count)
-        var index = 2
-        var sawFrame = false
+        try stripper.feed(data, into: &output)
+        try stripper.finish()
+        return output
+    }
 
-        while true {
-            // A marker: 0xFF, any number of 0xFF fill bytes, then the marker code.
-            guard index < data.count, data[index] == 0xFF else {
-                throw Malformed(reason: "expected a marker at byte \(index)")
-            }
-            while index < data.count && data[index] == 0xFF { index += 1 }
-            guard index < data.count else { throw Malformed(reason: "truncated marker at the end") }
-            let marker = data[index]
-            index += 1
-
-            switch marker {
-            case eoi:
-                guard sawFrame else { throw Malformed(reason: "no image data before EOI") }
-                output.append(contentsOf: [0xFF, eoi])
-                return output
-            case soi, 0x00:
-                throw Malformed(reason: "unexpected marker 0x\(String(marker, radix: 16)) at byte \(index - 1)")
-            case 0x01, 0xD0...0xD7:
-                // TEM and RSTn stand alone (no length).
-                output.append(contentsOf: [0xFF, marker])
-                continue
-            default:
-                break
-            }
-
-            // A segment with a 2-byte big-endian length that counts itself.
-            guard index + 2 <= data.count else { throw Malformed(reason: "truncated segment length at byte \(index)") }
-            let length = Int(data[index]) << 8 | Int(data[index + 1])
-            guard length >= 2, index + length <= data.count else {
-                throw Malformed(reason: "segment 0x\(String(marker, radix: 16)) at byte \(index - 2) runs past the end")
-            }
-            let end = index + length
-            if !removed.contains(marker) {
-                output.append(contentsOf: [0xFF, marker])
-                output.append(contentsOf: data[index..<end])
-            }
-            index = end
-            if frames.contains(marker) { sawFrame = true }
-
-            if marker == sos {
-                guard sawFrame else { throw Malformed(reason: "scan before any frame header") }
-                // Entropy-coded data runs to the next marker that is neither a stuffed 0xFF00 nor a restart marker.
-                let start = index
-                while true {
-                    guard index + 1 < data.count else { throw Malformed(reason: "scan data not terminated (no EOI)") }
-                    if data[index] == 0xFF {
-                        let next = data[index + 1]
-                        if next == 0x00 || (0xD0...0xD7).contains(next) {
-                            index += 2
-                            continue
-                        }
-                        break
-                    }
-                    index += 1
+    /// Takes the next bytes of the file and appends what is kept of them to `output`.
+    package mutating func feed(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) throws {
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            switch state {
+            case .segment(let marker, let at, let remaining, let kept):
+                // Copy or skip a run at once: the bulk of a file is in segments and scans.
+                let available = bytes.distance(from: index, to: bytes.endIndex)
+                let take = min(remaining, available)
+                let end = bytes.index(index, offsetBy: take)
+                if kept { output.append(contentsOf: bytes[index..<end]) }
+                position += take
+                index = end
+                if take == remaining {
+                    try endSegment(marker)
+                } else {
+                    state = .segment(marker: marker, at: at, remaining: remaining - take, kept: kept)
                 }
-                output.append(contentsOf: data[start..<index])
+            case .scan(pendingFF: false):
+                // Copy up to the next 0xFF in one go.
+                let end = bytes[index...].firstIndex(of: 0xFF) ?? bytes.endIndex
+                output.append(contentsOf: bytes[index..<end])
+                position += bytes.distance(from: index, to: end)
+                index = end
+                if index != bytes.endIndex {
+                    state = .scan(pendingFF: true)
+                    position += 1
+                    index = bytes.index(after: index)
+                }
+            default:
+                try step(bytes[index], into: &output)
+                position += 1
+                index = bytes.index(after: index)
             }
         }
+    }
+
+    /// The file has ended: throws unless it ended with `EOI` (bytes after it are dropped).
+    package func finish() throws {
+        if position < 4, !isDone { throw Malformed(reason: "does not start with SOI") }
+        switch state {
+        case .done: return
+        case .start: throw Malformed(reason: "does not start with SOI")
+        case .marker: throw Malformed(reason: "expected a marker at byte \(position)")
+        case .fill: throw Malformed(reason: "truncated marker at the end")
+        case .length(_, let at, _): throw Malformed(reason: "truncated segment length at byte \(at)")
+        case .segment(let marker, let at, _, _): throw Self.runsPastTheEnd(marker, at: at)
+        case .scan: throw Malformed(reason: "scan data not terminated (no EOI)")
+        }
+    }
+
+    private var isDone: Bool {
+        if case .done = state { return true }
+        return false
+    }
+
+    /// One byte outside segment bodies and plain scan data; `position` is its offset.
+    private mutating func step(_ byte: UInt8, into output: inout [UInt8]) throws {
+        switch state {
+        case .start:
+            if position == 0, byte == 0xFF { return }
+            guard position == 1, byte == Self.soi else { throw Malformed(reason: "does not start with SOI") }
+            output.append(contentsOf: [0xFF, Self.soi])
+            state = .marker
+        case .marker:
+            guard byte == 0xFF else { throw Malformed(reason: "expected a marker at byte \(position)") }
+            state = .fill
+        case .fill:
+            if byte != 0xFF { try beginMarker(byte, into: &output) }
+        case .length(let marker, let at, let first):
+            guard let first else {
+                state = .length(marker: marker, at: at, first: byte)
+                return
+            }
+            let length = Int(first) << 8 | Int(byte)
+            guard length >= 2 else { throw Self.runsPastTheEnd(marker, at: at) }
+            let kept = !Self.removed.contains(marker)
+            if kept { output.append(contentsOf: [0xFF, marker, first, byte]) }
+            if length == 2 {
+                try endSegment(marker)
+            } else {
+                state = .segment(marker: marker, at: at, remaining: length - 2, kept: kept)
+            }
+        case .scan(pendingFF: true):
+            if byte == 0x00 || (0xD0...0xD7).contains(byte) {
+                output.append(contentsOf: [0xFF, byte])  // a stuffed 0xFF or a restart marker: still scan data
+                state = .scan(pendingFF: false)
+            } else if byte == 0xFF {
+                state = .fill  // the scan ended; fill bytes before the next marker
+            } else {
+                try beginMarker(byte, into: &output)
+            }
+        case .done:
+            return
+        case .segment, .scan(pendingFF: false):
+            preconditionFailure("handled in feed")
+        }
+    }
+
+    /// A marker code has been read (at `position`).
+    private mutating func beginMarker(_ marker: UInt8, into output: inout [UInt8]) throws {
+        switch marker {
+        case Self.eoi:
+            guard sawFrame else { throw Malformed(reason: "no image data before EOI") }
+            output.append(contentsOf: [0xFF, Self.eoi])
+            state = .done
+        case Self.soi, 0x00:
+            throw Malformed(reason: "unexpected marker 0x\(String(marker, radix: 16)) at byte \(position)")
+        case 0x01, 0xD0...0xD7:
+            // TEM and RSTn stand alone (no length).
+            output.append(contentsOf: [0xFF, marker])
+            state = .marker
+        default:
+            state = .length(marker: marker, at: position + 1, first: nil)
+        }
+    }
+
+    /// A segment's last byte has been read.
+    private mutating func endSegment(_ marker: UInt8) throws {
+        if Self.frames.contains(marker) { sawFrame = true }
+        if marker == Self.sos {
+            guard sawFrame else { throw Malformed(reason: "scan before any frame header") }
+            state = .scan(pendingFF: false)
+        } else {
+            state = .marker
+        }
+    }
+
+    private static func runsPastTheEnd(_ marker: UInt8, at: Int) -> Malformed {
+        Malformed(reason: "segment 0x\(String(marker, radix: 16)) at byte \(at - 2) runs past the end")
     }
 }

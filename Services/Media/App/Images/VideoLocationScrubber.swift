@@ -3,14 +3,16 @@
 /// twice: as a QuickTime user-data string `©xyz` (`moov/udta`), and as the metadata item
 /// `com.apple.quicktime.location.ISO6709` (with its accuracy and other `…location…` keys) in `moov/meta`, whose `keys`
 /// box names the items and whose `ilst` holds their values. Other writers put `©xyz` in an `ilst` without `keys`
-/// (iTunes-style `meta`), and 3GPP files may carry a `loci` box in `udta`.
+/// (iTunes-style `meta`), and 3GPP files may carry a `loci` box in `udta`. Editing software adds XMP (which may
+/// hold `exif:GPSLatitude` and its kin) as a top-level `uuid` box of XMP's UUID or as `udta/XMP_`: the whole packet
+/// goes, as a JPEG's or a HEIF photo's XMP does.
 ///
 /// The other metadata (device make and model, software, creation date) is kept: it says nothing about where the user
 /// was, and players show it. Video files were accepted as they came before this existed, so the walk never refuses a
 /// file: a box that claims more than its parent holds is taken to end with its parent (a cut file), and the walk
 /// stops at bytes that are no box at all, and below `maxDepth` containers (real files nest three or four deep; a
 /// hostile one could nest thousands). ISO/IEC 14496-12 (boxes), Apple's QuickTime File Format (user data, metadata
-/// `keys` and `ilst`), 3GPP TS 26.244 (`loci`).
+/// `keys` and `ilst`), 3GPP TS 26.244 (`loci`), Adobe's XMP Specification Part 3 (`uuid`, `XMP_`).
 package enum VideoLocationScrubber {
     typealias Box = HEIFMetadataScrubber.Box
 
@@ -20,6 +22,10 @@ package enum VideoLocationScrubber {
     static let maxDepth = 8
     /// `©xyz` as bytes: the copyright sign is one byte, 0xA9, not UTF-8, so it is compared undecoded.
     static let xyz: [UInt8] = [0xA9, 0x78, 0x79, 0x7A]
+    /// The user type of a `uuid` box that holds an XMP packet (BE7ACFCB-97A9-42E8-9C71-999491E3AFAC).
+    static let xmpUUID: [UInt8] = [
+        0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC,
+    ]
 
     /// Zeroes every location value in `bytes`; returns how many it zeroed.
     package static func scrub(_ bytes: inout [UInt8]) -> Int {
@@ -44,6 +50,14 @@ package enum VideoLocationScrubber {
                 zeroed += 1
             case "meta":
                 zeroed += scrubMetadataItems(&bytes, meta: box)
+            case "XMP_":
+                zero(&bytes, box.contentStart..<box.end)
+                zeroed += 1
+            case "uuid"
+            where box.end - box.contentStart >= 16
+                && bytes[box.contentStart..<box.contentStart + 16].elementsEqual(xmpUUID):
+                zero(&bytes, box.contentStart + 16..<box.end)  // the user type stays: readers know it for XMP
+                zeroed += 1
             default:
                 break
             }
@@ -95,6 +109,15 @@ package enum VideoLocationScrubber {
         if name.count >= 4, name.suffix(4).elementsEqual(xyz) { return true }
         let text = String(decoding: name, as: UTF8.self).lowercased()
         return text.contains("location") || text.contains("iso6709")
+    }
+
+    /// Whether the box whose header starts `header` is one the walk looks into or zeroes (`VideoFileScrubber` reads
+    /// only those).
+    static func mayHoldLocation(_ header: [UInt8]) -> Bool {
+        guard header.count >= 8 else { return false }
+        let type = header[4..<8]
+        return type.elementsEqual(xyz) || ["loci", "meta", "uuid", "XMP_"].contains(fourCC(header, 4))
+            || containers.contains(fourCC(header, 4))
     }
 
     static func isXYZ(_ bytes: [UInt8], _ box: Box) -> Bool {

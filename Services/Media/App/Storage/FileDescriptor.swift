@@ -26,10 +26,11 @@ final class FileDescriptor: Sendable {
         if let fd = descriptor.withLock({ $0 }) { _ = systemClose(fd) }
     }
 
-    /// Creates a new file that must not exist yet (`O_EXCL`), for writing, mode 0644.
+    /// Creates a new file that must not exist yet (`O_EXCL`), for writing and reading (a video's location is zeroed in
+    /// place once it is written, decision 0046), mode 0644.
     static func create(_ path: String) async throws -> FileDescriptor {
         try await DiskIO.run {
-            let fd = systemOpen(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            let fd = systemOpen(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw DiskError(operation: "create", path: path, code: errno) }
             return FileDescriptor(fd: fd, path: path)
         }
@@ -66,6 +67,25 @@ final class FileDescriptor: Sendable {
         }
     }
 
+    /// Overwrites `bytes.count` bytes at `offset` (loops over short writes and EINTR).
+    func write(_ bytes: [UInt8], at offset: Int) async throws {
+        guard !bytes.isEmpty else { return }
+        try await DiskIO.run { [self] in
+            let fd = try self.requireOpen("write")
+            try bytes.withUnsafeBytes { bytes in
+                var done = 0
+                while done < bytes.count {
+                    let written = systemPwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw DiskError(operation: "write", path: self.path, code: errno)
+                    }
+                    done += written
+                }
+            }
+        }
+    }
+
     /// Reads up to `length` bytes at `offset` (fewer only at the end of the file).
     func read(at offset: Int, length: Int) async throws -> ByteBuffer {
         try await DiskIO.run { [self] in
@@ -85,29 +105,6 @@ final class FileDescriptor: Sendable {
                 total += count
             }
             return buffer
-        }
-    }
-
-    /// Reads the whole file, refusing files longer than `limit` bytes.
-    func readAll(limit: Int) async throws -> [UInt8] {
-        try await DiskIO.run { [self] in
-            let fd = try self.requireOpen("read")
-            var result: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-            while true {
-                let count = chunk.withUnsafeMutableBytes {
-                    systemPread(fd, $0.baseAddress!, $0.count, off_t(result.count))
-                }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw DiskError(operation: "read", path: self.path, code: errno)
-                }
-                if count == 0 { return result }
-                guard result.count + count <= limit else {
-                    throw DiskError(operation: "read (larger than \(limit) bytes)", path: self.path, code: EFBIG)
-                }
-                result.append(contentsOf: chunk[0..<count])
-            }
         }
     }
 
@@ -151,6 +148,9 @@ final class FileDescriptor: Sendable {
 private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
 private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
 private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, pointer, count) }
+private func systemPwrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int, _ offset: off_t) -> Int {
+    pwrite(fd, pointer, count, offset)
+}
 private func systemPread(_ fd: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t) -> Int {
     pread(fd, pointer, count, offset)
 }

@@ -12,37 +12,61 @@ import SNSPlatform
 
 /// Receives one file part: holds back the first bytes until the type can be recognised, then writes
 /// everything to a temp file as it arrives, counting and hashing; refuses the file the moment it is not an
-/// image or grows past the limit. Used by one task (the upload's), never shared.
+/// image, a video or a voice memo, or grows past its kind's limit (until its kind is known, the larger one). Used by
+/// one task (the upload's), never shared.
 final class FilePartWriter {
     let root: MediaRoot
+    /// Bytes a photo may have (`SNS_MEDIA_MAX_FILE_BYTES`).
     let maxBytes: Int
+    /// Bytes a video or a voice memo may have (`SNS_MEDIA_MAX_VIDEO_BYTES`, decision 0046).
+    let maxVideoBytes: Int
+    /// Whether videos and voice memos are refused (a profile image, a G0 post's image).
+    let photosOnly: Bool
     let position: Int
     private(set) var temporaryPath: String?
-    /// Every temp file this part created, so a failure can remove them all.
-    private(set) var createdPaths: [String] = []
+    /// The temp files this part created (its one file, once its type is known), so a failure can remove them.
+    var createdPaths: [String] { temporaryPath.map { [$0] } ?? [] }
     private var descriptor: FileDescriptor?
     private var type: ImageType?
     private var pending = ByteBuffer()
+    /// Bytes received (what the limits count).
     private var size = 0
+    /// Bytes written to the temp file (fewer than received for a JPEG, whose metadata segments are left out).
+    private var written = 0
+    /// A JPEG's metadata stripper, fed as the bytes arrive (decision 0046).
+    private var jpeg: JPEGMetadataStripper?
     private var hasher = SHA256()
 
     /// - Parameter position: the file's number in the upload (1-based), for messages.
-    init(root: MediaRoot, maxBytes: Int, position: Int) {
+    init(root: MediaRoot, maxBytes: Int, maxVideoBytes: Int, photosOnly: Bool = false, position: Int) {
         self.root = root
         self.maxBytes = maxBytes
+        self.maxVideoBytes = maxVideoBytes
+        self.photosOnly = photosOnly
         self.position = position
+    }
+
+    /// The limit of the file's kind, or the larger one while its kind is not known.
+    private var limit: Int {
+        guard let type else { return max(maxBytes, maxVideoBytes) }
+        return Self.videos.contains(type) ? maxVideoBytes : maxBytes
+    }
+
+    private func checkSize() throws {
+        guard size <= limit else {
+            throw APIError.badRequest(
+                "파일 용량이 너무 큽니다. (file \(position) is larger than \(Self.describe(bytes: limit)))")
+        }
     }
 
     func append(_ buffer: ByteBuffer) async throws {
         size += buffer.readableBytes
-        guard size <= maxBytes else {
-            throw APIError.badRequest(
-                "파일 용량이 너무 큽니다. (file \(position) is larger than \(Self.describe(bytes: maxBytes)))")
-        }
+        try checkSize()
         if type == nil {
             pending.writeImmutableBuffer(buffer)
             guard pending.readableBytes >= ImageType.sniffLength else { return }
             try await recognise()
+            try checkSize()  // now against its kind's limit
             let head = pending
             pending = ByteBuffer()
             try await write(head)
@@ -51,21 +75,41 @@ final class FilePartWriter {
         }
     }
 
-    /// Completes the file: checks it, removes a photo's or a video's metadata (decision 0044), fsyncs and closes. The
-    /// temp file is then final.
+    /// Completes the file: checks it, removes what is left of its metadata — a HEIF photo's EXIF and XMP items, a
+    /// video's or voice memo's location, in the file as written (a JPEG's went on the way in) — fsyncs and closes. The
+    /// temp file is then final. Nothing is ever read whole (decisions 0044, 0046).
     func finish() async throws -> ReceivedFile {
         if type == nil { try await recognise() }  // shorter than the sniff length: never an image
         guard let type, let descriptor, let temporaryPath else { throw Self.notAnImage(position) }
-        if Self.rewritten.contains(type) {
-            await descriptor.close()
-            self.descriptor = nil
-            return try await finishWithoutMetadata(original: temporaryPath, type: type)
+        var zeroed = 0
+        switch type {
+        case .jpeg:
+            do {
+                try jpeg?.finish()
+            } catch let error as JPEGMetadataStripper.Malformed {
+                throw Self.badJPEG(position, error)
+            }
+        case .heic:
+            do {
+                zeroed += try await HEIFFileScrubber.scrub(descriptor, size: written)
+            } catch let error as HEIFMetadataScrubber.Malformed {
+                throw APIError.badRequest(
+                    "손상된 HEIF 파일입니다. (file \(position) is not a well-formed HEIF image: \(error.reason))")
+            }
+            zeroed += try await VideoFileScrubber.scrub(descriptor, size: written)  // a `moov` beside the items
+        case .mp4, .mov, .m4a:
+            zeroed += try await VideoFileScrubber.scrub(descriptor, size: written)
+        case .png, .gif, .webp:
+            break  // stored as uploaded (decision 0005)
+        }
+        if zeroed > 0 {
+            hasher = try await Self.hash(descriptor, size: written)  // what was streamed in has changed
         }
         try await descriptor.sync()
         await descriptor.close()
         self.descriptor = nil
         let digest = hasher.finalize()
-        return ReceivedFile(temporaryPath: temporaryPath, type: type, size: size, sha256: Self.hex(digest))
+        return ReceivedFile(temporaryPath: temporaryPath, type: type, size: written, sha256: Self.hex(digest))
     }
 
     /// Closes the temp file if open (clean-up on failure; the caller removes the file).
@@ -78,90 +122,61 @@ final class FilePartWriter {
         guard pending.readableBytes >= ImageType.sniffLength,
             let type = ImageType.sniff(pending.readableBytesView)
         else { throw Self.notAnImage(position) }
+        if photosOnly, Self.videos.contains(type) {
+            throw APIError.badRequest(
+                "허용되지 않는 파일 형식입니다. (file \(position) is not a JPEG, PNG, GIF, WebP or HEIF image)")
+        }
         self.type = type
+        if type == .jpeg { jpeg = JPEGMetadataStripper() }
         let path = root.newTemporaryPath()
         temporaryPath = path
-        createdPaths.append(path)
         descriptor = try await FileDescriptor.create(path)
     }
 
     private func write(_ buffer: ByteBuffer) async throws {
         guard let descriptor else { return }
-        if let type, !Self.rewritten.contains(type) {  // hashed once its metadata is gone
-            buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+        if var stripper = jpeg {  // what is kept of a JPEG goes to disk: its metadata segments never do
+            var kept: [UInt8] = []
+            kept.reserveCapacity(buffer.readableBytes)
+            do {
+                try buffer.withUnsafeReadableBytes { try stripper.feed($0, into: &kept) }
+            } catch let error as JPEGMetadataStripper.Malformed {
+                throw Self.badJPEG(position, error)
+            }
+            jpeg = stripper
+            hasher.update(data: kept)
+            written += kept.count
+            try await descriptor.write(ByteBuffer(bytes: kept))
+            return
         }
+        buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+        written += buffer.readableBytes
         try await descriptor.write(buffer)
     }
 
-    /// The types whose metadata is removed once the whole file is in: a photo's location, camera and times, a
-    /// video's location (decision 0044).
-    static let rewritten: Set<ImageType> = [.jpeg, .heic, .mp4, .mov]
-
-    /// Reads the file back (it is at most `maxBytes`), removes its metadata into a second temp file (fsynced), and
-    /// removes the original. A broken JPEG segment structure or HEIF box structure → 400 (a video's boxes are walked
-    /// as far as they fit: videos were stored as they came before).
-    private func finishWithoutMetadata(original: String, type: ImageType) async throws -> ReceivedFile {
-        guard let reader = try await FileDescriptor.openForReading(original) else {
-            throw DiskError(operation: "reopen", path: original, code: ENOENT)
-        }
-        let bytes: [UInt8]
-        do {
-            bytes = try await reader.readAll(limit: maxBytes)
-            await reader.close()
-        } catch {
-            await reader.close()
-            throw error
-        }
-        let position = self.position
-        let (stripped, digest) = try await runBlocking { () throws -> ([UInt8], String) in
-            let stripped = try Self.withoutMetadata(bytes, type: type, position: position)
-            return (stripped, Self.hex(SHA256.hash(data: stripped)))
-        }
-        let path = root.newTemporaryPath()
-        temporaryPath = path
-        createdPaths.append(path)
-        let output = try await FileDescriptor.create(path)
-        do {
-            try await output.write(ByteBuffer(bytes: stripped))
-            try await output.sync()
-            await output.close()
-        } catch {
-            await output.close()
-            throw error
-        }
-        await MediaDisk.removeQuietly([original])
-        return ReceivedFile(temporaryPath: path, type: type, size: stripped.count, sha256: digest)
+    static func badJPEG(_ position: Int, _ error: JPEGMetadataStripper.Malformed) -> APIError {
+        APIError.badRequest("손상된 JPEG 파일입니다. (file \(position) is not a well-formed JPEG: \(error.reason))")
     }
 
-    static func withoutMetadata(_ bytes: [UInt8], type: ImageType, position: Int) throws -> [UInt8] {
-        switch type {
-        case .mp4, .mov:
-            var scrubbed = bytes
-            _ = VideoLocationScrubber.scrub(&scrubbed)
-            return scrubbed
-        case .heic:
-            var scrubbed = bytes
-            do {
-                _ = try HEIFMetadataScrubber.scrub(&scrubbed)
-                _ = VideoLocationScrubber.scrub(&scrubbed)  // a `moov` (sequence) beside the items: its location too
-            } catch let error as HEIFMetadataScrubber.Malformed {
-                throw APIError.badRequest(
-                    "손상된 HEIF 파일입니다. (file \(position) is not a well-formed HEIF image: \(error.reason))")
-            }
-            return scrubbed
-        default:
-            do {
-                return try JPEGMetadataStripper.strip(bytes)
-            } catch let error as JPEGMetadataStripper.Malformed {
-                throw APIError.badRequest(
-                    "손상된 JPEG 파일입니다. (file \(position) is not a well-formed JPEG: \(error.reason))")
-            }
+    /// Videos and voice memos: their own size limit, and refused where only a photo will do (decisions 0045, 0046).
+    static let videos: Set<ImageType> = [.mp4, .mov, .m4a]
+
+    /// SHA-256 of the first `size` bytes of `file`, read a mebibyte at a time.
+    static func hash(_ file: FileDescriptor, size: Int) async throws -> SHA256 {
+        var hasher = SHA256()
+        var offset = 0
+        while offset < size {
+            let chunk = try await file.read(at: offset, length: min(1 << 20, size - offset))
+            guard chunk.readableBytes > 0 else { throw DiskError(operation: "read", path: file.path, code: EIO) }
+            chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+            offset += chunk.readableBytes
         }
+        return hasher
     }
 
     static func notAnImage(_ position: Int) -> APIError {
         APIError.badRequest(
-            "허용되지 않는 파일 형식입니다. (file \(position) is not a JPEG, PNG, GIF, WebP or HEIF image, or an MP4 or QuickTime video)"
+            "허용되지 않는 파일 형식입니다. (file \(position) is not a JPEG, PNG, GIF, WebP or HEIF image, an MP4 or QuickTime video, or MPEG-4 audio)"
         )
     }
 

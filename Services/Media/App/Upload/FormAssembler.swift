@@ -122,7 +122,8 @@ final class FormAssembler {
                     "파일은 최대 \(limits.maxFiles)개까지 업로드할 수 있습니다. (at most \(limits.maxFiles) files per request)")
             }
             fileCount += 1
-            let writer = FilePartWriter(root: root, maxBytes: limits.maxFileBytes, position: fileCount)
+            let writer = FilePartWriter(
+                root: root, maxBytes: limits.maxFileBytes, maxVideoBytes: limits.maxVideoBytes, position: fileCount)
             writers.append(writer)
             current = .file(writer)
         } else {
