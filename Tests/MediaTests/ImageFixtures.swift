@@ -157,6 +157,64 @@ enum ImageFixtures {
         [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
     }
 
+    // MARK: PNG and WebP with metadata (decision 0047)
+
+    /// One PNG chunk: big-endian length, type, data, CRC-32 of type and data.
+    static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        be32(data.count) + Array(type.utf8) + data + be32(Int(crc32(Array(type.utf8) + data)))
+    }
+
+    /// CRC-32 (ISO 3309, as PNG uses it).
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// Bytes of `png` up to and including its IHDR chunk: metadata chunks are inserted after this.
+    static let pngHeaderLength = 33
+
+    /// `png` with Exif (a GPS tag's worth of text), a comment, compressed text, XMP, C2PA and Apple's `iDOT`
+    /// inserted after IHDR, and a line break after IEND: stripped, it is `png` again.
+    static let pngWithMetadata: [UInt8] =
+        Array(png[..<pngHeaderLength])
+        + pngChunk("eXIf", Array("MM\u{0}*GPSLatitude 37.5665".utf8))
+        + pngChunk("tEXt", Array("Comment\u{0}taken at home".utf8))
+        + pngChunk("zTXt", Array("Author\u{0}\u{0}".utf8) + [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
+        + pngChunk("iTXt", Array("XML:com.adobe.xmp\u{0}\u{0}\u{0}\u{0}\u{0}<x:xmpmeta exif:GPSLatitude=\"37\"/>".utf8))
+        + pngChunk("caBX", Array("jumb c2pa GPSLatitude".utf8))
+        + pngChunk("iDOT", be32(2) + be32(0) + be32(1) + be32(40))
+        + Array(png[pngHeaderLength...]) + [13, 10]
+
+    /// One RIFF chunk: FourCC, little-endian size, payload, a pad byte after an odd size.
+    static func riffChunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        Array(type.utf8) + le32(payload.count) + payload + (payload.count % 2 == 1 ? [0] : [])
+    }
+
+    static func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+
+    /// A WebP file of these chunks.
+    static func webpFile(_ chunks: [UInt8]) -> [UInt8] {
+        Array("RIFF".utf8) + le32(4 + chunks.count) + Array("WEBP".utf8) + chunks
+    }
+
+    /// `webp`'s image in the extended format: `VP8X` with `flags` (1×1 canvas), then its `VP8L` chunk.
+    static func extendedWebP(flags: UInt8, after image: [UInt8] = []) -> [UInt8] {
+        webpFile(riffChunk("VP8X", [flags, 0, 0, 0, 0, 0, 0, 0, 0, 0]) + Array(webp[12...]) + image)
+    }
+
+    /// `extendedWebP` with its EXIF and XMP flags set, an odd-sized `EXIF` chunk, an `XMP ` chunk and a `C2PA` chunk,
+    /// and bytes after the container: stripped, it is `extendedWebP(flags: 0)`.
+    static let webpWithMetadata: [UInt8] =
+        extendedWebP(
+            flags: 0x08 | 0x04,
+            after: riffChunk("EXIF", Array("MM\u{0}*GPSLatitude 37.5665".utf8))
+                + riffChunk("XMP ", Array("<x:xmpmeta exif:GPSLatitude=\"37\"/>".utf8))
+                + riffChunk("C2PA", Array("jumb c2pa".utf8))) + [13, 10]
+
     /// A HEIF photo with EXIF and XMP items (`TestImages.heic`, shared with the end-to-end tests).
     static let heicWithMetadata: [UInt8] = TestImages.heic
 

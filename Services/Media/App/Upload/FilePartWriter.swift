@@ -31,10 +31,10 @@ final class FilePartWriter {
     private var pending = ByteBuffer()
     /// Bytes received (what the limits count).
     private var size = 0
-    /// Bytes written to the temp file (fewer than received for a JPEG, whose metadata segments are left out).
+    /// Bytes written to the temp file (fewer than received for a JPEG, PNG or WebP, whose metadata is left out).
     private var written = 0
-    /// A JPEG's metadata stripper, fed as the bytes arrive (decision 0046).
-    private var jpeg: JPEGMetadataStripper?
+    /// A JPEG's, PNG's or WebP's metadata stripper, fed as the bytes arrive (decisions 0046, 0047).
+    private var stripper: StreamingMetadataStripper?
     private var hasher = SHA256()
 
     /// - Parameter position: the file's number in the upload (1-based), for messages.
@@ -76,34 +76,34 @@ final class FilePartWriter {
     }
 
     /// Completes the file: checks it, removes what is left of its metadata — a HEIF photo's EXIF and XMP items, a
-    /// video's or voice memo's location, in the file as written (a JPEG's went on the way in) — fsyncs and closes. The
-    /// temp file is then final. Nothing is ever read whole (decisions 0044, 0046).
+    /// video's or voice memo's location, in the file as written (a JPEG's, PNG's or WebP's went on the way in; a
+    /// WebP's header is corrected here) — fsyncs and closes. The temp file is then final. Nothing is ever read whole
+    /// (decisions 0044, 0046, 0047).
     func finish() async throws -> ReceivedFile {
         if type == nil { try await recognise() }  // shorter than the sniff length: never an image
         guard let type, let descriptor, let temporaryPath else { throw Self.notAnImage(position) }
-        var zeroed = 0
+        var rewritten = 0
         switch type {
-        case .jpeg:
-            do {
-                try jpeg?.finish()
-            } catch let error as JPEGMetadataStripper.Malformed {
-                throw Self.badJPEG(position, error)
+        case .jpeg, .png, .webp:
+            for patch in try stripper?.finish(position: position) ?? [] {
+                try await descriptor.write(patch.bytes, at: patch.offset)
+                rewritten += 1
             }
         case .heic:
             do {
-                zeroed += try await HEIFFileScrubber.scrub(descriptor, size: written)
+                rewritten += try await HEIFFileScrubber.scrub(descriptor, size: written)
             } catch let error as HEIFMetadataScrubber.Malformed {
                 throw APIError.badRequest(
                     "손상된 HEIF 파일입니다. (file \(position) is not a well-formed HEIF image: \(error.reason))")
             }
-            zeroed += try await VideoFileScrubber.scrub(descriptor, size: written)  // a `moov` beside the items
+            rewritten += try await VideoFileScrubber.scrub(descriptor, size: written)  // a `moov` beside the items
         case .mp4, .mov, .m4a:
-            zeroed += try await VideoFileScrubber.scrub(descriptor, size: written)
-        case .png, .gif, .webp:
+            rewritten += try await VideoFileScrubber.scrub(descriptor, size: written)
+        case .gif:
             break  // stored as uploaded (decision 0005)
         }
-        if zeroed > 0 {
-            hasher = try await Self.hash(descriptor, size: written)  // what was streamed in has changed
+        if rewritten > 0 {
+            hasher = try await Self.hash(descriptor, size: written)  // what was streamed in has changed since
         }
         try await descriptor.sync()
         await descriptor.close()
@@ -127,7 +127,7 @@ final class FilePartWriter {
                 "허용되지 않는 파일 형식입니다. (file \(position) is not a JPEG, PNG, GIF, WebP or HEIF image)")
         }
         self.type = type
-        if type == .jpeg { jpeg = JPEGMetadataStripper() }
+        stripper = StreamingMetadataStripper(for: type)
         let path = root.newTemporaryPath()
         temporaryPath = path
         descriptor = try await FileDescriptor.create(path)
@@ -135,15 +135,11 @@ final class FilePartWriter {
 
     private func write(_ buffer: ByteBuffer) async throws {
         guard let descriptor else { return }
-        if var stripper = jpeg {  // what is kept of a JPEG goes to disk: its metadata segments never do
+        if var stripper {  // what is kept of a photo goes to disk: its metadata never does
             var kept: [UInt8] = []
             kept.reserveCapacity(buffer.readableBytes)
-            do {
-                try buffer.withUnsafeReadableBytes { try stripper.feed($0, into: &kept) }
-            } catch let error as JPEGMetadataStripper.Malformed {
-                throw Self.badJPEG(position, error)
-            }
-            jpeg = stripper
+            try buffer.withUnsafeReadableBytes { try stripper.feed($0, into: &kept, position: position) }
+            self.stripper = stripper
             hasher.update(data: kept)
             written += kept.count
             try await descriptor.write(ByteBuffer(bytes: kept))
@@ -152,10 +148,6 @@ final class FilePartWriter {
         buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
         written += buffer.readableBytes
         try await descriptor.write(buffer)
-    }
-
-    static func badJPEG(_ position: Int, _ error: JPEGMetadataStripper.Malformed) -> APIError {
-        APIError.badRequest("손상된 JPEG 파일입니다. (file \(position) is not a well-formed JPEG: \(error.reason))")
     }
 
     /// Videos and voice memos: their own size limit, and refused where only a photo will do (decisions 0045, 0046).

@@ -1,0 +1,175 @@
+/// Removes the chunks of a WebP that can say where, when and by whom a picture was made (decision 0047): `EXIF`
+/// (with GPS), `XMP ` (which may carry a location) and `C2PA` (provenance, which can name the creator and hold an
+/// Exif assertion with a position). Every other chunk (`VP8 `, `VP8L`, `VP8X`, `ALPH`, `ICCP`,
+/// `ANIM`, `ANMF` …) is copied byte for byte, so the picture is unchanged. Bytes after the RIFF container's end are
+/// dropped.
+///
+/// Dropping chunks shortens the container, so the RIFF header's size and the `VP8X` header's EXIF and XMP flags
+/// must change too; they precede the dropped bytes, so `finish` returns them as patches (an offset in the output and
+/// the bytes to write there), which the caller writes over what it already stored (`strip` applies them itself).
+///
+/// The structure is checked on the way: `RIFF`, a size, `WEBP`, then chunk headers whose sizes (plus the pad byte
+/// after an odd one) stay inside the container, and the container complete. A file that fails is `Malformed` (the
+/// upload answers 400), never stored with its metadata. It works on the file as it streams in (`feed`, then
+/// `finish`), holding at most a chunk header.
+package struct WebPMetadataStripper {
+    package struct Malformed: Error, CustomStringConvertible, Equatable {
+        package let reason: String
+        package init(reason: String) { self.reason = reason }
+        package var description: String { "malformed WebP: \(reason)" }
+    }
+
+    /// An overwrite of bytes already output: `bytes` at `offset`.
+    package struct Patch: Equatable, Sendable {
+        package let offset: Int
+        package let bytes: [UInt8]
+    }
+
+    /// Chunks dropped: Exif, XMP, C2PA.
+    static let removed: Set<String> = ["EXIF", "XMP ", "C2PA"]
+    /// `VP8X` flags of the chunks dropped (libwebp's `EXIF_FLAG` and `XMP_FLAG`).
+    static let metadataFlags: UInt8 = 0x08 | 0x04
+
+    private enum State {
+        /// The 12-byte file header (`RIFF`, size, `WEBP`).
+        case fileHeader
+        /// A chunk's FourCC and size (8 bytes), starting at `at`.
+        case chunkHeader(at: Int)
+        /// A chunk's payload and pad byte: `remaining` bytes, copied or dropped.
+        case body(type: String, at: Int, remaining: Int, kept: Bool)
+        /// After the container's end: everything else is dropped.
+        case done
+    }
+
+    private var state = State.fileHeader
+    private var header: [UInt8] = []
+    /// Bytes fed so far, and output so far.
+    private var position = 0
+    private var written = 0
+    /// Where the container ends: 8 + the RIFF size.
+    private var end = 0
+    private var chunks = 0
+    /// The output offset of the `VP8X` flags byte, and the flags, when the first chunk is `VP8X`.
+    private var flags: (offset: Int, value: UInt8)?
+    /// Chunks dropped so far.
+    package private(set) var removedChunks = 0
+
+    package init() {}
+
+    /// Strips a whole file in memory.
+    package static func strip(_ data: [UInt8]) throws -> [UInt8] {
+        var stripper = WebPMetadataStripper()
+        var output: [UInt8] = []
+        output.reserveCapacity(data.count)
+        try stripper.feed(data, into: &output)
+        for patch in try stripper.finish() {
+            output.replaceSubrange(patch.offset..<patch.offset + patch.bytes.count, with: patch.bytes)
+        }
+        return output
+    }
+
+    /// Takes the next bytes of the file and appends what is kept of them to `output`.
+    package mutating func feed(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) throws {
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            switch state {
+            case .fileHeader, .chunkHeader:
+                let wanted = if case .fileHeader = state { 12 } else { 8 }
+                let take = min(wanted - header.count, bytes.distance(from: index, to: bytes.endIndex))
+                let end = bytes.index(index, offsetBy: take)
+                header.append(contentsOf: bytes[index..<end])
+                position += take
+                index = end
+                guard header.count == wanted else { continue }
+                if case .chunkHeader(let at) = state {
+                    try beginChunk(at: at, into: &output)
+                } else {
+                    try beginFile(into: &output)
+                }
+            case .body(let type, let at, let remaining, let kept):
+                let take = min(remaining, bytes.distance(from: index, to: bytes.endIndex))
+                let end = bytes.index(index, offsetBy: take)
+                if kept {
+                    if type == "VP8X", chunks == 1, flags == nil, take > 0 {
+                        flags = (written, bytes[index])  // the payload's first byte
+                    }
+                    output.append(contentsOf: bytes[index..<end])
+                    written += take
+                }
+                position += take
+                index = end
+                if take < remaining {
+                    state = .body(type: type, at: at, remaining: remaining - take, kept: kept)
+                } else {
+                    state = position == self.end ? .done : .chunkHeader(at: position)
+                }
+            case .done:
+                position += bytes.distance(from: index, to: bytes.endIndex)
+                return
+            }
+        }
+    }
+
+    /// The file has ended: throws unless the container was complete; returns the header patches the dropped chunks
+    /// call for (none when nothing was dropped).
+    package func finish() throws -> [Patch] {
+        switch state {
+        case .done: break
+        case .fileHeader: throw Malformed(reason: "truncated RIFF header")
+        case .chunkHeader:
+            throw Malformed(reason: "the file ends at byte \(position), inside a RIFF container of \(end) bytes")
+        case .body(let type, let at, _, _): throw Malformed(reason: "chunk \(type) at byte \(at) runs past the end")
+        }
+        guard removedChunks > 0 else { return [] }
+        let size = UInt32(written - 8)
+        var patches = [Patch(offset: 4, bytes: [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: size >> $0) })]
+        if let flags, flags.value & Self.metadataFlags != 0 {
+            patches.append(Patch(offset: flags.offset, bytes: [flags.value & ~Self.metadataFlags]))
+        }
+        return patches
+    }
+
+    private static func littleEndian(_ bytes: ArraySlice<UInt8>) -> Int {
+        bytes.reversed().reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    private mutating func beginFile(into output: inout [UInt8]) throws {
+        guard header[0..<4].elementsEqual("RIFF".utf8), header[8..<12].elementsEqual("WEBP".utf8) else {
+            throw Malformed(reason: "not a RIFF WEBP header")
+        }
+        let size = Self.littleEndian(header[4..<8])
+        guard size >= 4 + 8 else { throw Malformed(reason: "a RIFF container of \(size) bytes holds no chunk") }
+        end = 8 + size
+        output.append(contentsOf: header)
+        written += header.count
+        header.removeAll(keepingCapacity: true)
+        state = .chunkHeader(at: position)
+    }
+
+    /// A chunk's 8-byte header has been read (it started at `at`).
+    private mutating func beginChunk(at: Int, into output: inout [UInt8]) throws {
+        guard header[0..<4].allSatisfy({ (0x20...0x7E).contains($0) }) else {
+            throw Malformed(reason: "chunk type is not four printable characters at byte \(at)")
+        }
+        let type = String(decoding: header[0..<4], as: UTF8.self)
+        let size = Self.littleEndian(header[4..<8])
+        let padded = size + (size & 1)
+        guard at + 8 + padded <= end else {
+            throw Malformed(reason: "chunk \(type) at byte \(at) runs past the RIFF container's end")
+        }
+        chunks += 1
+        let kept = !Self.removed.contains(type)
+        if kept {
+            output.append(contentsOf: header)
+            written += header.count
+        } else {
+            removedChunks += 1
+        }
+        header.removeAll(keepingCapacity: true)
+        if padded == 0 {
+            state = at + 8 == end ? .done : .chunkHeader(at: at + 8)
+        } else {
+            state = .body(type: type, at: at, remaining: padded, kept: kept)
+        }
+    }
+}
