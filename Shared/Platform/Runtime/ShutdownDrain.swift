@@ -8,8 +8,9 @@ import Synchronization
 /// How a replica leaves without dropping a request (decision 0018).
 ///
 /// On SIGTERM, before the HTTP server's own graceful shutdown, the replica drains for `duration`:
-/// - it closes its listening socket, so the gateway's next connection attempt is refused before anything was sent,
-///   and the gateway retries that request on another replica (safe for every method: nothing reached us);
+/// - it stops the kernel from completing new connections to its listening socket, accepts and serves what was
+///   already queued, then closes the socket, so the gateway's next connection attempt is refused before anything was
+///   sent, and the gateway retries that request on another replica (safe for every method: nothing reached us);
 /// - it keeps serving requests that arrive on connections the gateway already holds, answering each with
 ///   `Connection: close`, so the gateway never reuses such a connection;
 /// - `/ready` answers 503 (`draining`).
@@ -72,17 +73,48 @@ package final class ShutdownDrain: Service, Sendable {
         // surely accepted it), keeps it running until its graceful shutdown closes that connection like any other.
         let keeper = await IdleConnection.open(to: listener.localAddress)
         if keeper == nil { logger.warning("drain: could not open the keep-alive connection; stopping without it") }
-        // Stop accepting first, and give connections accepted a moment ago time to reach the server's loop: a
-        // connection accepted while the listener closes is dropped by NIO's async server channel, which traps
-        // ("Deinited NIOAsyncWriter without calling finish()", seen once under a rolling restart). What reaches the
-        // kernel's accept queue in these 50 ms is reset when the listener closes.
-        try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
-        try? await Task.sleep(for: .milliseconds(50))
-        try? await listener.close()
+        // A connection in the kernel's accept queue when the listener closes is reset, and a POST the gateway had
+        // already written into it fails with 502 (never resent: it might have been applied). So first the kernel
+        // stops completing new connections (a socket filter that drops what comes to the listener: a gateway that
+        // connects now has its SYN dropped, and the retransmission a second later is refused, so it tries another
+        // replica with nothing sent); what is queued is accepted and served (answers carry `Connection: close` from
+        // here on); then accepting stops, and the listener closes once connections accepted a moment ago have reached
+        // the server's loop: one accepted while the listener closes is dropped by NIO's async server channel, which
+        // traps ("Deinited NIOAsyncWriter without calling finish()", seen once under a rolling restart). Left: a
+        // connection whose handshake was half done when the filter came (one loopback round trip) is reset too.
+        let filtered = await Self.refuseNewConnections(to: listener)
+        if !filtered { logger.warning("drain: could not stop new connections at the socket; closing it after 50 ms") }
         state.withLock { $0.keeper = keeper }
         draining.store(true, ordering: .relaxed)
+        if filtered { try? await Task.sleep(for: .milliseconds(50)) }  // the queue drains into the server
+        try? await listener.setOption(ChannelOptions.autoRead, value: false).get()
+        try? await Task.sleep(for: .milliseconds(filtered ? 20 : 50))
+        try? await listener.close()
         try? await Task.sleep(for: duration)
     }
+
+    /// Attaches a socket filter that drops every packet addressed to `listener` (Linux `SO_ATTACH_FILTER`, one classic
+    /// BPF instruction: return 0): new connections' SYNs and handshake-completing ACKs. Connections accepted before
+    /// are sockets of their own, unaffected. False where that is not possible (another platform, another channel).
+    static func refuseNewConnections(to listener: any Channel) async -> Bool {
+        #if os(Linux)
+            guard let provider = listener as? any SocketOptionProvider else { return false }
+            do {
+                try await provider.unsafeSetSocketOption(
+                    level: SocketOptionLevel(SOL_SOCKET), name: Self.attachFilter,
+                    value: SocketFilterProgram.dropEverything
+                ).get()
+                return true
+            } catch {
+                return false
+            }
+        #else
+            return false
+        #endif
+    }
+
+    /// `SO_ATTACH_FILTER` (<asm-generic/socket.h>; Glibc does not export it).
+    static let attachFilter: SocketOptionName = 26
 
     /// A plain thread, independent of the concurrency runtime and of every component: ends the process `limit`
     /// after SIGTERM if it is still running then.
@@ -109,4 +141,21 @@ extension ApplicationProtocol {
                 services: [self, drain], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
+}
+
+/// `struct sock_fprog` of <linux/filter.h>: the length of a classic BPF program and where its instructions are (a
+/// 16-bit count, then a pointer, at the C layout's offsets 0 and 8, which Swift's layout of these two fields matches).
+struct SocketFilterProgram: @unchecked Sendable {  // points only at `dropInstruction`, written once and never freed
+    let length: UInt16
+    let instructions: UnsafeRawPointer
+
+    /// One instruction, `BPF_RET | BPF_K` with k = 0 ("accept 0 bytes": drop): `struct sock_filter` {code 0x06,
+    /// jt 0, jf 0, k 0}, 8 bytes, little-endian.
+    nonisolated(unsafe) private static let dropInstruction: UnsafeRawPointer = {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
+        memory.initializeMemory(as: UInt8.self, from: [0x06, 0, 0, 0, 0, 0, 0, 0], count: 8)
+        return UnsafeRawPointer(memory)
+    }()
+
+    static var dropEverything: SocketFilterProgram { SocketFilterProgram(length: 1, instructions: dropInstruction) }
 }

@@ -15,7 +15,7 @@
 ///
 /// It works on the file as it streams in (`feed`, then `finish`), holding no more than a segment header: an upload
 /// is stripped on its way to disk, never read whole (decision 0046). `strip` does the same for bytes in memory.
-package struct JPEGMetadataStripper {
+package struct JPEGMetadataStripper: StreamingMetadataFilter {
     package struct Malformed: Error, CustomStringConvertible, Equatable {
         package let reason: String
         package var description: String { "malformed JPEG: \(reason)" }
@@ -52,16 +52,6 @@ package struct JPEGMetadataStripper {
     private var sawFrame = false
 
     package init() {}
-
-    /// Strips a whole file in memory.
-    package static func strip(_ data: [UInt8]) throws -> [UInt8] {
-        var stripper = JPEGMetadataStripper()
-        var output: [UInt8] = []
-        output.reserveCapacity(data.count)
-        try stripper.feed(data, into: &output)
-        try stripper.finish()
-        return output
-    }
 
     /// Takes the next bytes of the file and appends what is kept of them to `output`.
     package mutating func feed(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) throws {
@@ -100,11 +90,12 @@ package struct JPEGMetadataStripper {
         }
     }
 
-    /// The file has ended: throws unless it ended with `EOI` (bytes after it are dropped).
-    package func finish() throws {
+    /// The file has ended: throws unless it ended with `EOI` (bytes after it are dropped); nothing to patch.
+    @discardableResult
+    package func finish() throws -> [MetadataPatch] {
         if position < 4, !isDone { throw Malformed(reason: "does not start with SOI") }
         switch state {
-        case .done: return
+        case .done: return []
         case .start: throw Malformed(reason: "does not start with SOI")
         case .marker: throw Malformed(reason: "expected a marker at byte \(position)")
         case .fill: throw Malformed(reason: "truncated marker at the end")

@@ -16,7 +16,7 @@
 /// 400), never stored with its metadata. CRCs are not checked: a chunk is kept or dropped whole.
 ///
 /// It works on the file as it streams in (`feed`, then `finish`), holding at most a chunk header.
-package struct PNGMetadataStripper {
+package struct PNGMetadataStripper: StreamingMetadataFilter {
     package struct Malformed: Error, CustomStringConvertible, Equatable {
         package let reason: String
         package init(reason: String) { self.reason = reason }
@@ -46,16 +46,6 @@ package struct PNGMetadataStripper {
     package private(set) var removedChunks = 0
 
     package init() {}
-
-    /// Strips a whole file in memory.
-    package static func strip(_ data: [UInt8]) throws -> [UInt8] {
-        var stripper = PNGMetadataStripper()
-        var output: [UInt8] = []
-        output.reserveCapacity(data.count)
-        try stripper.feed(data, into: &output)
-        try stripper.finish()
-        return output
-    }
 
     /// Takes the next bytes of the file and appends what is kept of them to `output`.
     package mutating func feed(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) throws {
@@ -94,10 +84,11 @@ package struct PNGMetadataStripper {
         }
     }
 
-    /// The file has ended: throws unless it ended with `IEND` (bytes after it are dropped).
-    package func finish() throws {
+    /// The file has ended: throws unless it ended with `IEND` (bytes after it are dropped); nothing to patch.
+    @discardableResult
+    package func finish() throws -> [MetadataPatch] {
         switch state {
-        case .done: return
+        case .done: return []
         case .signature: throw Malformed(reason: "not a PNG signature")
         case .header(let at):
             throw Malformed(reason: header.isEmpty ? "no IEND chunk" : "truncated chunk header at byte \(at)")

@@ -3,7 +3,8 @@ import SNSPlatform
 /// The metadata stripper a photo's bytes pass through on their way to disk, by its type (decisions 0046, 0047): a
 /// JPEG loses its Exif, XMP, IPTC and comments, a PNG its Exif and text chunks, a WebP its Exif and XMP. Other types
 /// have none (HEIF photos and videos are scrubbed in place once written). A file whose structure does not hold is
-/// refused with 400 and a message naming its position in the upload.
+/// refused with 400 and a message naming its position in the upload. (An enum of the concrete strippers rather than
+/// an `any StreamingMetadataFilter`: their byte loops are then specialised for the buffers they are fed.)
 enum StreamingMetadataStripper {
     case jpeg(JPEGMetadataStripper)
     case png(PNGMetadataStripper)
@@ -39,15 +40,11 @@ enum StreamingMetadataStripper {
 
     /// The file has ended: the overwrites of bytes already written that what was dropped calls for (a WebP's
     /// header), or a refusal when the file was cut short or malformed.
-    func finish(position: Int) throws -> [WebPMetadataStripper.Patch] {
+    func finish(position: Int) throws -> [MetadataPatch] {
         do {
             switch self {
-            case .jpeg(let stripper):
-                try stripper.finish()
-                return []
-            case .png(let stripper):
-                try stripper.finish()
-                return []
+            case .jpeg(let stripper): return try stripper.finish()
+            case .png(let stripper): return try stripper.finish()
             case .webp(let stripper): return try stripper.finish()
             }
         } catch {

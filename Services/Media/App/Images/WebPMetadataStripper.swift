@@ -12,17 +12,11 @@
 /// after an odd one) stay inside the container, and the container complete. A file that fails is `Malformed` (the
 /// upload answers 400), never stored with its metadata. It works on the file as it streams in (`feed`, then
 /// `finish`), holding at most a chunk header.
-package struct WebPMetadataStripper {
+package struct WebPMetadataStripper: StreamingMetadataFilter {
     package struct Malformed: Error, CustomStringConvertible, Equatable {
         package let reason: String
         package init(reason: String) { self.reason = reason }
         package var description: String { "malformed WebP: \(reason)" }
-    }
-
-    /// An overwrite of bytes already output: `bytes` at `offset`.
-    package struct Patch: Equatable, Sendable {
-        package let offset: Int
-        package let bytes: [UInt8]
     }
 
     /// Chunks dropped: Exif, XMP, C2PA.
@@ -55,18 +49,6 @@ package struct WebPMetadataStripper {
     package private(set) var removedChunks = 0
 
     package init() {}
-
-    /// Strips a whole file in memory.
-    package static func strip(_ data: [UInt8]) throws -> [UInt8] {
-        var stripper = WebPMetadataStripper()
-        var output: [UInt8] = []
-        output.reserveCapacity(data.count)
-        try stripper.feed(data, into: &output)
-        for patch in try stripper.finish() {
-            output.replaceSubrange(patch.offset..<patch.offset + patch.bytes.count, with: patch.bytes)
-        }
-        return output
-    }
 
     /// Takes the next bytes of the file and appends what is kept of them to `output`.
     package mutating func feed(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) throws {
@@ -112,7 +94,7 @@ package struct WebPMetadataStripper {
 
     /// The file has ended: throws unless the container was complete; returns the header patches the dropped chunks
     /// call for (none when nothing was dropped).
-    package func finish() throws -> [Patch] {
+    package func finish() throws -> [MetadataPatch] {
         switch state {
         case .done: break
         case .fileHeader: throw Malformed(reason: "truncated RIFF header")
@@ -122,9 +104,9 @@ package struct WebPMetadataStripper {
         }
         guard removedChunks > 0 else { return [] }
         let size = UInt32(written - 8)
-        var patches = [Patch(offset: 4, bytes: [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: size >> $0) })]
+        var patches = [MetadataPatch(offset: 4, bytes: [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: size >> $0) })]
         if let flags, flags.value & Self.metadataFlags != 0 {
-            patches.append(Patch(offset: flags.offset, bytes: [flags.value & ~Self.metadataFlags]))
+            patches.append(MetadataPatch(offset: flags.offset, bytes: [flags.value & ~Self.metadataFlags]))
         }
         return patches
     }
