@@ -149,11 +149,12 @@ struct SocketFilterProgram: @unchecked Sendable {  // points only at `dropInstru
     let length: UInt16
     let instructions: UnsafeRawPointer
 
-    /// One instruction, `BPF_RET | BPF_K` with k = 0 ("accept 0 bytes": drop): `struct sock_filter` {code 0x06,
-    /// jt 0, jf 0, k 0}, 8 bytes, little-endian.
+    /// One instruction, `BPF_RET | BPF_K` with k = 0 ("accept 0 bytes": drop): `struct sock_filter` {u16 code 0x06,
+    /// u8 jt 0, u8 jf 0, u32 k 0}, 8 bytes in the host's byte order.
     nonisolated(unsafe) private static let dropInstruction: UnsafeRawPointer = {
         let memory = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
-        memory.initializeMemory(as: UInt8.self, from: [0x06, 0, 0, 0, 0, 0, 0, 0], count: 8)
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: 8)
+        memory.storeBytes(of: UInt16(0x06), as: UInt16.self)
         return UnsafeRawPointer(memory)
     }()
 

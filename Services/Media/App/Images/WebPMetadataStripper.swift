@@ -8,8 +8,8 @@
 /// must change too; they precede the dropped bytes, so `finish` returns them as patches (an offset in the output and
 /// the bytes to write there), which the caller writes over what it already stored (`strip` applies them itself).
 ///
-/// The structure is checked on the way: `RIFF`, a size, `WEBP`, then chunk headers whose sizes (plus the pad byte
-/// after an odd one) stay inside the container, and the container complete. A file that fails is `Malformed` (the
+/// The structure is checked on the way: `RIFF`, a size, `WEBP`, then chunk headers of four printable characters whose
+/// sizes (plus the pad byte after an odd one) stay inside the container, and the container complete. A file that fails is `Malformed` (the
 /// upload answers 400), never stored with its metadata. It works on the file as it streams in (`feed`, then
 /// `finish`), holding at most a chunk header.
 package struct WebPMetadataStripper: StreamingMetadataFilter {
