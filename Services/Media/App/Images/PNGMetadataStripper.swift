@@ -42,8 +42,6 @@ package struct PNGMetadataStripper: StreamingMetadataFilter {
     private var header: [UInt8] = []
     /// Bytes fed so far.
     private var position = 0
-    /// Chunks dropped so far.
-    package private(set) var removedChunks = 0
 
     package init() {}
 
@@ -105,7 +103,7 @@ package struct PNGMetadataStripper: StreamingMetadataFilter {
         }
         let type = String(decoding: header[4..<8], as: UTF8.self)
         let kept = !Self.removed.contains(type)
-        if kept { output.append(contentsOf: header) } else { removedChunks += 1 }
+        if kept { output.append(contentsOf: header) }
         header.removeAll(keepingCapacity: true)
         state = .body(type: type, at: at, remaining: length + 4, kept: kept)  // the data, then its CRC
     }

@@ -46,7 +46,7 @@ package struct WebPMetadataStripper: StreamingMetadataFilter {
     /// The output offset of the `VP8X` flags byte, and the flags, when the first chunk is `VP8X`.
     private var flags: (offset: Int, value: UInt8)?
     /// Chunks dropped so far.
-    package private(set) var removedChunks = 0
+    private var removedChunks = 0
 
     package init() {}
 
