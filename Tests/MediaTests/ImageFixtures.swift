@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import SNSTestSupport
 
 /// Tiny but valid images, as bytes, for type sniffing and metadata stripping. Each decodes with standard tools
@@ -214,6 +216,11 @@ enum ImageFixtures {
             after: riffChunk("EXIF", Array("MM\u{0}*GPSLatitude 37.5665".utf8))
                 + riffChunk("XMP ", Array("<x:xmpmeta exif:GPSLatitude=\"37\"/>".utf8))
                 + riffChunk("C2PA", Array("jumb c2pa".utf8))) + [13, 10]
+
+    /// The `ETag` media serves for a stored file of these bytes: their SHA-256 in hex, quoted.
+    static func etag(_ bytes: [UInt8]) -> String {
+        "\"" + SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() + "\""
+    }
 
     /// A HEIF photo with EXIF and XMP items (`TestImages.heic`, shared with the end-to-end tests).
     static let heicWithMetadata: [UInt8] = TestImages.heic
