@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import SNSTestSupport
 
+@testable import MediaService
+
 /// Tiny but valid images, as bytes, for type sniffing and metadata stripping. Each decodes with standard tools
 /// (`djpeg`, `pngfix`, `file`); the JPEG was made by `cjpeg` from a 2×2 PPM.
 enum ImageFixtures {
@@ -161,19 +163,10 @@ enum ImageFixtures {
 
     // MARK: PNG and WebP with metadata (decision 0047)
 
-    /// One PNG chunk: big-endian length, type, data, CRC-32 of type and data.
+    /// One PNG chunk: big-endian length, type, data, CRC-32 of type and data (media's own CRC, which
+    /// `ExifOrientationTests` checks against zlib's).
     static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        be32(data.count) + Array(type.utf8) + data + be32(Int(crc32(Array(type.utf8) + data)))
-    }
-
-    /// CRC-32 (ISO 3309, as PNG uses it).
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-        }
-        return ~crc
+        be32(data.count) + Array(type.utf8) + data + be32(Int(PNGMetadataStripper.crc32(Array(type.utf8) + data)))
     }
 
     /// Bytes of `png` up to and including its IHDR chunk: metadata chunks are inserted after this.

@@ -5,6 +5,9 @@
 /// - `APP13` (IPTC / Photoshop resources: names, captions, locations),
 /// - `COM` (free-text comments).
 ///
+/// An Exif segment's orientation is kept: in its place goes a new Exif segment holding that one field
+/// (`ExifOrientation`, decision 0048), so a portrait photo still shows upright.
+///
 /// Everything else is copied byte for byte: `APP0` (JFIF), `APP2` (ICC colour profile), the other APPn, `DQT`,
 /// `SOFn`, `DHT`, `DRI`, `SOS` headers and the entropy-coded scan data, so the picture itself is unchanged.
 /// Bytes after `EOI` are dropped (some cameras append a second image there, with its own Exif).
@@ -13,8 +16,8 @@
 /// a frame header before the first scan, and an `EOI` at the end. A file that fails is `Malformed` (the
 /// upload answers 400), never passed through unstripped.
 ///
-/// It works on the file as it streams in (`feed`, then `finish`), holding no more than a segment header: an upload
-/// is stripped on its way to disk, never read whole (decision 0046). `strip` does the same for bytes in memory.
+/// It works on the file as it streams in (`feed`, then `finish`), holding no more than a segment header and an Exif
+/// segment (at most 64 KiB): an upload is stripped on its way to disk, never read whole (decision 0046). `strip` does the same for bytes in memory.
 package struct JPEGMetadataStripper: StreamingMetadataFilter {
     package struct Malformed: Error, CustomStringConvertible, Equatable {
         package let reason: String
@@ -40,6 +43,8 @@ package struct JPEGMetadataStripper: StreamingMetadataFilter {
         case length(marker: UInt8, at: Int, first: UInt8?)
         /// A segment's body: `remaining` bytes, copied or dropped.
         case segment(marker: UInt8, at: Int, remaining: Int, kept: Bool)
+        /// An `APP1` body that may be Exif, collected in `exif` for its orientation: `remaining` bytes still to come.
+        case app1(at: Int, remaining: Int)
         /// Entropy-coded data; `pendingFF` when the last byte seen was a `0xFF` whose meaning the next byte decides.
         case scan(pendingFF: Bool)
         /// After `EOI`: everything else is dropped.
@@ -50,6 +55,9 @@ package struct JPEGMetadataStripper: StreamingMetadataFilter {
     /// Bytes fed so far.
     private var position = 0
     private var sawFrame = false
+    /// The `APP1` body being collected, and whether an orientation was written (one is enough).
+    private var exif: [UInt8] = []
+    private var wroteOrientation = false
 
     package init() {}
 
@@ -71,6 +79,13 @@ package struct JPEGMetadataStripper: StreamingMetadataFilter {
                 } else {
                     state = .segment(marker: marker, at: at, remaining: remaining - take, kept: kept)
                 }
+            case .app1(let at, let remaining):
+                let take = min(remaining, bytes.distance(from: index, to: bytes.endIndex))
+                let end = bytes.index(index, offsetBy: take)
+                exif.append(contentsOf: bytes[index..<end])
+                position += take
+                index = end
+                try collectedExif(at: at, remaining: remaining - take, into: &output)
             case .scan(pendingFF: false):
                 // Copy up to the next 0xFF in one go.
                 let end = bytes[index...].firstIndex(of: 0xFF) ?? bytes.endIndex
@@ -101,6 +116,7 @@ package struct JPEGMetadataStripper: StreamingMetadataFilter {
         case .fill: throw Malformed(reason: "truncated marker at the end")
         case .length(_, let at, _): throw Malformed(reason: "truncated segment length at byte \(at)")
         case .segment(let marker, let at, _, _): throw Self.runsPastTheEnd(marker, at: at)
+        case .app1(let at, _): throw Self.runsPastTheEnd(0xE1, at: at)
         case .scan: throw Malformed(reason: "scan data not terminated (no EOI)")
         }
     }
@@ -134,6 +150,8 @@ package struct JPEGMetadataStripper: StreamingMetadataFilter {
             if kept { output.append(contentsOf: [0xFF, marker, first, byte]) }
             if length == 2 {
                 try endSegment(marker)
+            } else if marker == 0xE1, !wroteOrientation {
+                state = .app1(at: at, remaining: length - 2)
             } else {
                 state = .segment(marker: marker, at: at, remaining: length - 2, kept: kept)
             }
@@ -148,7 +166,7 @@ package struct JPEGMetadataStripper: StreamingMetadataFilter {
             }
         case .done:
             return
-        case .segment, .scan(pendingFF: false):
+        case .segment, .app1, .scan(pendingFF: false):
             preconditionFailure("handled in feed")
         }
     }
@@ -168,6 +186,32 @@ package struct JPEGMetadataStripper: StreamingMetadataFilter {
             state = .marker
         default:
             state = .length(marker: marker, at: position + 1, first: nil)
+        }
+    }
+
+    /// More of an `APP1` body has been collected, `remaining` bytes of it still to come. Once it cannot be Exif it is
+    /// dropped as it comes; complete, an Exif body's orientation is written as a segment of its own.
+    private mutating func collectedExif(at: Int, remaining: Int, into output: inout [UInt8]) throws {
+        let identifier = ExifOrientation.identifier
+        let mayBeExif = exif.count < identifier.count ? identifier.starts(with: exif) : exif.starts(with: identifier)
+        if !mayBeExif {
+            exif.removeAll(keepingCapacity: true)
+            if remaining == 0 {
+                try endSegment(0xE1)
+            } else {
+                state = .segment(marker: 0xE1, at: at, remaining: remaining, kept: false)
+            }
+        } else if remaining > 0 {
+            state = .app1(at: at, remaining: remaining)
+        } else {
+            if let orientation = ExifOrientation.orientation(inExif: exif[...]) {
+                let body = identifier + ExifOrientation.tiff(orientation: orientation)
+                let length = body.count + 2
+                output.append(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + body)
+                wroteOrientation = true
+            }
+            exif.removeAll(keepingCapacity: true)
+            try endSegment(0xE1)
         }
     }
 

@@ -6,6 +6,9 @@
 /// - `iDOT` (Apple's hint for decoding in parallel: it points at the image data by offsets that the dropped chunks
 ///   would shift when they sit between the two; decoders do without it).
 ///
+/// An `eXIf` chunk's orientation is kept: in its place goes a new `eXIf` chunk holding that one field
+/// (`ExifOrientation`, decision 0048).
+///
 /// Every other chunk is copied byte for byte, its CRC included (`IHDR`, `PLTE`, `IDAT`, `IEND`, colour chunks,
 /// an animated PNG's `acTL`/`fcTL`/`fdAT`, Apple's `CgBI` …), so the picture is unchanged and every chunk left is as
 /// valid as it came. Bytes after `IEND` are dropped (a form that writes a line break after the file
@@ -15,7 +18,8 @@
 /// letters, lengths inside the file, and `IEND` at the end. A file that fails is `Malformed` (the upload answers
 /// 400), never stored with its metadata. CRCs are not checked: a chunk is kept or dropped whole.
 ///
-/// It works on the file as it streams in (`feed`, then `finish`), holding at most a chunk header.
+/// It works on the file as it streams in (`feed`, then `finish`), holding at most a chunk header and the first 64 KiB
+/// of an `eXIf` chunk.
 package struct PNGMetadataStripper: StreamingMetadataFilter {
     package struct Malformed: Error, CustomStringConvertible, Equatable {
         package let reason: String
@@ -34,6 +38,9 @@ package struct PNGMetadataStripper: StreamingMetadataFilter {
         case header(at: Int)
         /// A chunk's data and CRC: `remaining` bytes, copied or dropped.
         case body(type: String, at: Int, remaining: Int, kept: Bool)
+        /// An `eXIf` chunk's data and CRC, `remaining` bytes still to come: the data collected in `exif` for its
+        /// orientation (up to `ExifOrientation.readLimit`), the rest dropped.
+        case exif(at: Int, remaining: Int)
         /// After `IEND`: everything else is dropped.
         case done
     }
@@ -42,6 +49,10 @@ package struct PNGMetadataStripper: StreamingMetadataFilter {
     private var header: [UInt8] = []
     /// Bytes fed so far.
     private var position = 0
+    /// The `eXIf` data being collected, its length in the file, and whether an orientation was written (one is enough).
+    private var exif: [UInt8] = []
+    private var exifLength = 0
+    private var wroteOrientation = false
 
     package init() {}
 
@@ -75,6 +86,18 @@ package struct PNGMetadataStripper: StreamingMetadataFilter {
                 } else {
                     state = type == "IEND" ? .done : .header(at: position)
                 }
+            case .exif(let at, let remaining):
+                let take = min(remaining, bytes.distance(from: index, to: bytes.endIndex))
+                let end = bytes.index(index, offsetBy: take)
+                ExifOrientation.collect(bytes[index..<end], into: &exif, blockLength: exifLength)
+                position += take
+                index = end
+                if take < remaining {
+                    state = .exif(at: at, remaining: remaining - take)
+                } else {
+                    writeOrientation(into: &output)
+                    state = .header(at: position)
+                }
             case .done:
                 position += bytes.distance(from: index, to: bytes.endIndex)
                 return
@@ -91,6 +114,7 @@ package struct PNGMetadataStripper: StreamingMetadataFilter {
         case .header(let at):
             throw Malformed(reason: header.isEmpty ? "no IEND chunk" : "truncated chunk header at byte \(at)")
         case .body(let type, let at, _, _): throw Malformed(reason: "chunk \(type) at byte \(at) runs past the end")
+        case .exif(let at, _): throw Malformed(reason: "chunk eXIf at byte \(at) runs past the end")
         }
     }
 
@@ -105,6 +129,35 @@ package struct PNGMetadataStripper: StreamingMetadataFilter {
         let kept = !Self.removed.contains(type)
         if kept { output.append(contentsOf: header) }
         header.removeAll(keepingCapacity: true)
-        state = .body(type: type, at: at, remaining: length + 4, kept: kept)  // the data, then its CRC
+        if type == "eXIf", !wroteOrientation {
+            exifLength = length
+            state = .exif(at: at, remaining: length + 4)
+        } else {
+            state = .body(type: type, at: at, remaining: length + 4, kept: kept)  // the data, then its CRC
+        }
+    }
+
+    /// An `eXIf` chunk has been read: its orientation, if it has one, is written as an `eXIf` chunk of its own.
+    private mutating func writeOrientation(into output: inout [UInt8]) {
+        defer { exif.removeAll(keepingCapacity: true) }
+        guard let orientation = ExifOrientation.orientation(inTIFF: exif[...]) else { return }
+        let typeAndData = Array("eXIf".utf8) + ExifOrientation.tiff(orientation: orientation)
+        output.append(
+            contentsOf: Self.bigEndian(typeAndData.count - 4) + typeAndData + Self.bigEndian(Self.crc32(typeAndData)))
+        wroteOrientation = true
+    }
+
+    private static func bigEndian(_ value: some FixedWidthInteger) -> [UInt8] {
+        [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
+    }
+
+    /// CRC-32 as PNG computes it over a chunk's type and data (ISO 3309; a few dozen bytes here, so bit by bit).
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        return ~crc
     }
 }

@@ -1,6 +1,7 @@
 /// Removes the chunks of a WebP that can say where, when and by whom a picture was made (decision 0047): `EXIF`
 /// (with GPS), `XMP ` (which may carry a location) and `C2PA` (provenance, which can name the creator and hold an
-/// Exif assertion with a position). Every other chunk (`VP8 `, `VP8L`, `VP8X`, `ALPH`, `ICCP`,
+/// Exif assertion with a position). An `EXIF` chunk's orientation is kept: in its place goes a new `EXIF` chunk
+/// holding that one field (`ExifOrientation`, decision 0048). Every other chunk (`VP8 `, `VP8L`, `VP8X`, `ALPH`, `ICCP`,
 /// `ANIM`, `ANMF` …) is copied byte for byte, so the picture is unchanged. Bytes after the RIFF container's end are
 /// dropped.
 ///
@@ -11,7 +12,7 @@
 /// The structure is checked on the way: `RIFF`, a size, `WEBP`, then chunk headers of four printable characters whose
 /// sizes (plus the pad byte after an odd one) stay inside the container, and the container complete. A file that fails is `Malformed` (the
 /// upload answers 400), never stored with its metadata. It works on the file as it streams in (`feed`, then
-/// `finish`), holding at most a chunk header.
+/// `finish`), holding at most a chunk header and the first 64 KiB of an `EXIF` chunk.
 package struct WebPMetadataStripper: StreamingMetadataFilter {
     package struct Malformed: Error, CustomStringConvertible, Equatable {
         package let reason: String
@@ -22,7 +23,8 @@ package struct WebPMetadataStripper: StreamingMetadataFilter {
     /// Chunks dropped: Exif, XMP, C2PA.
     static let removed: Set<String> = ["EXIF", "XMP ", "C2PA"]
     /// `VP8X` flags of the chunks dropped (libwebp's `EXIF_FLAG` and `XMP_FLAG`).
-    static let metadataFlags: UInt8 = 0x08 | 0x04
+    static let exifFlag: UInt8 = 0x08
+    static let xmpFlag: UInt8 = 0x04
 
     private enum State {
         /// The 12-byte file header (`RIFF`, size, `WEBP`).
@@ -31,6 +33,9 @@ package struct WebPMetadataStripper: StreamingMetadataFilter {
         case chunkHeader(at: Int)
         /// A chunk's payload and pad byte: `remaining` bytes, copied or dropped.
         case body(type: String, at: Int, remaining: Int, kept: Bool)
+        /// An `EXIF` chunk's payload and pad byte, `remaining` bytes still to come: the payload collected in `exif` for
+        /// its orientation (up to `ExifOrientation.readLimit`), the rest dropped.
+        case exif(at: Int, remaining: Int)
         /// After the container's end: everything else is dropped.
         case done
     }
@@ -45,8 +50,12 @@ package struct WebPMetadataStripper: StreamingMetadataFilter {
     private var chunks = 0
     /// The output offset of the `VP8X` flags byte, and the flags, when the first chunk is `VP8X`.
     private var flags: (offset: Int, value: UInt8)?
-    /// Chunks dropped so far.
+    /// Chunks dropped (or replaced by an orientation) so far.
     private var removedChunks = 0
+    /// The `EXIF` payload being collected, its size in the file, and whether an orientation was written.
+    private var exif: [UInt8] = []
+    private var exifSize = 0
+    private var wroteOrientation = false
 
     package init() {}
 
@@ -85,6 +94,18 @@ package struct WebPMetadataStripper: StreamingMetadataFilter {
                 } else {
                     state = position == self.end ? .done : .chunkHeader(at: position)
                 }
+            case .exif(let at, let remaining):
+                let take = min(remaining, bytes.distance(from: index, to: bytes.endIndex))
+                let end = bytes.index(index, offsetBy: take)
+                ExifOrientation.collect(bytes[index..<end], into: &exif, blockLength: exifSize)
+                position += take
+                index = end
+                if take < remaining {
+                    state = .exif(at: at, remaining: remaining - take)
+                } else {
+                    writeOrientation(into: &output)
+                    state = position == self.end ? .done : .chunkHeader(at: position)
+                }
             case .done:
                 position += bytes.distance(from: index, to: bytes.endIndex)
                 return
@@ -101,12 +122,14 @@ package struct WebPMetadataStripper: StreamingMetadataFilter {
         case .chunkHeader:
             throw Malformed(reason: "the file ends at byte \(position), inside a RIFF container of \(end) bytes")
         case .body(let type, let at, _, _): throw Malformed(reason: "chunk \(type) at byte \(at) runs past the end")
+        case .exif(let at, _): throw Malformed(reason: "chunk EXIF at byte \(at) runs past the end")
         }
         guard removedChunks > 0 else { return [] }
         let size = UInt32(written - 8)
         var patches = [MetadataPatch(offset: 4, bytes: [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: size >> $0) })]
-        if let flags, flags.value & Self.metadataFlags != 0 {
-            patches.append(MetadataPatch(offset: flags.offset, bytes: [flags.value & ~Self.metadataFlags]))
+        let cleared = wroteOrientation ? Self.xmpFlag : Self.exifFlag | Self.xmpFlag
+        if let flags, flags.value & cleared != 0 {
+            patches.append(MetadataPatch(offset: flags.offset, bytes: [flags.value & ~cleared]))
         }
         return patches
     }
@@ -148,10 +171,24 @@ package struct WebPMetadataStripper: StreamingMetadataFilter {
             removedChunks += 1
         }
         header.removeAll(keepingCapacity: true)
-        if padded == 0 {
+        if type == "EXIF", !wroteOrientation, padded > 0 {
+            exifSize = size
+            state = .exif(at: at, remaining: padded)
+        } else if padded == 0 {
             state = at + 8 == end ? .done : .chunkHeader(at: at + 8)
         } else {
             state = .body(type: type, at: at, remaining: padded, kept: kept)
         }
+    }
+
+    /// An `EXIF` chunk has been read: its orientation, if it has one, is written as an `EXIF` chunk of its own.
+    private mutating func writeOrientation(into output: inout [UInt8]) {
+        defer { exif.removeAll(keepingCapacity: true) }
+        guard let orientation = ExifOrientation.orientation(inExif: exif[...]) else { return }
+        let tiff = ExifOrientation.tiff(orientation: orientation)  // an even size: no pad byte
+        let chunk = Array("EXIF".utf8) + [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: tiff.count >> $0) } + tiff
+        output.append(contentsOf: chunk)
+        written += chunk.count
+        wroteOrientation = true
     }
 }
