@@ -22,7 +22,7 @@ usage: ./sns <command>
             itself): the tests, then the resilience tests (kill, rolling restart, database and broker outages) on
             the same stack; with arguments (e.g. --filter X) only the first part; --resilience: only the second
   check-api schemathesis against the OpenAPI document on a fresh private stack (profile check, gateway :28080):
-            no 5xx, every response as documented; extra arguments go to `st run` (e.g. --seed 1). Against a
+            no 5xx, every response as documented; extra arguments go to 'st run' (e.g. --seed 1). Against a
             running stack instead: deploy/local/schemathesis.sh [--gateway URL] [--api-key KEY]
   sync-deployment
             rewrite the deployment files' parts that repeat the system catalog (compose's database roles, the
