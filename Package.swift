@@ -266,6 +266,8 @@ let package = Package(
             dependencies: [
                 "CRDKafka", "SNSKafka", "SNSContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tools/DevBroker",
             swiftSettings: swiftSettings
@@ -323,6 +325,12 @@ let package = Package(
             name: "BenchToolTests",
             dependencies: ["BenchTool"],
             path: "Tests/BenchToolTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DevBrokerTests",
+            dependencies: ["DevBroker", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Tests/DevBrokerTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NIOCore
 import SNSContract
 
 struct DevBrokerCommand: ParsableCommand {
@@ -28,6 +29,13 @@ struct DevBrokerCommand: ParsableCommand {
     @Flag(help: "Show librdkafka's informational log lines too.")
     var verbose = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Let clients talk to the mock directly (no long-poll front).",
+            discussion: "An empty fetch is then answered only after the consumer's fetch.wait.max.ms, whatever is "
+                + "produced meanwhile; through the front it is answered as soon as something is (decision 0049)."))
+    var noLongPoll = false
+
     func validate() throws {
         guard brokers >= 1 else { throw ValidationError("--brokers must be at least 1") }
     }
@@ -40,7 +48,14 @@ struct DevBrokerCommand: ParsableCommand {
             try cluster.createTopic(topic)
             log("created topic \(topic.name) (\(topic.partitions) partitions)")
         }
-        let bootstraps = cluster.bootstraps
+        var bootstraps = cluster.bootstraps
+        var front: LongPollFront?
+        if !noLongPoll, brokers == 1 {
+            try cluster.capVersionsForTheFront()
+            let started = try LongPollFront.start(host: "127.0.0.1", upstream: try Self.address(bootstraps))
+            bootstraps = "127.0.0.1:\(started.port)"
+            front = started
+        }
         if let addressFile {
             try writeAtomically(bootstraps, to: addressFile)
         }
@@ -52,12 +67,15 @@ struct DevBrokerCommand: ParsableCommand {
                 switch signals.wait() {
                 case .outageStart:
                     cluster.setAllBrokers(up: false)
+                    do { try front?.setAccepting(false) } catch { log("the front did not stop listening: \(error)") }
                     log("SIGUSR1: simulated outage — connections dropped and refused until SIGUSR2 (data kept)")
                 case .outageEnd:
                     cluster.setAllBrokers(up: true)
+                    do { try front?.setAccepting(true) } catch { log("the front did not listen again: \(error)") }
                     log("SIGUSR2: outage over, accepting connections again")
                 case .terminate(let name):
                     log("received \(name), shutting down")
+                    front?.stop()
                     cluster.destroy()
                     if let addressFile {
                         unlink(addressFile)  // a stale address would point at a dead broker
@@ -66,6 +84,15 @@ struct DevBrokerCommand: ParsableCommand {
                 }
             }
         }
+    }
+}
+
+extension DevBrokerCommand {
+    /// The mock's one broker, from its bootstrap list (`host:port`).
+    static func address(_ bootstraps: String) throws -> SocketAddress {
+        guard let colon = bootstraps.lastIndex(of: ":"), let port = Int(bootstraps[bootstraps.index(after: colon)...])
+        else { throw ValidationError("cannot read the mock's address from \(bootstraps)") }
+        return try SocketAddress(ipAddress: String(bootstraps[..<colon]), port: port)
     }
 }
 

@@ -43,6 +43,18 @@ final class MockCluster {
         return String(cString: rd_kafka_mock_cluster_bootstraps(cluster))
     }
 
+    /// Caps the versions the mock offers for Metadata and FindCoordinator to the last ones that are not "flexible"
+    /// (compact strings, tagged fields), which the long-poll front can read to give its own port (decision 0049).
+    func capVersionsForTheFront() throws {
+        guard let cluster else { throw Failure(description: "cluster destroyed") }
+        for (key, maximum) in [(KafkaWire.metadata, Int16(8)), (KafkaWire.findCoordinator, Int16(2))] {
+            let err = rd_kafka_mock_set_apiversion(cluster, key, 0, maximum)
+            guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+                throw Failure(description: "cap API \(key) at v\(maximum): \(String(cString: rd_kafka_err2str(err)))")
+            }
+        }
+    }
+
     func createTopic(_ topic: TopicSpec) throws {
         guard let cluster else { throw Failure(description: "cluster destroyed") }
         let err = rd_kafka_mock_topic_create(cluster, topic.name, topic.partitions, 1)

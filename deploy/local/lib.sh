@@ -136,7 +136,9 @@ start_broker() {
   if pid_alive broker; then return 0; fi
   rm -f "$STATE/broker.addr"
   log "starting the dev broker (in-memory Kafka protocol)"
-  start_process broker "$BIN/sns-dev-broker" --address-file "$STATE/broker.addr"
+  # SNS_DEV_BROKER_ARGS: extra options, e.g. --no-long-poll to measure the mock without its front (decision 0049).
+  # shellcheck disable=SC2086
+  start_process broker "$BIN/sns-dev-broker" --address-file "$STATE/broker.addr" ${SNS_DEV_BROKER_ARGS:-}
   wait_for "broker address" 30 test -s "$STATE/broker.addr"
 }
 
@@ -261,12 +263,11 @@ service_env() {
     SNS_DATABASE_URL="$DATABASE_URL" SNS_KAFKA_BROKERS="$(cat "$STATE/broker.addr")" \
     SNS_API_KEY="$API_KEY" SNS_PRODUCT_IDS="${SNS_PRODUCT_IDS:-sns-g2-test}" SNS_JWT_PUBLIC_KEY_FILE="$STATE/keys/jwt-public.pem" \
     SNS_LOG_LEVEL="${SNS_LOG_LEVEL:-info}" \
-    SNS_KAFKA_PROPERTIES="fetch.wait.max.ms=5;${SNS_KAFKA_PROPERTIES:-}" \
+    SNS_KAFKA_PROPERTIES="${SNS_KAFKA_PROPERTIES:-}" \
     SNS_READ_YOUR_WRITES_TIMEOUT_MS="$READ_YOUR_WRITES_TIMEOUT_MS" SNS_EVENT_LOOPS="${SNS_EVENT_LOOPS:-1}"
-  # fetch.wait.max.ms: the dev broker (librdkafka's mock cluster) answers a fetch only after this wait when it had
-  # no data at the time, even if data arrives meanwhile (a real broker answers at once), and a write's answer waits
-  # for the projections of its event (read-your-writes, decision 0013). 5 ms: an event waits 2.5 ms on average for
-  # the parked fetch to come back; an idle stack costs ~0.15 cores either way (bench/results/2026-11-27-event-path.md).
+  # fetch.wait.max.ms stays librdkafka's 500 ms: the dev broker's long-poll front answers a waiting fetch as soon as
+  # something is produced to its topics, as a real broker does (decision 0049; it was 5 ms while the mock answered an
+  # empty fetch only after that wait).
   # SNS_EVENT_LOOPS=1: every process of a local stack shares the machine's cores with six others and PostgreSQL;
   # one event loop each wastes less on thread wake-ups than one per core (decision 0028).
   case "$name" in
