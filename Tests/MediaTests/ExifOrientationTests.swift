@@ -5,7 +5,7 @@ import Testing
 
 /// A stored photo keeps its orientation and nothing else of its Exif (decision 0048): an iPhone's portrait photo,
 /// sent as `UIImage.jpegData` makes it, has its pixels sideways and Exif orientation 6; without that tag every app
-/// shows it lying on its side.
+/// shows it lying on its side. (Uploads through the service: `PNGAndWebPStripperTests.uploadsAreStoredWithoutTheirMetadata`.)
 @Suite("Exif orientation kept")
 struct ExifOrientationTests {
     typealias F = ImageFixtures
@@ -129,10 +129,14 @@ struct ExifOrientationTests {
         + [0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]
         + [0x86, 0x58, 0x30, 0x34]
 
+    /// What must be stored for `pngWithOrientation`.
+    static let storedPNG: [UInt8] =
+        Array(F.png[..<F.pngHeaderLength]) + storedEXIfChunk + Array(F.png[F.pngHeaderLength...])
+
     @Test func aPNGKeepsItsOrientationInAnEXIfChunkOfItsOwn() throws {
-        let expected = Array(F.png[..<F.pngHeaderLength]) + Self.storedEXIfChunk + Array(F.png[F.pngHeaderLength...])
         for chunks in PNGAndWebPStripperTests.chunkings {
-            #expect(try Self.streamed(PNGMetadataStripper.self, Self.pngWithOrientation, chunks: chunks) == expected)
+            #expect(
+                try Self.streamed(PNGMetadataStripper.self, Self.pngWithOrientation, chunks: chunks) == Self.storedPNG)
         }
         // Without an orientation the chunk goes whole, as before.
         #expect(try PNGMetadataStripper.strip(F.pngWithMetadata) == F.png)
@@ -156,26 +160,5 @@ struct ExifOrientationTests {
         }
         // Without an orientation both flags go, as before.
         #expect(try WebPMetadataStripper.strip(F.webpWithMetadata) == F.extendedWebP(flags: 0))
-    }
-
-    @Test func uploadsKeepTheirOrientation() async throws {
-        let cases: [(String, [UInt8], [UInt8])] = [
-            ("JPEG", Self.jpeg(orientation: 6), Self.storedJPEG(orientation: 6)),
-            (
-                "PNG", Self.pngWithOrientation,
-                Array(F.png[..<F.pngHeaderLength]) + Self.storedEXIfChunk + Array(F.png[F.pngHeaderLength...])
-            ),
-        ]
-        try await withMediaService { media in
-            let user = try await testUser()
-            for (name, upload, expected) in cases {
-                let reply = try await media.client.upload([.file(upload)], token: user.token)
-                #expect(reply.status == 200, "\(name): \(reply.text)")
-                let path = try #require(try reply.files.first, "\(name)")
-                let served = try await media.client.download(path, token: user.token)
-                #expect(served.body == expected, "\(name)")
-                #expect(served.header("ETag") == F.etag(expected), "\(name)")
-            }
-        }
     }
 }

@@ -172,6 +172,12 @@ struct PNGAndWebPStripperTests {
             ("WebP", F.webpWithMetadata, F.extendedWebP(flags: 0)),
             ("plain PNG", F.png, F.png),
             ("plain WebP", F.webp, F.webp),
+            // Decision 0048: the orientation stays, in an Exif of its own.
+            (
+                "JPEG with an orientation", ExifOrientationTests.jpeg(orientation: 6),
+                ExifOrientationTests.storedJPEG(orientation: 6)
+            ),
+            ("PNG with an orientation", ExifOrientationTests.pngWithOrientation, ExifOrientationTests.storedPNG),
         ]
         try await withMediaService { media in
             let user = try await testUser()

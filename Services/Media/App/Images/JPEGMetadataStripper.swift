@@ -17,7 +17,8 @@
 /// upload answers 400), never passed through unstripped.
 ///
 /// It works on the file as it streams in (`feed`, then `finish`), holding no more than a segment header and an Exif
-/// segment (at most 64 KiB): an upload is stripped on its way to disk, never read whole (decision 0046). `strip` does the same for bytes in memory.
+/// segment (at most 64 KiB): an upload is stripped on its way to disk, never read whole (decision 0046). `strip` does
+/// the same for bytes in memory.
 package struct JPEGMetadataStripper: StreamingMetadataFilter {
     package struct Malformed: Error, CustomStringConvertible, Equatable {
         package let reason: String
