@@ -55,6 +55,25 @@ struct ConfigurationTests {
         }
     }
 
+    /// `SNS_ANNOUNCE_HOST` (decision 0050): an IP address, `auto`, or empty for announcements by `NOTIFY`.
+    @Test func theAnnounceHostIsAnIPAddressOrAuto() throws {
+        for (value, valid) in [("", true), ("auto", true), ("10.0.0.7", true), ("::1", true), ("host.example", false)] {
+            var env = base
+            env["SNS_ANNOUNCE_HOST"] = value
+            let parsed = Result {
+                try PlatformConfiguration(serviceName: "posts", defaultPort: 1, environment: Environment(env))
+            }
+            switch parsed {
+            case .success(let configuration):
+                #expect(valid, "\(value)")
+                #expect(configuration.announceHost == (value.isEmpty ? nil : value))
+            case .failure(let error):
+                #expect(!valid, "\(value)")
+                #expect((error as? ConfigurationError)?.variable == "SNS_ANNOUNCE_HOST")
+            }
+        }
+    }
+
     /// `SNS_OUTBOX_GATHER_MS` (decision 0035): 3 ms unless set; 0 turns the pause off.
     @Test func outboxGatherDefaultsToThreeMillisecondsAndZeroTurnsItOff() throws {
         #expect(

@@ -220,6 +220,79 @@ struct ReadYourWritesBarrierTests {
     }
 }
 
+/// Announcements by datagram (decision 0050): a writer whose barrier has a socket names it in the events it marks, and
+/// a consumer with a socket sends its announcement there once it committed instead of by `NOTIFY`.
+@Suite("Read-your-writes announcements by datagram")
+struct AnnouncementsByDatagramTests {
+    @Test func addressesAreAnIPAddressAndAPort() throws {
+        #expect(AnnouncementSocket.parse("127.0.0.1:4000")?.port == 4000)
+        #expect(AnnouncementSocket.parse("[::1]:4000")?.port == 4000)
+        #expect(AnnouncementSocket.parse("[::1]:4000")?.ipAddress == "::1")
+        for bad in ["127.0.0.1", "127.0.0.1:0", "127.0.0.1:70000", "localhost:4000", "", ":4000", "[::1]:x"] {
+            #expect(AnnouncementSocket.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    /// The writer's barrier has a socket and no running `LISTEN` connection, so only a datagram can end its waits:
+    /// the marked event names the socket's address, and the consumer's announcement — one by one, in a batch, and for
+    /// a duplicate — reaches it.
+    @Test func aConsumerAnnouncesToTheSocketTheEventNames() async throws {
+        try await TestPlatform.with { platform in
+            let logger = TestEnvironment.logger
+            let writerSocket = try await AnnouncementSocket.bind(host: "127.0.0.1", logger: logger)
+            let consumerSocket = try await AnnouncementSocket.bind(host: "127.0.0.1", logger: logger)
+            let barrier = ProjectionBarrier(
+                writer: ReadYourWritesBarrierTests.writer, timeout: .seconds(120),
+                notifications: try TestEnvironment.notificationListener(), announcements: writerSocket, logger: logger)
+            #expect(barrier.announcementAddress == writerSocket.address)
+            #expect(!barrier.isListening)
+            let outbox = Outbox(
+                schema: platform.schema, producerName: ReadYourWritesBarrierTests.writer, barrier: barrier)
+            let group = TestEnvironment.unique("ryw-datagram-")
+            let consumer = try IdempotentConsumer(
+                name: group, topics: [Topic.posts],
+                kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: group, properties: [:]),
+                client: platform.postgres, producer: platform.producer,
+                handler: ClosureEventHandler { _, _, _ in }, logger: logger, announcer: consumerSocket)
+            // A message as the relay publishes the outbox row of an event awaited from `group`.
+            func message(sequence: Int, offset: Int64) throws -> (UUID, KafkaConsumerMessage) {
+                let envelope = EventEnvelope(
+                    type: AwaitedProbe.eventType.rawValue, schemaVersion: AwaitedProbe.schemaVersion,
+                    aggregateId: "d", producer: ReadYourWritesBarrierTests.writer, requestId: nil,
+                    payload: AwaitedProbe(sequence: sequence))
+                let row = try outbox.row(envelope, topic: Topic.posts, awaitedBy: [group])
+                let published = Outbox.message(
+                    topic: Topic.posts, partitionKey: "d", payload: row.payload, headersJSON: row.headers)
+                #expect(
+                    published.headers.first { $0.key == ReadYourWrites.awaitedAtHeader }?.value
+                        == Array(writerSocket.address.utf8))
+                return (
+                    envelope.eventId,
+                    KafkaConsumerMessage(
+                        topic: Topic.posts, partition: 0, offset: offset, key: published.key,
+                        value: published.value, headers: published.headers, timestamp: nil)
+                )
+            }
+            let (one, first) = try message(sequence: 1, offset: 0)
+            barrier.expect(one, groups: [group])
+            #expect(try await consumer.process(first) == .applied)
+            #expect(await barrier.wait(for: [one]).isEmpty)
+
+            let (two, second) = try message(sequence: 2, offset: 1)
+            let (three, third) = try message(sequence: 3, offset: 2)
+            barrier.expect(two, groups: [group])
+            barrier.expect(three, groups: [group])
+            barrier.expect(one, groups: [group])
+            let (settled, outcomes) = await consumer.settle([second, third, first])
+            #expect(settled.count == 3)
+            #expect(outcomes == [.applied, .applied, .duplicate])
+            #expect(await barrier.wait(for: [two, three, one]).isEmpty)
+            try await writerSocket.channel.close()
+            try await consumerSocket.channel.close()
+        }
+    }
+}
+
 /// The events a test handler applied, in order.
 actor AppliedEventIds {
     var ids: [UUID] = []

@@ -264,7 +264,10 @@ service_env() {
     SNS_API_KEY="$API_KEY" SNS_PRODUCT_IDS="${SNS_PRODUCT_IDS:-sns-g2-test}" SNS_JWT_PUBLIC_KEY_FILE="$STATE/keys/jwt-public.pem" \
     SNS_LOG_LEVEL="${SNS_LOG_LEVEL:-info}" \
     SNS_KAFKA_PROPERTIES="${SNS_KAFKA_PROPERTIES:-}" \
-    SNS_READ_YOUR_WRITES_TIMEOUT_MS="$READ_YOUR_WRITES_TIMEOUT_MS" SNS_EVENT_LOOPS="${SNS_EVENT_LOOPS:-1}"
+    SNS_READ_YOUR_WRITES_TIMEOUT_MS="$READ_YOUR_WRITES_TIMEOUT_MS" SNS_EVENT_LOOPS="${SNS_EVENT_LOOPS:-1}" \
+    SNS_ANNOUNCE_HOST="${SNS_ANNOUNCE_HOST-127.0.0.1}"
+  # SNS_ANNOUNCE_HOST: consumers tell a waiting writer by datagram that they applied its event, instead of a NOTIFY
+  # that wakes every listening database backend (decision 0050); SNS_ANNOUNCE_HOST= (empty) goes back to NOTIFY.
   # fetch.wait.max.ms stays librdkafka's 500 ms: the dev broker's long-poll front answers a waiting fetch as soon as
   # something is produced to its topics, as a real broker does (decision 0049; it was 5 ms while the mock answered an
   # empty fetch only after that wait).

@@ -22,6 +22,7 @@ import Logging
 /// | `SNS_OUTBOX_GATHER_MS` | after a batch of several events, how long the relay lets more gather before reading again (decision 0035; 0: never) | 3 |
 /// | `SNS_KAFKA_PROPERTIES` | extra librdkafka properties, `k=v;k=v` | none |
 /// | `SNS_READ_YOUR_WRITES_TIMEOUT_MS` | longest a write's answer waits for other services' projections (0: never waits) | 3000 |
+/// | `SNS_ANNOUNCE_HOST` | the IP address other services reach this process at, for read-your-writes announcements by datagram (decision 0050); `auto`: the address the host name resolves to; empty: announcements by `NOTIFY` | empty |
 /// | `SNS_DATABASE_WATCH_MS` | how often the database watch probes; while it is down, requests get 503 at once (0: off) | 1000 |
 /// | `SNS_SHUTDOWN_DRAIN_MS` | on SIGTERM, how long the replica drains before it stops (decision 0018) | 3000 |
 /// | `SNS_SHUTDOWN_LIMIT_MS` | the longest SIGTERM takes to end the process, whatever is still waiting | 8000 |
@@ -49,6 +50,8 @@ package struct PlatformConfiguration: Sendable {
     /// `SNS_OUTBOX_GATHER_MS` (decision 0035).
     package var outboxGather: Duration
     package var readYourWritesTimeout: Duration
+    /// `SNS_ANNOUNCE_HOST` (decision 0050): an IP address or `auto`; nil: announcements by `NOTIFY`.
+    package var announceHost: String?
     /// What SIGTERM does: drain, then stop, within a bound. The executable runs the application with
     /// `runService(draining: configuration.platform.drain)`; the platform's router and `/ready` read its state.
     /// In-process applications (tests) drain for 0 and are not bounded: no gateway fronts them.
@@ -75,6 +78,7 @@ package struct PlatformConfiguration: Sendable {
         outboxPollInterval: Duration = .seconds(1),
         outboxGather: Duration = .milliseconds(3),
         readYourWritesTimeout: Duration = .seconds(3),
+        announceHost: String? = nil,
         shutdownDrain: Duration = .zero,
         shutdownLimit: Duration? = nil,
         databaseWatchInterval: Duration? = nil,
@@ -99,6 +103,7 @@ package struct PlatformConfiguration: Sendable {
         self.outboxPollInterval = outboxPollInterval
         self.outboxGather = outboxGather
         self.readYourWritesTimeout = readYourWritesTimeout
+        self.announceHost = announceHost
         self.drain = ShutdownDrain(duration: shutdownDrain, limit: shutdownLimit)
         self.databaseWatchInterval = databaseWatchInterval
     }
@@ -141,6 +146,14 @@ package struct PlatformConfiguration: Sendable {
         self.outboxGather = .milliseconds(try env.int("SNS_OUTBOX_GATHER_MS", default: 3, range: 0...1000))
         self.readYourWritesTimeout = .milliseconds(
             try env.int("SNS_READ_YOUR_WRITES_TIMEOUT_MS", default: 3000, range: 0...300_000))
+        let announceHost = env.string("SNS_ANNOUNCE_HOST", default: "").trimmingCharacters(in: .whitespaces)
+        guard announceHost.isEmpty || announceHost == "auto" || AnnouncementSocket.parse("\(announceHost):1") != nil
+        else {
+            throw ConfigurationError(
+                variable: "SNS_ANNOUNCE_HOST", reason: "must be an IP address, auto, or empty (announcements by NOTIFY)"
+            )
+        }
+        self.announceHost = announceHost.isEmpty ? nil : announceHost
         let drain = try env.int("SNS_SHUTDOWN_DRAIN_MS", default: 3000, range: 0...60_000)
         let limit = try env.int("SNS_SHUTDOWN_LIMIT_MS", default: 8000, range: 1000...300_000)
         guard limit > drain else {

@@ -6,9 +6,10 @@ import Synchronization
 /// Lets a writing handler wait until other services' projections have applied the events it just committed
 /// (read-your-writes, decision 0013).
 ///
-/// Consumers announce each applied *awaited* event on the writing service's channel (`sns_applied_<service>`,
+/// Consumers announce each applied *awaited* event: by datagram to the address the event names, when the barrier has
+/// an `AnnouncementSocket` (decision 0050), else on the writing service's channel (`sns_applied_<service>`,
 /// `ReadYourWrites.channel(writer:)`; `NOTIFY`, delivered when their transaction commits). The barrier hears them
-/// on the process's `LISTEN` connection (`NotificationListener`) and resolves the waits registered with `expect` —
+/// on its socket and on the process's `LISTEN` connection (`NotificationListener`) and resolves the waits registered with `expect` —
 /// always before the write commits, so no announcement can come before its waiter. A wait ends when every expected
 /// group has announced the event, or after `timeout`: then the write is answered anyway (it is committed and will
 /// reach every projection; only the acting client may see the lag) and `sns_read_your_writes_timeouts_total{group}`
@@ -25,6 +26,8 @@ package final class ProjectionBarrier: Sendable {
     /// The channel this service's writes are announced on (its name is the `producer` of the events it writes).
     let channel: String
     package let timeout: Duration
+    /// Where consumers send this process's announcements (`sns-awaited-at`); nil: they `NOTIFY`.
+    package let announcementAddress: String?
     let logger: Logger
     let waitTimer = Metrics.Timer(label: "sns_read_your_writes_wait_seconds")
 
@@ -32,13 +35,19 @@ package final class ProjectionBarrier: Sendable {
     /// - Parameter timeout: the longest a write's answer waits for the projections; zero disables waiting (and
     ///   listening).
     /// - Parameter notifications: the process's `LISTEN` connection, on which the barrier subscribes to its channel.
-    package init(writer: String, timeout: Duration, notifications: NotificationListener, logger: Logger) {
+    /// - Parameter announcements: the process's socket for announcements by datagram, if it has one.
+    package init(
+        writer: String, timeout: Duration, notifications: NotificationListener,
+        announcements: AnnouncementSocket? = nil, logger: Logger
+    ) {
         self.channel = ReadYourWrites.channel(writer: writer)
         self.timeout = timeout
+        self.announcementAddress = timeout > .zero ? announcements?.address : nil
         var logger = logger
         logger[metadataKey: "component"] = "projection-barrier"
         self.logger = logger
         guard timeout > .zero else { return }
+        announcements?.onAnnouncement { [weak self] group, eventId in self?.applied(group: group, eventId: eventId) }
         notifications.subscribe(
             channel: channel,
             listening: { [weak self] in self?.listening.withLock { $0 = true } },

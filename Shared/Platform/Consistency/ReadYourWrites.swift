@@ -20,6 +20,10 @@ package enum ReadYourWrites {
     /// comma-separated, and only those announce it. `1` (events written before 2026-11-27) means every group.
     package static let awaitedHeader = "sns-awaited"
 
+    /// Kafka header of an awaited event naming where its writer hears announcements by datagram (`ip:port`,
+    /// `AnnouncementSocket`, decision 0050); without it consumers announce by `NOTIFY` on the writer's channel.
+    package static let awaitedAtHeader = "sns-awaited-at"
+
     static func awaitedHeaderValue(_ groups: [String]) -> String { groups.joined(separator: ",") }
 
     /// Whether a header value asks `group` to announce the event.

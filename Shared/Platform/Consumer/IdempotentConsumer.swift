@@ -58,6 +58,9 @@ package final class IdempotentConsumer: Service, Sendable {
     let startGate: StartGate?
     /// Ends a pause for a database outage as soon as the database is back.
     let recovery: DatabaseRecovery?
+    /// Sends announcements by datagram to writers whose events name their socket (decision 0050); nil: every
+    /// announcement is a `NOTIFY`.
+    let announcer: AnnouncementSocket?
     let appliedCounter: Counter
     let duplicateCounter: Counter
     let deadLetterCounter: Counter
@@ -66,7 +69,8 @@ package final class IdempotentConsumer: Service, Sendable {
     package init(
         name: String, topics: [String], kafka: KafkaConfiguration,
         client: DatabasePool, producer: KafkaProducer, handler: some EventHandler,
-        options: Options = Options(), logger: Logger, startGate: StartGate? = nil, recovery: DatabaseRecovery? = nil
+        options: Options = Options(), logger: Logger, startGate: StartGate? = nil, recovery: DatabaseRecovery? = nil,
+        announcer: AnnouncementSocket? = nil
     ) throws {
         var logger = logger
         logger[metadataKey: "consumer"] = .string(name)
@@ -80,6 +84,7 @@ package final class IdempotentConsumer: Service, Sendable {
         self.logger = logger
         self.startGate = startGate
         self.recovery = recovery
+        self.announcer = announcer
         self.appliedCounter = Counter(label: "sns_consumer_applied_total", dimensions: [("consumer", name)])
         self.duplicateCounter = Counter(label: "sns_consumer_duplicates_total", dimensions: [("consumer", name)])
         self.deadLetterCounter = Counter(label: "sns_consumer_dead_lettered_total", dimensions: [("consumer", name)])
@@ -168,6 +173,7 @@ package final class IdempotentConsumer: Service, Sendable {
         let known = events.filter { $0.eventType != nil }
         // Writers wait for these events (read-your-writes): announced when this transaction commits.
         let announcements = known.filter { $0.isAwaited(by: name) }.map { $0.announcement(group: name) }
+        let notified = announcements.notified(sending: announcer)
         // Asked once per event (a handler's `changesAnything` may decode the payload).
         let applying = events.map { handler.applies($0) }
         let relevant = zip(events, applying).filter(\.1).map(\.0)
@@ -177,7 +183,7 @@ package final class IdempotentConsumer: Service, Sendable {
             return events.map { $0.eventType == nil ? skip($0) : .ignored }
         }
         var applied = try await client.transaction(logger: logger) { connection -> Set<UUID> in
-            let record = RecordProcessedEvents(consumer: name, events: relevant, announcements: announcements)
+            let record = RecordProcessedEvents(consumer: name, events: relevant, announcements: notified)
             var fresh = Set<UUID>()
             for try await id in try await connection.execute(record, logger: logger) {
                 if let id { fresh.insert(id) }
@@ -190,6 +196,7 @@ package final class IdempotentConsumer: Service, Sendable {
             if !toApply.isEmpty { try await handler.handle(batch: toApply, connection: connection, logger: logger) }
             return applied
         }
+        announcements.sendDatagrams(on: announcer)
         return zip(events, applying).map { event, applies in
             guard event.eventType != nil else { return skip(event) }
             guard applies else { return .ignored }
@@ -206,11 +213,15 @@ package final class IdempotentConsumer: Service, Sendable {
 
     /// Announces applied (or ignored) awaited events outside a transaction: delivered at once.
     private func announce(_ announcements: [Announcement]) async throws {
-        _ = try await client.query(
-            """
-            SELECT pg_notify(a.channel, a.payload)
-            FROM unnest(\(announcements.map(\.channel))::text[], \(announcements.map(\.payload))::text[]) AS a(channel, payload)
-            """, logger: logger)
+        let notified = announcements.notified(sending: announcer)
+        if !notified.isEmpty {
+            _ = try await client.query(
+                """
+                SELECT pg_notify(a.channel, a.payload)
+                FROM unnest(\(notified.map(\.channel))::text[], \(notified.map(\.payload))::text[]) AS a(channel, payload)
+                """, logger: logger)
+        }
+        announcements.sendDatagrams(on: announcer)
     }
 
     /// Applies one message (with retries and dead-lettering). Does not commit the Kafka offset.
@@ -285,19 +296,26 @@ package final class IdempotentConsumer: Service, Sendable {
             return .ignored
         }
         // A writer waits for this event (read-your-writes): announced in the same statement as the record, delivered
-        // when it commits. A duplicate is announced too: its effect is there.
+        // when it commits, or by datagram once it committed. A duplicate is announced too: its effect is there.
         let announcements = event.isAwaited(by: name) ? [event.announcement(group: name)] : []
+        let notified = announcements.notified(sending: announcer)
+        let outcome: Outcome
         // A payload the handler cannot read takes the transaction path, which records a duplicate as such first.
         if let effect = try? handler.oneStatement(for: event) {
-            return try await applyInOneStatement(effect, event: event, announcements: announcements, logger: logger)
+            outcome = try await applyInOneStatement(effect, event: event, announcements: notified, logger: logger)
+        } else {
+            outcome = try await client.transaction(logger: logger) { connection -> Outcome in
+                let record = RecordProcessedEvents(consumer: name, events: [event], announcements: notified)
+                var isNew = false
+                for try await id in try await connection.execute(record, logger: logger) where id != nil {
+                    isNew = true
+                }
+                if isNew { try await handler.handle(event, connection: connection, logger: logger) }
+                return isNew ? .applied : .duplicate
+            }
         }
-        return try await client.transaction(logger: logger) { connection -> Outcome in
-            let record = RecordProcessedEvents(consumer: name, events: [event], announcements: announcements)
-            var isNew = false
-            for try await id in try await connection.execute(record, logger: logger) where id != nil { isNew = true }
-            if isNew { try await handler.handle(event, connection: connection, logger: logger) }
-            return isNew ? .applied : .duplicate
-        }
+        announcements.sendDatagrams(on: announcer)
+        return outcome
     }
 
     /// The record, the announcements and the effect in one statement (`RecordedEffect`), under the same deadline as a

@@ -77,11 +77,14 @@ package struct IncomingEvent: Sendable {
         }
     }
 
-    /// This consumer's announcement that it applied the event, on the writer's channel (read-your-writes).
+    /// This consumer's announcement that it applied the event (read-your-writes): on the writer's channel, or to the
+    /// writer's socket when the event names one (`sns-awaited-at`, decision 0050).
     package func announcement(group: String) -> Announcement {
-        Announcement(
+        let address = message.headers.first { $0.key == ReadYourWrites.awaitedAtHeader }
+            .flatMap { AnnouncementSocket.parse(String(decoding: $0.value, as: UTF8.self)) }
+        return Announcement(
             channel: ReadYourWrites.channel(writer: metadata.producer),
-            payload: ReadYourWrites.announcement(group: group, eventId: metadata.eventId))
+            payload: ReadYourWrites.announcement(group: group, eventId: metadata.eventId), datagramTo: address)
     }
 
     /// Decodes the payload; throws if the message does not hold a `P` (a poison message for this consumer).

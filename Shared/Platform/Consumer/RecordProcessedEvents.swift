@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import PostgresNIO
 
 /// A consumer's idempotency record for a batch (or one event), with the read-your-writes announcements of the awaited
@@ -52,8 +53,24 @@ struct RecordProcessedEvents: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> UUID? { try row.decode(UUID?.self) }
 }
 
-/// A `NOTIFY` that a consumer applied an awaited event: the writer's channel and `"<group> <event id>"`.
+/// That a consumer applied an awaited event: `"<group> <event id>"`, sent by datagram to `datagramTo` (the writer's
+/// `AnnouncementSocket`, decision 0050) after the commit, or else by `NOTIFY` on the writer's channel in the
+/// consumer's transaction.
 package struct Announcement: Sendable, Equatable {
     package var channel: String
     package var payload: String
+    package var datagramTo: SocketAddress? = nil
+}
+
+extension [Announcement] {
+    /// Those that go by `NOTIFY` (in the statement) when the consumer has a socket for the others (`sending`).
+    func notified(sending socket: AnnouncementSocket?) -> [Announcement] {
+        socket == nil ? self : filter { $0.datagramTo == nil }
+    }
+
+    /// Sends those with an address on `socket` (after the commit); the rest went by `NOTIFY`.
+    func sendDatagrams(on socket: AnnouncementSocket?) {
+        guard let socket else { return }
+        socket.send(compactMap { announcement in announcement.datagramTo.map { ($0, announcement.payload) } })
+    }
 }

@@ -92,7 +92,10 @@ package struct Outbox: Sendable {
         ]
         if let requestId = envelope.requestId { headers[EventHeader.requestId] = requestId }
         if let traceparent { headers[EventHeader.traceparent] = traceparent }
-        if !groups.isEmpty { headers[ReadYourWrites.awaitedHeader] = ReadYourWrites.awaitedHeaderValue(groups) }
+        if !groups.isEmpty {
+            headers[ReadYourWrites.awaitedHeader] = ReadYourWrites.awaitedHeaderValue(groups)
+            if let address = barrier?.announcementAddress { headers[ReadYourWrites.awaitedAtHeader] = address }
+        }
         let headersJSON = String(decoding: try JSONEncoder().encode(headers), as: UTF8.self)
         return OutboxRow(
             lockClass: Self.aggregateLockClass, lockKey: "\(schema.name):\(envelope.aggregateId)",

@@ -21,6 +21,9 @@ package struct ServicePlatform: Sendable {
     package let producer: KafkaProducer
     package let outbox: Outbox
     package let barrier: ProjectionBarrier
+    /// The process's socket for read-your-writes announcements by datagram, when configured
+    /// (`SNS_ANNOUNCE_HOST`, decision 0050).
+    package let announcements: AnnouncementSocket?
     package let relay: OutboxRelay
     /// Deletes old published outbox rows and processed-event records (decision 0038).
     package let retention: RetentionPruner
@@ -78,9 +81,14 @@ package struct ServicePlatform: Sendable {
         self.databaseRecovery = DatabaseRecovery()
         self.notifications = NotificationListener(
             database: configuration.database, logger: logger, recovery: databaseRecovery)
+        if let host = configuration.announceHost {
+            self.announcements = try await AnnouncementSocket.bind(host: host, logger: logger)
+        } else {
+            self.announcements = nil
+        }
         self.barrier = ProjectionBarrier(
             writer: configuration.serviceName, timeout: configuration.readYourWritesTimeout,
-            notifications: notifications, logger: logger)
+            notifications: notifications, announcements: announcements, logger: logger)
         self.outbox = Outbox(schema: schema, producerName: configuration.serviceName, barrier: barrier)
         self.startGate = StartGate()
         let (watchedPools, recovery) = ([postgres] + requestPools.perLoopPools, databaseRecovery)
@@ -140,7 +148,7 @@ package struct ServicePlatform: Sendable {
             options: .init(
                 maxAttempts: configuration.consumerMaxAttempts, retryBase: configuration.consumerRetryBase,
                 batchSize: configuration.consumerBatchSize),
-            logger: logger, startGate: startGate, recovery: databaseRecovery)
+            logger: logger, startGate: startGate, recovery: databaseRecovery, announcer: announcements)
     }
 
     /// The consumer that the system catalog lists for `service`. Replicas share one consumer group per schema: on
@@ -172,7 +180,7 @@ package struct ServicePlatform: Sendable {
             services: [
                 BoundedShutdownService(postgres, name: "postgres pool", logger: logger), producer, notifications,
                 relay, retention,
-            ]
+            ] + (announcements.map { [$0] } ?? [])
                 + requestPools.perLoopPools.map { [logger] in
                     BoundedShutdownService($0, name: "postgres pool of an event loop", logger: logger)
                 }
