@@ -233,6 +233,20 @@ struct AnnouncementsByDatagramTests {
         }
     }
 
+    /// `auto` (docker-compose): bound on every interface, named by the address the host name resolves to; where it
+    /// resolves to nothing, start-up fails with a message naming the setting.
+    @Test func autoNamesTheAddressTheHostNameResolvesTo() async throws {
+        let resolved = try? AnnouncementSocket.ownAddress()
+        do {
+            let socket = try await AnnouncementSocket.bind(host: "auto", logger: TestEnvironment.logger)
+            #expect(resolved != nil)
+            #expect(AnnouncementSocket.parse(socket.address)?.ipAddress == resolved)
+            try await socket.channel.close()
+        } catch {
+            #expect(resolved == nil, "\(error)")
+        }
+    }
+
     /// The writer's barrier has a socket and no running `LISTEN` connection, so only a datagram can end its waits:
     /// the marked event names the socket's address, and the consumer's announcement — one by one, in a batch, and for
     /// a duplicate — reaches it.

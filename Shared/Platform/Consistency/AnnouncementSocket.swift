@@ -52,8 +52,8 @@ package final class AnnouncementSocket: Service, Sendable {
     /// What the host's name resolves to (Docker and Kubernetes map a container's name to its address).
     static func ownAddress() throws -> String {
         let name = ProcessInfo.processInfo.hostName
-        let resolved = try SocketAddress.makeAddressResolvingHost(name, port: 0)
-        guard let ip = resolved.ipAddress else { throw AnnouncementSocketError.unresolvableHost(name) }
+        guard let resolved = try? SocketAddress.makeAddressResolvingHost(name, port: 0), let ip = resolved.ipAddress
+        else { throw AnnouncementSocketError.unresolvableHost(name) }
         return ip
     }
 

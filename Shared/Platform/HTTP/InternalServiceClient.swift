@@ -42,9 +42,20 @@ package struct InternalServiceClient: Sendable {
         _ method: HTTPMethod, _ path: String, streaming body: Body, length: Int?, contentType: String, token: String,
         trace: TraceContext, refusal: String = "요청을 처리할 수 없습니다.", logger: Logger, as type: T.Type = T.self
     ) async throws -> T where Body.Element == ByteBuffer {
-        try await call(
-            method, path, requestBody: .stream(body, length: length.map { .known(Int64($0)) } ?? .unknown),
-            contentType: contentType, token: token, trace: trace, refusal: refusal, logger: logger, as: type)
+        // The answer may come before the body is read through: return only once the HTTP client is out of the body's
+        // stream (`RelayedBody`), which the handler's caller drains next.
+        let gate = RelayGate()
+        let relayed = RelayedBody(base: body, gate: gate)
+        do {
+            let answer = try await call(
+                method, path, requestBody: .stream(relayed, length: length.map { .known(Int64($0)) } ?? .unknown),
+                contentType: contentType, token: token, trace: trace, refusal: refusal, logger: logger, as: type)
+            await gate.close(within: .seconds(5))
+            return answer
+        } catch {
+            await gate.close(within: .seconds(5))
+            throw error
+        }
     }
 
     private func call<T: Decodable>(
