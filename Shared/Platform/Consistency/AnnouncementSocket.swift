@@ -16,7 +16,6 @@ package final class AnnouncementSocket: Service, Sendable {
     /// Where other processes send this process's announcements: `ip:port`.
     package let address: String
     let channel: any Channel
-    let logger: Logger
     private let receiver: AnnouncementReceiver
 
     /// Binds a socket on `host` (an IP address; `auto` binds every interface and names the address the host's
@@ -39,13 +38,12 @@ package final class AnnouncementSocket: Service, Sendable {
         var logger = logger
         logger[metadataKey: "component"] = "announcements"
         logger.info("announcements arrive by datagram", metadata: ["address": "\(address)"])
-        return AnnouncementSocket(address: address, channel: channel, logger: logger, receiver: receiver)
+        return AnnouncementSocket(address: address, channel: channel, receiver: receiver)
     }
 
-    private init(address: String, channel: any Channel, logger: Logger, receiver: AnnouncementReceiver) {
+    private init(address: String, channel: any Channel, receiver: AnnouncementReceiver) {
         self.address = address
         self.channel = channel
-        self.logger = logger
         self.receiver = receiver
     }
 

@@ -8,12 +8,12 @@ import Synchronization
 ///
 /// Consumers announce each applied *awaited* event: by datagram to the address the event names, when the barrier has
 /// an `AnnouncementSocket` (decision 0050), else on the writing service's channel (`sns_applied_<service>`,
-/// `ReadYourWrites.channel(writer:)`; `NOTIFY`, delivered when their transaction commits). The barrier hears them
-/// on its socket and on the process's `LISTEN` connection (`NotificationListener`) and resolves the waits registered with `expect` —
-/// always before the write commits, so no announcement can come before its waiter. A wait ends when every expected
-/// group has announced the event, or after `timeout`: then the write is answered anyway (it is committed and will
-/// reach every projection; only the acting client may see the lag) and `sns_read_your_writes_timeouts_total{group}`
-/// counts which projection was late.
+/// `ReadYourWrites.channel(writer:)`; `NOTIFY`, delivered when their transaction commits). The barrier hears them on
+/// its socket and on the process's `LISTEN` connection (`NotificationListener`) and resolves the waits registered
+/// with `expect` — always before the write commits, so no announcement can come before its waiter. A wait ends when
+/// every expected group has announced the event, or after `timeout`: then the write is answered anyway (it is
+/// committed and will reach every projection; only the acting client may see the lag) and
+/// `sns_read_your_writes_timeouts_total{group}` counts which projection was late.
 package final class ProjectionBarrier: Sendable {
     struct Pending {
         var groups: Set<String>
