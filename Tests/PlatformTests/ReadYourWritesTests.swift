@@ -305,6 +305,65 @@ struct AnnouncementsByDatagramTests {
             try await consumerSocket.channel.close()
         }
     }
+
+    /// A consumer with a socket meets events of a writer without one (an older replica, or `SNS_ANNOUNCE_HOST` empty):
+    /// those name no address, so it announces them by `NOTIFY`, and in the same batch sends the addressed one's
+    /// datagram. Each writer's barrier hears only its own way: the first listens and has no socket, the second has a
+    /// socket and no running `LISTEN` connection.
+    @Test func aConsumerWithASocketNotifiesTheEventsThatNameNoAddress() async throws {
+        try await TestPlatform.with { platform in
+            let logger = TestEnvironment.logger
+            let writerSocket = try await AnnouncementSocket.bind(host: "127.0.0.1", logger: logger)
+            let consumerSocket = try await AnnouncementSocket.bind(host: "127.0.0.1", logger: logger)
+            let byDatagram = ProjectionBarrier(
+                writer: ReadYourWritesBarrierTests.writer, timeout: .seconds(120),
+                notifications: try TestEnvironment.notificationListener(), announcements: writerSocket, logger: logger)
+            let group = TestEnvironment.unique("ryw-mixed-")
+            let consumer = try IdempotentConsumer(
+                name: group, topics: [Topic.posts],
+                kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: group, properties: [:]),
+                client: platform.postgres, producer: platform.producer,
+                handler: ClosureEventHandler { _, _, _ in }, logger: logger, announcer: consumerSocket)
+            /// The message the relay publishes for an event `barrier`'s writer awaits from `group`.
+            @Sendable func message(awaitedThrough barrier: ProjectionBarrier, offset: Int64) throws
+                -> (UUID, KafkaConsumerMessage)
+            {
+                let outbox = Outbox(
+                    schema: platform.schema, producerName: ReadYourWritesBarrierTests.writer, barrier: barrier)
+                let envelope = EventEnvelope(
+                    type: AwaitedProbe.eventType.rawValue, schemaVersion: AwaitedProbe.schemaVersion,
+                    aggregateId: "m", producer: ReadYourWritesBarrierTests.writer, requestId: nil,
+                    payload: AwaitedProbe(sequence: Int(offset)))
+                let row = try outbox.row(envelope, topic: Topic.posts, awaitedBy: [group])
+                let published = Outbox.message(
+                    topic: Topic.posts, partitionKey: "m", payload: row.payload, headersJSON: row.headers)
+                let message = KafkaConsumerMessage(
+                    topic: Topic.posts, partition: 0, offset: offset, key: published.key, value: published.value,
+                    headers: published.headers, timestamp: nil)
+                return (envelope.eventId, message)
+            }
+            try await ReadYourWritesBarrierTests().withBarrier(timeout: .seconds(120)) { byNotify in
+                #expect(byNotify.announcementAddress == nil)
+                let (alone, aloneMessage) = try message(awaitedThrough: byNotify, offset: 0)
+                #expect(!aloneMessage.headers.contains { $0.key == ReadYourWrites.awaitedAtHeader })
+                byNotify.expect(alone, groups: [group])
+                #expect(try await consumer.process(aloneMessage) == .applied)
+                #expect(await byNotify.wait(for: [alone]).isEmpty)
+
+                let (unaddressed, first) = try message(awaitedThrough: byNotify, offset: 1)
+                let (addressed, second) = try message(awaitedThrough: byDatagram, offset: 2)
+                byNotify.expect(unaddressed, groups: [group])
+                byDatagram.expect(addressed, groups: [group])
+                let (settled, outcomes) = await consumer.settle([first, second])
+                #expect(settled.count == 2)
+                #expect(outcomes == [.applied, .applied])
+                #expect(await byNotify.wait(for: [unaddressed]).isEmpty)
+                #expect(await byDatagram.wait(for: [addressed]).isEmpty)
+            }
+            try await writerSocket.channel.close()
+            try await consumerSocket.channel.close()
+        }
+    }
 }
 
 /// The events a test handler applied, in order.

@@ -309,6 +309,10 @@ start_services() {
   while read -r name i; do
     [ -z "$name" ] || wait_for "$(replica_name "$name" "$i") ready" 120 service_ready "$name" "$i"
   done <<<"$replicas_list"
+  # Ready serves requests; the consumers join their groups ~2.5 s later on the dev broker, and until then a write
+  # waits its read-your-writes bound (3 s) for projections that are not consuming. The stack is announced once
+  # every replica's consumers hold their assignments (each wait bounded at 30 s).
+  while read -r name i; do [ -z "$name" ] || wait_for_consumers "$name" "$i"; done <<<"$replicas_list"
 }
 
 # Starts replica i of a service unless it runs (migrations run once: under an advisory lock; consumers of one
