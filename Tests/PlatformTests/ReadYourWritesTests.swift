@@ -247,6 +247,36 @@ struct AnnouncementsByDatagramTests {
         }
     }
 
+    /// A consumer in `group` that announces through `announcer`, with a handler that does nothing.
+    func announcingConsumer(_ platform: TestPlatform, group: String, announcer: AnnouncementSocket) throws
+        -> IdempotentConsumer
+    {
+        try IdempotentConsumer(
+            name: group, topics: [Topic.posts],
+            kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: group, properties: [:]),
+            client: platform.postgres, producer: platform.producer,
+            handler: ClosureEventHandler { _, _, _ in }, logger: TestEnvironment.logger, announcer: announcer)
+    }
+
+    /// The message the relay publishes for an event that `barrier`'s writer awaits from `group` (its outbox row,
+    /// headers and all), at `offset`; with the event's id.
+    func awaitedMessage(
+        _ platform: TestPlatform, through barrier: ProjectionBarrier, group: String, offset: Int64
+    ) throws -> (UUID, KafkaConsumerMessage) {
+        let outbox = Outbox(schema: platform.schema, producerName: ReadYourWritesBarrierTests.writer, barrier: barrier)
+        let envelope = EventEnvelope(
+            type: AwaitedProbe.eventType.rawValue, schemaVersion: AwaitedProbe.schemaVersion,
+            aggregateId: "d", producer: ReadYourWritesBarrierTests.writer, requestId: nil,
+            payload: AwaitedProbe(sequence: Int(offset)))
+        let row = try outbox.row(envelope, topic: Topic.posts, awaitedBy: [group])
+        let published = Outbox.message(
+            topic: Topic.posts, partitionKey: "d", payload: row.payload, headersJSON: row.headers)
+        let message = KafkaConsumerMessage(
+            topic: Topic.posts, partition: 0, offset: offset, key: published.key, value: published.value,
+            headers: published.headers, timestamp: nil)
+        return (envelope.eventId, message)
+    }
+
     /// The writer's barrier has a socket and no running `LISTEN` connection, so only a datagram can end its waits:
     /// the marked event names the socket's address, and the consumer's announcement — one by one, in a batch, and for
     /// a duplicate — reaches it.
@@ -260,40 +290,23 @@ struct AnnouncementsByDatagramTests {
                 notifications: try TestEnvironment.notificationListener(), announcements: writerSocket, logger: logger)
             #expect(barrier.announcementAddress == writerSocket.address)
             #expect(!barrier.isListening)
-            let outbox = Outbox(
-                schema: platform.schema, producerName: ReadYourWritesBarrierTests.writer, barrier: barrier)
             let group = TestEnvironment.unique("ryw-datagram-")
-            let consumer = try IdempotentConsumer(
-                name: group, topics: [Topic.posts],
-                kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: group, properties: [:]),
-                client: platform.postgres, producer: platform.producer,
-                handler: ClosureEventHandler { _, _, _ in }, logger: logger, announcer: consumerSocket)
-            // A message as the relay publishes the outbox row of an event awaited from `group`.
-            func message(sequence: Int, offset: Int64) throws -> (UUID, KafkaConsumerMessage) {
-                let envelope = EventEnvelope(
-                    type: AwaitedProbe.eventType.rawValue, schemaVersion: AwaitedProbe.schemaVersion,
-                    aggregateId: "d", producer: ReadYourWritesBarrierTests.writer, requestId: nil,
-                    payload: AwaitedProbe(sequence: sequence))
-                let row = try outbox.row(envelope, topic: Topic.posts, awaitedBy: [group])
-                let published = Outbox.message(
-                    topic: Topic.posts, partitionKey: "d", payload: row.payload, headersJSON: row.headers)
+            let consumer = try announcingConsumer(platform, group: group, announcer: consumerSocket)
+            // A message as the relay publishes the outbox row of an event awaited from `group`: it names the socket.
+            func message(offset: Int64) throws -> (UUID, KafkaConsumerMessage) {
+                let (eventId, message) = try awaitedMessage(platform, through: barrier, group: group, offset: offset)
                 #expect(
-                    published.headers.first { $0.key == ReadYourWrites.awaitedAtHeader }?.value
+                    message.headers.first { $0.key == ReadYourWrites.awaitedAtHeader }?.value
                         == Array(writerSocket.address.utf8))
-                return (
-                    envelope.eventId,
-                    KafkaConsumerMessage(
-                        topic: Topic.posts, partition: 0, offset: offset, key: published.key,
-                        value: published.value, headers: published.headers, timestamp: nil)
-                )
+                return (eventId, message)
             }
-            let (one, first) = try message(sequence: 1, offset: 0)
+            let (one, first) = try message(offset: 0)
             barrier.expect(one, groups: [group])
             #expect(try await consumer.process(first) == .applied)
             #expect(await barrier.wait(for: [one]).isEmpty)
 
-            let (two, second) = try message(sequence: 2, offset: 1)
-            let (three, third) = try message(sequence: 3, offset: 2)
+            let (two, second) = try message(offset: 1)
+            let (three, third) = try message(offset: 2)
             barrier.expect(two, groups: [group])
             barrier.expect(three, groups: [group])
             barrier.expect(one, groups: [group])
@@ -319,39 +332,17 @@ struct AnnouncementsByDatagramTests {
                 writer: ReadYourWritesBarrierTests.writer, timeout: .seconds(120),
                 notifications: try TestEnvironment.notificationListener(), announcements: writerSocket, logger: logger)
             let group = TestEnvironment.unique("ryw-mixed-")
-            let consumer = try IdempotentConsumer(
-                name: group, topics: [Topic.posts],
-                kafka: KafkaConfiguration(bootstrapServers: platform.brokers, clientId: group, properties: [:]),
-                client: platform.postgres, producer: platform.producer,
-                handler: ClosureEventHandler { _, _, _ in }, logger: logger, announcer: consumerSocket)
-            /// The message the relay publishes for an event `barrier`'s writer awaits from `group`.
-            @Sendable func message(awaitedThrough barrier: ProjectionBarrier, offset: Int64) throws
-                -> (UUID, KafkaConsumerMessage)
-            {
-                let outbox = Outbox(
-                    schema: platform.schema, producerName: ReadYourWritesBarrierTests.writer, barrier: barrier)
-                let envelope = EventEnvelope(
-                    type: AwaitedProbe.eventType.rawValue, schemaVersion: AwaitedProbe.schemaVersion,
-                    aggregateId: "m", producer: ReadYourWritesBarrierTests.writer, requestId: nil,
-                    payload: AwaitedProbe(sequence: Int(offset)))
-                let row = try outbox.row(envelope, topic: Topic.posts, awaitedBy: [group])
-                let published = Outbox.message(
-                    topic: Topic.posts, partitionKey: "m", payload: row.payload, headersJSON: row.headers)
-                let message = KafkaConsumerMessage(
-                    topic: Topic.posts, partition: 0, offset: offset, key: published.key, value: published.value,
-                    headers: published.headers, timestamp: nil)
-                return (envelope.eventId, message)
-            }
+            let consumer = try announcingConsumer(platform, group: group, announcer: consumerSocket)
             try await ReadYourWritesBarrierTests().withBarrier(timeout: .seconds(120)) { byNotify in
                 #expect(byNotify.announcementAddress == nil)
-                let (alone, aloneMessage) = try message(awaitedThrough: byNotify, offset: 0)
+                let (alone, aloneMessage) = try awaitedMessage(platform, through: byNotify, group: group, offset: 0)
                 #expect(!aloneMessage.headers.contains { $0.key == ReadYourWrites.awaitedAtHeader })
                 byNotify.expect(alone, groups: [group])
                 #expect(try await consumer.process(aloneMessage) == .applied)
                 #expect(await byNotify.wait(for: [alone]).isEmpty)
 
-                let (unaddressed, first) = try message(awaitedThrough: byNotify, offset: 1)
-                let (addressed, second) = try message(awaitedThrough: byDatagram, offset: 2)
+                let (unaddressed, first) = try awaitedMessage(platform, through: byNotify, group: group, offset: 1)
+                let (addressed, second) = try awaitedMessage(platform, through: byDatagram, group: group, offset: 2)
                 byNotify.expect(unaddressed, groups: [group])
                 byDatagram.expect(addressed, groups: [group])
                 let (settled, outcomes) = await consumer.settle([first, second])
