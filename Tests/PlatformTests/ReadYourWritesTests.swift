@@ -247,6 +247,19 @@ struct AnnouncementsByDatagramTests {
         }
     }
 
+    /// A writer's barrier with a socket (and a `LISTEN` connection that is never run) and a consumer's socket.
+    func sockets() async throws -> (
+        writer: AnnouncementSocket, consumer: AnnouncementSocket, barrier: ProjectionBarrier
+    ) {
+        let logger = TestEnvironment.logger
+        let writer = try await AnnouncementSocket.bind(host: "127.0.0.1", logger: logger)
+        let consumer = try await AnnouncementSocket.bind(host: "127.0.0.1", logger: logger)
+        let barrier = ProjectionBarrier(
+            writer: ReadYourWritesBarrierTests.writer, timeout: .seconds(120),
+            notifications: try TestEnvironment.notificationListener(), announcements: writer, logger: logger)
+        return (writer, consumer, barrier)
+    }
+
     /// A consumer in `group` that announces through `announcer`, with a handler that does nothing.
     func announcingConsumer(_ platform: TestPlatform, group: String, announcer: AnnouncementSocket) throws
         -> IdempotentConsumer
@@ -282,12 +295,7 @@ struct AnnouncementsByDatagramTests {
     /// a duplicate — reaches it.
     @Test func aConsumerAnnouncesToTheSocketTheEventNames() async throws {
         try await TestPlatform.with { platform in
-            let logger = TestEnvironment.logger
-            let writerSocket = try await AnnouncementSocket.bind(host: "127.0.0.1", logger: logger)
-            let consumerSocket = try await AnnouncementSocket.bind(host: "127.0.0.1", logger: logger)
-            let barrier = ProjectionBarrier(
-                writer: ReadYourWritesBarrierTests.writer, timeout: .seconds(120),
-                notifications: try TestEnvironment.notificationListener(), announcements: writerSocket, logger: logger)
+            let (writerSocket, consumerSocket, barrier) = try await sockets()
             #expect(barrier.announcementAddress == writerSocket.address)
             #expect(!barrier.isListening)
             let group = TestEnvironment.unique("ryw-datagram-")
@@ -325,12 +333,7 @@ struct AnnouncementsByDatagramTests {
     /// socket and no running `LISTEN` connection.
     @Test func aConsumerWithASocketNotifiesTheEventsThatNameNoAddress() async throws {
         try await TestPlatform.with { platform in
-            let logger = TestEnvironment.logger
-            let writerSocket = try await AnnouncementSocket.bind(host: "127.0.0.1", logger: logger)
-            let consumerSocket = try await AnnouncementSocket.bind(host: "127.0.0.1", logger: logger)
-            let byDatagram = ProjectionBarrier(
-                writer: ReadYourWritesBarrierTests.writer, timeout: .seconds(120),
-                notifications: try TestEnvironment.notificationListener(), announcements: writerSocket, logger: logger)
+            let (writerSocket, consumerSocket, byDatagram) = try await sockets()
             let group = TestEnvironment.unique("ryw-mixed-")
             let consumer = try announcingConsumer(platform, group: group, announcer: consumerSocket)
             try await ReadYourWritesBarrierTests().withBarrier(timeout: .seconds(120)) { byNotify in
