@@ -4,10 +4,11 @@
 # CPU each process spent (bench/cpu-share.sh). Prints each run's row and CPU table; asserts nothing.
 # The scenario must exist (bench/mixed-workload.sh seeds it). Start settings come from the environment, e.g.
 #   SNS_SCRATCH_PATH=.build-release SNS_BUILD_CONFIGURATION=release SNS_LOG_LEVEL=warning SNS_ACCESS_TOKEN_TTL=86400
-# Usage: bench/mix-ladder.sh [seconds=15] rate [rate …]      e.g. bench/mix-ladder.sh 15 1500 2000 2400
+# Usage: bench/mix-ladder.sh rate [rate …]      e.g. bench/mix-ladder.sh 1500 2000 2400
+# SNS_BENCH_SECONDS sets the seconds measured at each rate (15 by default; a 3 s warm-up comes before them).
 set -euo pipefail
-SECONDS_RUN="${1:-15}"; shift || true
-[ $# -gt 0 ] || { echo "usage: bench/mix-ladder.sh [seconds] rate [rate …]" >&2; exit 2; }
+SECONDS_RUN="${SNS_BENCH_SECONDS:-15}"
+[ $# -gt 0 ] || { echo "usage: bench/mix-ladder.sh rate [rate …]   (SNS_BENCH_SECONDS=15)" >&2; exit 2; }
 source "$(dirname "$0")/stack.sh"   # ROOT, SCRATCH of the profile to measure (SNS_PROFILE)
 CONFIGURATION="${SNS_BUILD_CONFIGURATION:-release}"
 SCENARIO="${SNS_BENCH_SCENARIO:-$ROOT/.local/bench/scenario.json}"

@@ -50,10 +50,10 @@ package struct InternalServiceClient: Sendable {
             let answer = try await call(
                 method, path, requestBody: .stream(relayed, length: length.map { .known(Int64($0)) } ?? .unknown),
                 contentType: contentType, token: token, trace: trace, refusal: refusal, logger: logger, as: type)
-            await gate.close(within: .seconds(5))
+            await gate.close()
             return answer
         } catch {
-            await gate.close(within: .seconds(5))
+            await gate.close()
             throw error
         }
     }

@@ -9,7 +9,9 @@ import Synchronization
 /// then returns, Hummingbird drains the rest of the request body with a second `next()` on the same stream while the
 /// first is pending, which NIO's stream traps on (it took chat down in a test run: an upload media refused, then
 /// the next request found no chat). So the relay reads through a gate: `close` stops every later read (they end the
-/// body) and waits for the one under way, if any, before the handler goes on.
+/// body) and waits for the one under way, if any, before the handler goes on. That wait has no bound of its own: the
+/// read ends with the client's next bytes, the end of its body or its connection (the gateway buffers a chat
+/// upload's body before passing it on, so through it the wait is a local read); returning sooner would trap.
 struct RelayedBody<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == ByteBuffer {
     typealias Element = ByteBuffer
     let base: Base
@@ -48,7 +50,7 @@ final class RelayGate: Sendable {
         }
     }
 
-    /// After a read.
+    /// After a read: resumes a `close` waiting for it.
     func end() {
         state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.reading = false
@@ -57,31 +59,17 @@ final class RelayGate: Sendable {
         }?.resume()
     }
 
-    /// Stops later reads and returns once no read is under way, or after `bound` (a client that stalls mid-body).
-    func close(within bound: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try? await Task.sleep(for: bound)
-                self.release()
+    /// Stops later reads and returns once no read is under way.
+    func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                state.closed = true
+                guard state.reading else { return true }
+                state.waiter = continuation
+                return false
             }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    state.closed = true
-                    guard state.reading else { return true }
-                    state.waiter = continuation
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-            group.cancelAll()
+            if now { continuation.resume() }
         }
-    }
-
-    private func release() {
-        state.withLock { state -> CheckedContinuation<Void, Never>? in
-            defer { state.waiter = nil }
-            return state.waiter
-        }?.resume()
     }
 
     /// Whether a read is under way, and whether the gate is closed (for tests).
